@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { createJob, getJobAudit, getJobWithLog, clampAuditLimit } from '../../jobs/service.ts';
+import { parseExecutionJobRequest } from '../../jobs/schemas.ts';
+import type { Services } from '../../services.ts';
+import { ApiError } from './errors.ts';
+import { principalOf, readerOf } from './auth.ts';
+import { jobLinks, presentJob } from './present.ts';
+import { resource } from './routes.ts';
+
+const notFound = (jobId: string) => new ApiError(404, 'job_not_found', `no job ${jobId}`);
+const missingJobId = () => new ApiError(400, 'missing_job_id', 'the job id is missing from the path: /api/v1/execution-jobs/{jobId}');
+
+export function executionJobRoutes(app: FastifyInstance, services: Services): void {
+  resource(app, '/execution-jobs', {
+    POST: async (request, reply) => {
+      const parsed = parseExecutionJobRequest(request.body);
+      if (!parsed.ok) throw new ApiError(400, 'invalid_request', 'request body failed validation', parsed.issues);
+      const principal = principalOf(request);
+      const { job, created } = await createJob(
+        services.jobs,
+        { kind: 'organization', organizationName: principal.organizationName, apiKeyId: principal.apiKeyId },
+        parsed.value,
+        { allowedScenarios: principal.allowedJobTypes },
+      );
+      const links = jobLinks(job.jobId);
+      reply.code(202).header('location', links.self);
+      if (!created) reply.header('idempotent-replayed', 'true');
+      return { jobId: job.jobId, status: job.status, scenario: job.scenario, organizationName: job.organizationName, _links: links };
+    },
+    GET: async () => {
+      throw missingJobId();
+    },
+  });
+
+  resource(app, '/execution-jobs/:jobId', {
+    GET: async (request) => {
+      const { jobId } = request.params as { jobId: string };
+      const found = await getJobWithLog(services.jobs, readerOf(request), jobId);
+      if (!found) throw notFound(jobId);
+      return presentJob(found.job, found.decisionLog, services.links);
+    },
+  });
+
+  resource(app, '/execution-jobs/:jobId/audit', {
+    GET: async (request) => {
+      const { jobId } = request.params as { jobId: string };
+      if (jobId.trim() === '') throw missingJobId();
+      const limit = clampAuditLimit((request.query as Record<string, unknown>).limit);
+      const audit = await getJobAudit(services.jobs, readerOf(request), jobId, limit);
+      if (!audit) throw notFound(jobId);
+      return audit;
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Services } from './services.ts';
+import { apiV1 } from './api/v1/index.ts';
+import { observability } from './observability/metrics.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Builds the HTTP surface. Each front door is a plugin; none of them holds booking logic. */
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: services.log as unknown as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    trustProxy: services.config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await app.register(fp(observability), { services });
+  await app.register(apiV1, { prefix: '/api/v1', services });
+  return app;
+}

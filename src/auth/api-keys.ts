@@ -1,0 +1,102 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { digestsEqual, randomSecret, sha256 } from '../security/secrets.ts';
+import { SCENARIOS, type Scenario } from '../jobs/types.ts';
+
+export const API_KEY_PATTERN = /^svk_(live|test)_[A-Za-z0-9_-]{16,}$/;
+
+export interface ApiKeyPrincipal {
+  kind: 'api_key';
+  apiKeyId: number;
+  organizationName: string;
+  allowedJobTypes: Scenario[];
+  mode: 'live' | 'test';
+}
+
+export interface ApiKeyInfo {
+  id: number;
+  prefix: string;
+  mode: 'live' | 'test';
+  organizationName: string;
+  allowedJobTypes: Scenario[];
+  dailyLimit: number | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Mints a key: 256 random bits, shown once; only its SHA-256 is stored. */
+export async function mintApiKey(
+  db: Kysely<DB>,
+  input: { organizationName: string; allowedJobTypes: Scenario[]; live: boolean; dailyLimit: number | null },
+): Promise<{ key: string; info: ApiKeyInfo }> {
+  const mode = input.live ? 'live' : 'test';
+  const key = `svk_${mode}_${randomSecret(32)}`;
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      prefix: key.slice(0, 13),
+      key_hash: sha256(key),
+      mode,
+      organization_name: input.organizationName,
+      allowed_job_types: input.allowedJobTypes,
+      daily_limit: input.dailyLimit,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { key, info: toInfo(row) };
+}
+
+function toInfo(row: { id: number; prefix: string; mode: 'live' | 'test'; organization_name: string; allowed_job_types: string[]; daily_limit: number | null; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }): ApiKeyInfo {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    mode: row.mode,
+    organizationName: row.organization_name,
+    allowedJobTypes: row.allowed_job_types.filter((t): t is Scenario => (SCENARIOS as readonly string[]).includes(t)),
+    dailyLimit: row.daily_limit,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+export async function listApiKeys(db: Kysely<DB>): Promise<ApiKeyInfo[]> {
+  const rows = await db.selectFrom('api_keys').selectAll().orderBy('id').execute();
+  return rows.map(toInfo);
+}
+
+export async function revokeApiKey(db: Kysely<DB>, id: number): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Resolves a key that already matched API_KEY_PATTERN. Returns null for an unknown or revoked key;
+ * a database failure propagates so that the caller fails closed.
+ */
+export async function verifyApiKey(db: Kysely<DB>, key: string): Promise<ApiKeyPrincipal | null> {
+  const hash = sha256(key);
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'key_hash', 'mode', 'organization_name', 'allowed_job_types', 'revoked_at', 'last_used_at'])
+    .where('key_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || !digestsEqual(row.key_hash, hash)) return null;
+  // last_used_at is advisory: written at most once a minute per key, off the request's path.
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+    void db
+      .updateTable('api_keys')
+      .set({ last_used_at: sql<Date>`now()` })
+      .where('id', '=', row.id)
+      .execute()
+      .catch(() => {});
+  }
+  return {
+    kind: 'api_key',
+    apiKeyId: row.id,
+    organizationName: row.organization_name,
+    allowedJobTypes: row.allowed_job_types as Scenario[],
+    mode: row.mode,
+  };
+}

@@ -1,0 +1,64 @@
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createLogger } from '../observability/logger.ts';
+import { startService } from '../server.ts';
+import type { Command } from './command.ts';
+
+const ENV_HELP = `
+Environment:
+  PORT (3000)  HOST (127.0.0.1)  BASE_URL (http://localhost:$PORT)
+  DATABASE_URL (pglite:./data; or postgres://…)  DATABASE_SCHEMA (public)
+  WORKERS (1; 0 = no in-process workers)  LOG_LEVEL (info)  JOB_READ_ISOLATION (organization|none)
+  NODE_ENV (development|production|test)`;
+
+/** Runs until SIGINT/SIGTERM, then closes cleanly: in-flight requests finish, workers stop. */
+async function runUntilSignal(close: () => Promise<void>): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await close();
+}
+
+export const serve: Command = {
+  name: 'serve',
+  summary: 'run the API, the web app and in-process workers',
+  usage: `concierge serve${ENV_HELP}`,
+  async run() {
+    const config = loadConfig();
+    const log = createLogger(config.LOG_LEVEL);
+    const service = await startService(config, log);
+    await runUntilSignal(() => service.close());
+  },
+};
+
+export const worker: Command = {
+  name: 'worker',
+  summary: 'run booking workers only (scale-out), against the same database',
+  usage: `concierge worker${ENV_HELP}`,
+  async run() {
+    const config = loadConfig();
+    const log = createLogger(config.LOG_LEVEL);
+    const service = await startService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, log, { listen: false });
+    log.info('worker started');
+    await runUntilSignal(() => service.close());
+  },
+};
+
+export const migrate: Command = {
+  name: 'migrate',
+  summary: 'apply database migrations and exit',
+  usage: `concierge migrate${ENV_HELP}`,
+  async run() {
+    const config = loadConfig();
+    const database = await openDatabase(config);
+    try {
+      const applied = await migrateToLatest(database.db, database.schema);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'already up to date\n');
+    } finally {
+      await database.close();
+    }
+  },
+};

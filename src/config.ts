@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+// Every setting the service reads, validated once at start. A bad value stops the process with a
+// message naming the variable, so an operator never learns about a typo from a failing request.
+const booleanish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, 'must be postgres://… or pglite:<dir> (pglite:memory: for an in-memory database)')
+    .default('pglite:./data'),
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,40}$/, 'must be a lowercase SQL identifier').default('public'),
+  WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JOB_READ_ISOLATION: z.enum(['organization', 'none']).default('organization'),
+  TRUST_PROXY: booleanish.default(false),
+});
+
+export type Config = z.infer<typeof schema> & { BASE_URL: string };
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<keyof z.infer<typeof schema>, string>> = {}): Config {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = overrides[key as keyof typeof overrides] ?? env[key];
+    input[key] = value === '' ? undefined : value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  // The issuer must be byte-identical everywhere it appears, so a trailing slash is never added.
+  const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  return { ...c, BASE_URL: baseUrl };
+}

@@ -1,0 +1,115 @@
+import { mkdirSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Config } from '../config.ts';
+import type { DB } from './schema.ts';
+import { PGliteDialect } from './pglite-driver.ts';
+import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
+
+// int8 counts and ids fit in a double; numeric stays a string (exact money).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export type Backend = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  backend: Backend;
+  /** How pg-boss reaches the same database. */
+  boss: { backend: Backend; pglite?: PGlite; connectionString?: string; schema: string };
+  schema: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class DataDirInUseError extends Error {
+  override name = 'DataDirInUseError';
+}
+
+export interface OpenOptions {
+  /** The service shares its embedded database with CLI processes over a local socket. */
+  shareSocket?: boolean;
+}
+
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA'>, options: OpenOptions = {}): Promise<Database> {
+  const schema = config.DATABASE_SCHEMA;
+  const bossSchema = schema === 'public' ? 'pgboss' : `${schema}_pgboss`;
+  const url = config.DATABASE_URL;
+  if (url.startsWith('pglite:')) {
+    const location = url.slice('pglite:'.length) || './data';
+    if (location !== 'memory:') {
+      const dir = resolve(location);
+      mkdirSync(dir, { recursive: true });
+      const lock = acquireDataDirLock(dir);
+      if (!lock) {
+        // Another process owns the directory: reach its database over the socket it shares.
+        const socketDir = dir;
+        if (!existsSync(socketPathFor(dir))) {
+          throw new DataDirInUseError(`the data directory ${dir} is in use by another process that does not share it`);
+        }
+        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`);
+      }
+      return openPGlite(dir, lock, schema, bossSchema, options);
+    }
+    return openPGlite(undefined, null, schema, bossSchema, options);
+  }
+  return openPostgres({ connectionString: url }, schema, bossSchema, url);
+}
+
+async function openPGlite(dir: string | undefined, lock: DataDirLock | null, schema: string, bossSchema: string, options: OpenOptions): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = await PGlite.create(dir ? { dataDir: dir, parsers: { 20: (v: string) => Number(v) } } : { parsers: { 20: (v: string) => Number(v) } });
+  if (schema !== 'public') {
+    await pglite.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
+  }
+  let socketServer: { stop(): Promise<void> } | null = null;
+  if (dir && options.shareSocket) {
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const server = new PGLiteSocketServer({ db: pglite, path: socketPathFor(dir), maxConnections: 8 });
+    await server.start();
+    socketServer = server;
+  }
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    backend: 'pglite',
+    boss: { backend: 'pglite', pglite, schema: bossSchema },
+    schema,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await socketServer?.stop();
+      await pglite.close();
+      lock?.release();
+    },
+  };
+}
+
+async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({
+    ...poolConfig,
+    max: 20,
+    connectionTimeoutMillis: 5_000,
+    options: schema === 'public' ? undefined : `-c search_path=${schema}`,
+  });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  if (schema !== 'public') {
+    await pool.query(`create schema if not exists "${schema}"`);
+  }
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    backend: 'postgres',
+    boss: { backend: 'postgres', connectionString, schema: bossSchema },
+    schema,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import * as core from './migrations/001_core.ts';
+
+// Migrations are listed here rather than read from a folder, so the set that runs is exactly the
+// set that was type-checked. Add new ones at the end; never edit one that has shipped.
+const migrations: Record<string, Migration> = {
+  '001_core': core,
+};
+
+const provider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>, schema: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

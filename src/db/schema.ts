@@ -1,0 +1,73 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+// Table types for Kysely. One interface per table; columns in snake_case as in SQL.
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  prefix: string;
+  key_hash: string;
+  mode: 'live' | 'test';
+  organization_name: string;
+  allowed_job_types: string[];
+  daily_limit: number | null;
+  created_at: Generated<Date>;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface ProfilesTable {
+  id: Generated<number>;
+  organization_name: string;
+  data: JSONColumnType<Record<string, unknown>>;
+  created_at: Generated<Date>;
+}
+
+export interface JobsTable {
+  id: string;
+  scenario: string;
+  status: string;
+  owner_key: string;
+  organization_name: string | null;
+  api_key_id: number | null;
+  owner_user_id: number | null;
+  oauth_client_id: string | null;
+  params: JSONColumnType<Record<string, unknown>>;
+  profile: JSONColumnType<Record<string, unknown>>;
+  profile_id: number | null;
+  consent: JSONColumnType<Record<string, unknown>>;
+  client_metadata: JSONColumnType<Record<string, unknown>>;
+  idempotency_key: string | null;
+  request_hash: string;
+  summary: Generated<string>;
+  attempt_count: Generated<number>;
+  used_fallback: Generated<boolean>;
+  provider_id: string | null;
+  confirmation_code: string | null;
+  error: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  handoff_token_hash: string | null;
+  hold_expires_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  job_id: string;
+  step_index: number;
+  type: string;
+  message: string;
+  provider_id: string | null;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  api_keys: ApiKeysTable;
+  profiles: ProfilesTable;
+  jobs: JobsTable;
+  audit_events: AuditEventsTable;
+}

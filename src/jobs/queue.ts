@@ -1,0 +1,66 @@
+import { PgBoss, fromKysely, fromPglite, type Job as BossJob } from 'pg-boss';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+
+// pg-boss is the queue on both backends. A booking job's queue entry is written in the same
+// transaction as the job row, so a job is never created without the work to run it, or the reverse.
+export const BOOKING_QUEUE = 'booking';
+/** A worker sends heartbeats; one silent for this long is presumed dead and its job is retried. */
+export const BOOKING_HEARTBEAT_SECONDS = 10;
+
+export interface BookingMessage {
+  jobId: string;
+}
+
+export interface Queue {
+  boss: PgBoss;
+  enqueueBooking(trx: Transaction<DB> | Kysely<DB>, jobId: string): Promise<void>;
+  depth(): Promise<{ queued: number; active: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startQueue(database: Database, options: { supervise?: boolean } = {}): Promise<Queue> {
+  const { boss: target } = database;
+  const make = () =>
+    target.backend === 'pglite'
+      ? new PgBoss({ db: fromPglite(target.pglite!), backend: 'pglite', schema: target.schema, supervise: options.supervise ?? true })
+      : new PgBoss({ connectionString: target.connectionString!, schema: target.schema, max: 5, supervise: options.supervise ?? true });
+  let boss = make();
+  // pg-boss reports background failures (a lost connection, say) as events; without a listener
+  // Node would treat them as fatal. They are logged by whoever owns the process.
+  boss.on('error', (error) => queueErrors.push(error));
+  await boss.start();
+  if (!(await boss.getQueue(BOOKING_QUEUE))) {
+    await boss
+      .createQueue(BOOKING_QUEUE, { heartbeatSeconds: BOOKING_HEARTBEAT_SECONDS, retryLimit: 3, retryDelay: 1, expireInSeconds: 60 * 60 })
+      .catch((error: unknown) => {
+        // Two processes starting together may both try; the loser finds the queue already there.
+        if (!String((error as Error).message).includes('already exists')) throw error;
+      });
+    // pg-boss caches queue definitions when it starts. A send inside our transaction must not miss
+    // that cache: on PGlite the lookup would wait for the very transaction it runs in. Restart once.
+    await boss.stop({ graceful: false, close: false });
+    boss = make();
+    boss.on('error', (error) => queueErrors.push(error));
+    await boss.start();
+  }
+  return {
+    boss,
+    async enqueueBooking(trx, jobId) {
+      await boss.send(BOOKING_QUEUE, { jobId } satisfies BookingMessage, { singletonKey: jobId, db: fromKysely(trx) });
+    },
+    async depth() {
+      const q = await boss.getQueue(BOOKING_QUEUE);
+      return { queued: q?.queuedCount ?? 0, active: q?.activeCount ?? 0 };
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 5_000 });
+    },
+  };
+}
+
+/** Errors pg-boss raised in the background, drained by the logger. */
+export const queueErrors: Error[] = [];
+
+export type BookingJob = BossJob<BookingMessage>;

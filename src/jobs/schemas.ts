@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { SCENARIOS, type Scenario } from './types.ts';
+
+// One schema per request shape. REST validates with these, MCP derives its tool input schemas from
+// them, and the OpenAPI document is generated from them: one source of truth for every surface.
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+function isCalendarDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** The earliest date that is still today somewhere on Earth (UTC−12): anything before is past. */
+export function earliestBookableDate(now: Date = new Date()): string {
+  return new Date(now.getTime() - 12 * 3600_000).toISOString().slice(0, 10);
+}
+
+const calendarDate = (what: string) =>
+  z
+    .string()
+    .regex(DATE, `${what} must be a date as YYYY-MM-DD`)
+    .refine(isCalendarDate, `${what} is not a real calendar date`)
+    .describe(`${what}, YYYY-MM-DD`);
+
+const futureDate = (what: string) =>
+  calendarDate(what).refine((v) => v >= earliestBookableDate(), `${what} is in the past`);
+
+const time24 = (what: string) => z.string().regex(TIME, `${what} must be a 24-hour time as HH:MM`).describe(`${what}, HH:MM (24 h)`);
+const count = (what: string, max: number) =>
+  z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(1, `${what} must be at least 1`).max(max, `${what} must be at most ${max}`).describe(`${what} (1 to ${max})`);
+const text = (what: string, max = 200) => z.string().trim().min(1, `${what} must not be empty`).max(max, `${what} must be at most ${max} characters`).describe(what);
+const money = (what: string) => z.number({ error: `${what} must be a number` }).positive(`${what} must be positive`).max(1_000_000).describe(`${what}, in the provider's currency`);
+const airport = (what: string) =>
+  z.string().regex(/^[A-Za-z]{3}$/, `${what} must be a three-letter IATA airport code`).transform((v) => v.toUpperCase()).describe(`${what}: three-letter IATA airport code, e.g. LHR`);
+
+export const restaurantParams = z
+  .object({
+    restaurant_name: text('Restaurant name'),
+    city: text('City'),
+    date: futureDate('Date'),
+    time: time24('Time'),
+    covers: count('Number of guests', 50),
+    cuisine: text('Cuisine').optional(),
+    neighborhood: text('Neighborhood').optional(),
+    budget_per_person: money('Budget per person').optional(),
+  })
+  .strict();
+
+export const hotelParams = z
+  .object({
+    hotel_name: text('Hotel name'),
+    city: text('City'),
+    checkin: futureDate('Check-in date'),
+    checkout: futureDate('Check-out date'),
+    adults: count('Number of adults', 20),
+    star_rating: z.number().int().min(1).max(5).describe('Minimum star rating, 1 to 5').optional(),
+    neighborhood: text('Neighborhood').optional(),
+    budget_max_per_night: money('Maximum price per night').optional(),
+    room_preference: text('Room preference, e.g. "king bed, high floor"').optional(),
+  })
+  .strict()
+  .refine((p) => p.checkout > p.checkin, { message: 'Check-out date must be after the check-in date', path: ['checkout'] });
+
+export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first'] as const;
+
+export const flightParams = z
+  .object({
+    origin: airport('Origin'),
+    dest: airport('Destination'),
+    date: futureDate('Departure date'),
+    passengers: count('Number of passengers', 9),
+    return_date: futureDate('Return date').optional(),
+    cabin_class: z.enum(CABIN_CLASSES).describe('Cabin class').optional(),
+    targetAirline: text('Preferred airline').optional(),
+    targetPrice: money('Target price per passenger').optional(),
+    targetDepartureTime: time24('Preferred departure time').optional(),
+    targetFlightNumber: z.string().regex(/^[A-Za-z0-9]{2}\d{1,4}$/, 'Flight number must look like BA117').describe('Preferred flight number, e.g. BA117').optional(),
+  })
+  .strict()
+  .refine((p) => p.origin !== p.dest, { message: 'Destination must differ from the origin', path: ['dest'] })
+  .refine((p) => p.return_date === undefined || p.return_date >= p.date, { message: 'Return date must not be before the departure date', path: ['return_date'] });
+
+export const activityParams = z
+  .object({
+    event_name: text('Event name'),
+    city: text('City'),
+    event_date: futureDate('Event date'),
+    num_tickets: count('Number of tickets', 20),
+    seat_type: text('Seat type, e.g. "stalls"').optional(),
+    budget_max_per_ticket: money('Maximum price per ticket').optional(),
+  })
+  .strict();
+
+export const paramsByScenario = {
+  restaurant: restaurantParams,
+  hotel: hotelParams,
+  flight: flightParams,
+  activity: activityParams,
+} as const satisfies Record<Scenario, z.ZodType>;
+
+export type ScenarioParams = { [S in Scenario]: z.infer<(typeof paramsByScenario)[S]> };
+
+export const profileSchema = z
+  .object({
+    first_name: text('First name', 100),
+    last_name: text('Last name', 100),
+    email: z.email('Email must be a valid email address').max(254).describe('Email address'),
+    phone: z.string().regex(/^\+?[0-9][0-9 ().-]{5,22}$/, 'Phone must be a phone number, e.g. +44 20 7946 0958').describe('Phone number, international format preferred'),
+    dob: calendarDate('Date of birth').refine((v) => v < new Date().toISOString().slice(0, 10), 'Date of birth must be in the past').optional(),
+    passport_number: z.string().regex(/^[A-Za-z0-9]{5,20}$/, 'Passport number must be 5 to 20 letters and digits').describe('Passport number (flights)').optional(),
+    passport_country: z.string().regex(/^[A-Za-z]{2,3}$/, 'Passport country must be an ISO 3166 country code').transform((v) => v.toUpperCase()).describe('Passport issuing country, ISO 3166 code (flights)').optional(),
+    known_traveler_number: text('Known traveler number', 40).optional(),
+  })
+  .strict();
+export type Profile = z.infer<typeof profileSchema>;
+
+export const FLIGHT_PROFILE_FIELDS = ['dob', 'passport_number', 'passport_country'] as const;
+
+export const consentSchema = z
+  .object({
+    allowTimeAdjustment: z.boolean().default(true).describe('Allow time shifts when the exact time is not bookable'),
+    maxTimeAdjustmentMinutes: z.number().int().min(0).max(720).default(90).describe('Upper bound for time shifts, minutes'),
+    allowVenueSwitch: z.boolean().default(true).describe('Allow switching to an alternate venue'),
+    maxRetries: z.number().int().min(0).max(10).default(3).describe('Retries for transient errors'),
+    paymentPolicy: z.literal('stop_before_cvc', { error: 'paymentPolicy supports only "stop_before_cvc"' }).default('stop_before_cvc').describe('Always stops before card entry'),
+    allowedProviders: z.array(text('Provider id', 64)).max(32).nullable().default(null).describe('If set, only these provider ids are used'),
+    blockedProviders: z.array(text('Provider id', 64)).max(32).default([]).describe('Provider ids skipped in the fallback chain'),
+    maxJobDurationSeconds: z.number().int().min(30).max(3600).default(420).describe('Soft cap on total execution time, seconds'),
+  })
+  .strict();
+export type Consent = z.infer<typeof consentSchema>;
+
+export const clientMetadataSchema = z
+  .object({
+    agentId: z.string().max(200).optional(),
+    userId: z.string().max(200).optional(),
+    sessionId: z.string().max(200).optional(),
+    idempotencyKey: z.string().min(1).max(200).describe('Retry safety: the same key returns the same job').optional(),
+  })
+  .strict();
+export type ClientMetadata = z.infer<typeof clientMetadataSchema>;
+
+export const executionJobRequestSchema = z
+  .object({
+    request: z.object({ scenario: z.enum(SCENARIOS), params: z.record(z.string(), z.unknown()) }).strict(),
+    profile: profileSchema.optional(),
+    profileId: z.number().int().positive().optional(),
+    consent: consentSchema.optional(),
+    clientMetadata: clientMetadataSchema.optional(),
+  })
+  .strict();
+
+/** A booking request after validation: params parsed for their scenario, defaults applied. */
+export interface BookingRequest {
+  scenario: Scenario;
+  params: Record<string, unknown>;
+  profile?: Profile;
+  profileId?: number;
+  consent: Consent;
+  clientMetadata: ClientMetadata;
+}
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+function toIssues(error: z.ZodError, prefix: (string | number)[] = []): Issue[] {
+  return error.issues.map((i) => ({ path: [...prefix, ...i.path].map(String).join('.') || '(body)', message: i.message }));
+}
+
+/** Flights need identity documents; every other scenario takes the four contact fields alone. */
+export function flightProfileIssues(scenario: Scenario, profile: Record<string, unknown> | undefined, prefix: string): Issue[] {
+  if (scenario !== 'flight' || !profile) return [];
+  return FLIGHT_PROFILE_FIELDS.filter((f) => profile[f] === undefined).map((f) => ({ path: `${prefix}.${f}`, message: `${f} is required for flights` }));
+}
+
+/** Validates an ExecutionJobRequest, reporting every problem at once. */
+export function parseExecutionJobRequest(body: unknown): { ok: true; value: BookingRequest } | { ok: false; issues: Issue[] } {
+  const top = executionJobRequestSchema.safeParse(body);
+  const issues: Issue[] = top.success ? [] : toIssues(top.error);
+  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const request = raw.request as { scenario?: unknown; params?: unknown } | undefined;
+  const scenario = SCENARIOS.find((s) => s === request?.scenario);
+  let params: Record<string, unknown> | undefined;
+  if (scenario && request && typeof request.params === 'object' && request.params !== null && !Array.isArray(request.params)) {
+    const parsed = paramsByScenario[scenario].safeParse(request.params);
+    if (parsed.success) params = parsed.data;
+    else issues.push(...toIssues(parsed.error, ['request', 'params']));
+  }
+  const hasProfile = raw.profile !== undefined;
+  const hasProfileId = raw.profileId !== undefined;
+  if (hasProfile === hasProfileId) {
+    issues.push({ path: 'profile', message: 'give exactly one of profile and profileId' });
+  }
+  if (scenario && hasProfile && typeof raw.profile === 'object' && raw.profile !== null) {
+    issues.push(...flightProfileIssues(scenario, raw.profile as Record<string, unknown>, 'profile'));
+  }
+  if (issues.length > 0 || !top.success || !scenario || !params) return { ok: false, issues: dedupe(issues) };
+  return {
+    ok: true,
+    value: {
+      scenario,
+      params,
+      profile: top.data.profile,
+      profileId: top.data.profileId,
+      consent: top.data.consent ?? consentSchema.parse({}),
+      clientMetadata: top.data.clientMetadata ?? {},
+    },
+  };
+}
+
+function dedupe(issues: Issue[]): Issue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path}\u0000${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function parseProfile(body: unknown): { ok: true; value: Profile } | { ok: false; issues: Issue[] } {
+  const parsed = profileSchema.safeParse(body);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: toIssues(parsed.error) };
+}

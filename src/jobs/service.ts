@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, JobsTable } from '../db/schema.ts';
+import { sha256 } from '../security/secrets.ts';
+import { appendAuditEvent, listAuditEvents } from './audit.ts';
+import { flightProfileIssues, type BookingRequest } from './schemas.ts';
+import type { Queue } from './queue.ts';
+import { DomainError, ownerKey, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
+
+export interface JobDeps {
+  db: Kysely<DB>;
+  queue: Pick<Queue, 'enqueueBooking'>;
+  /** `none` restores the contract's open v1-alpha reads: any organisation reads any job. */
+  readIsolation: 'organization' | 'none';
+}
+
+export interface CreateJobOptions {
+  /** The scenarios this caller may create (an API key's allowed_job_types); undefined = all. */
+  allowedScenarios?: readonly Scenario[];
+}
+
+export interface CreatedJob {
+  job: Job;
+  /** false when an earlier request with the same idempotency key already created it. */
+  created: boolean;
+}
+
+/** Stable JSON: keys sorted, so equal requests hash equally whatever order their fields came in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export async function createJob(deps: JobDeps, owner: Owner, request: BookingRequest, options: CreateJobOptions = {}): Promise<CreatedJob> {
+  if (options.allowedScenarios && !options.allowedScenarios.includes(request.scenario)) {
+    throw new DomainError('scenario_not_allowed', `this credential may not create ${request.scenario} jobs; it allows: ${options.allowedScenarios.join(', ') || 'none'}`);
+  }
+  const key = ownerKey(owner);
+  const idempotencyKey = request.clientMetadata.idempotencyKey ?? null;
+  const requestHash = sha256(canonical({ ...request, clientMetadata: { ...request.clientMetadata } }));
+
+  if (idempotencyKey) {
+    const existing = await findByIdempotencyKey(deps.db, key, idempotencyKey);
+    if (existing) return { job: sameRequestOrConflict(existing, requestHash), created: false };
+  }
+
+  let profile: Record<string, unknown>;
+  if (request.profileId !== undefined) {
+    const stored = await deps.db
+      .selectFrom('profiles')
+      .select(['data', 'organization_name'])
+      .where('id', '=', request.profileId)
+      .executeTakeFirst();
+    // Another organisation's profile is indistinguishable from a missing one.
+    if (!stored || owner.kind !== 'organization' || stored.organization_name !== owner.organizationName) {
+      throw new DomainError('invalid_request', 'request body failed validation', [{ path: 'profileId', message: `no stored profile ${request.profileId} for this organization` }]);
+    }
+    const missing = flightProfileIssues(request.scenario, stored.data, 'profileId');
+    if (missing.length) {
+      throw new DomainError('invalid_request', 'request body failed validation', missing.map((i) => ({ ...i, message: `stored profile lacks ${i.path.split('.').pop()}, required for flights` })));
+    }
+    profile = stored.data;
+  } else {
+    profile = request.profile as Record<string, unknown>;
+  }
+
+  const id = randomUUID();
+  let inserted: Selectable<JobsTable> | undefined;
+  try {
+    inserted = await deps.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('jobs')
+        .values({
+          id,
+          scenario: request.scenario,
+          status: 'pending',
+          owner_key: key,
+          organization_name: owner.kind === 'organization' ? owner.organizationName : null,
+          api_key_id: owner.kind === 'organization' ? owner.apiKeyId : null,
+          owner_user_id: owner.kind === 'user' ? owner.userId : null,
+          oauth_client_id: owner.kind === 'user' ? owner.clientId : null,
+          params: JSON.stringify(request.params),
+          profile: JSON.stringify(profile),
+          profile_id: request.profileId ?? null,
+          consent: JSON.stringify(request.consent),
+          client_metadata: JSON.stringify(request.clientMetadata),
+          idempotency_key: idempotencyKey,
+          request_hash: requestHash,
+          provider_id: null,
+          confirmation_code: null,
+          handoff_token_hash: null,
+        })
+        .onConflict((oc) => oc.columns(['owner_key', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await appendAuditEvent(trx, id, { type: 'job_created', message: `${request.scenario} booking job created` });
+      await deps.queue.enqueueBooking(trx, id);
+      return row;
+    });
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError('job_create_failed', 'the job could not be stored; retry with the same idempotencyKey', undefined, error);
+  }
+  if (!inserted) {
+    // A concurrent request with the same key won the insert; answer with its job.
+    const winner = await findByIdempotencyKey(deps.db, key, idempotencyKey!);
+    if (!winner) throw new DomainError('job_create_failed', 'the job could not be stored; retry with the same idempotencyKey');
+    return { job: sameRequestOrConflict(winner, requestHash), created: false };
+  }
+  return { job: toJob(inserted), created: true };
+}
+
+function sameRequestOrConflict(row: Selectable<JobsTable>, requestHash: string): Job {
+  if (row.request_hash !== requestHash) {
+    throw new DomainError('idempotency_key_reused', 'this idempotencyKey was already used for a different request');
+  }
+  return toJob(row);
+}
+
+async function findByIdempotencyKey(db: Kysely<DB>, key: string, idempotencyKey: string) {
+  return db.selectFrom('jobs').selectAll().where('owner_key', '=', key).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function visibleTo(deps: JobDeps, reader: Reader | null, row: { owner_key: string }): boolean {
+  if (reader === null) return true;
+  if (reader.kind === 'organization' && deps.readIsolation === 'none') return true;
+  return row.owner_key === ownerKey(reader);
+}
+
+/** The job as its reader may see it; null when it does not exist or belongs to someone else. */
+export async function getJob(deps: JobDeps, reader: Reader | null, jobId: string): Promise<Job | null> {
+  if (!UUID.test(jobId)) return null;
+  const row = await deps.db.selectFrom('jobs').selectAll().where('id', '=', jobId.toLowerCase()).executeTakeFirst();
+  if (!row || !visibleTo(deps, reader, row)) return null;
+  return toJob(row);
+}
+
+export const AUDIT_LIMIT_DEFAULT = 500;
+export const AUDIT_LIMIT_MAX = 2000;
+
+/** Clamps as the contract says: default 500, 1..2000; anything not a number is the default. */
+export function clampAuditLimit(raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isFinite(n)) return AUDIT_LIMIT_DEFAULT;
+  return Math.min(AUDIT_LIMIT_MAX, Math.max(1, Math.trunc(n)));
+}
+
+export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: string, limit: number): Promise<{ jobId: string; count: number; events: AuditEvent[] } | null> {
+  const job = await getJob(deps, reader, jobId);
+  if (!job) return null;
+  const events = await listAuditEvents(deps.db, job.jobId, limit);
+  return { jobId: job.jobId, count: events.length, events };
+}
+
+/** The job with its decision log, as GET /execution-jobs/{id} shows it. */
+export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; decisionLog: AuditEvent[] } | null> {
+  const job = await getJob(deps, reader, jobId);
+  if (!job) return null;
+  return { job, decisionLog: await listAuditEvents(deps.db, job.jobId, AUDIT_LIMIT_MAX) };
+}
+
+export function toJob(row: Selectable<JobsTable>): Job {
+  return {
+    jobId: row.id,
+    status: row.status as JobStatus,
+    scenario: row.scenario as Scenario,
+    organizationName: row.organization_name,
+    ownerKey: row.owner_key,
+    ownerUserId: row.owner_user_id,
+    oauthClientId: row.oauth_client_id,
+    params: row.params,
+    profile: row.profile,
+    consent: row.consent,
+    clientMetadata: row.client_metadata,
+    summary: row.summary,
+    attemptCount: row.attempt_count,
+    usedFallback: row.used_fallback,
+    providerId: row.provider_id,
+    confirmationCode: row.confirmation_code,
+    error: row.error,
+    holdExpiresAt: row.hold_expires_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}

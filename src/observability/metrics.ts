@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sql } from 'kysely';
+import type { Services } from '../services.ts';
+
+// Prometheus text at /metrics: request counts and latencies by route and status, jobs by status,
+// and the booking queue's depth. Job and queue figures are read at scrape time, not kept in memory,
+// so every instance reports the same truth from the shared database.
+export async function observability(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  const { services } = opts;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'concierge_jobs',
+    help: 'Booking jobs by status',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await services.db.selectFrom('jobs').select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute();
+      for (const row of rows) this.set({ status: row.status }, row.n);
+    },
+  });
+  new Gauge({
+    name: 'concierge_queue_depth',
+    help: 'Booking queue entries waiting (queued) and being worked (active)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const depth = await services.queue.depth();
+      this.set({ state: 'queued' }, depth.queued);
+      this.set({ state: 'active' }, depth.active);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL: ids in paths would explode the label set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await services.database.ping();
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', reason: 'database unreachable' });
+    }
+  });
+  app.get('/metrics', async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { startQueue, queueErrors } from './jobs/queue.ts';
+import { noLinks } from './jobs/handoff-url.ts';
+import { buildApp } from './app.ts';
+import type { Services } from './services.ts';
+
+export interface RunningService {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations, starts the queue and the HTTP server. */
+export async function startService(config: Config, log: Logger, options: { listen?: boolean } = {}): Promise<RunningService> {
+  const database = await openDatabase(config, { shareSocket: true });
+  const closers: Array<() => Promise<void>> = [() => database.close()];
+  try {
+    const applied = await migrateToLatest(database.db, database.schema);
+    if (applied.length) log.info({ migrations: applied }, 'database migrated');
+    const queue = await startQueue(database);
+    closers.unshift(() => queue.stop());
+    const drain = setInterval(() => {
+      for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
+    }, 5_000);
+    drain.unref();
+    const services: Services = {
+      config,
+      database,
+      db: database.db,
+      queue,
+      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION },
+      links: noLinks,
+      log,
+    };
+    const app = await buildApp(services);
+    closers.unshift(() => app.close());
+    let url = config.BASE_URL;
+    if (options.listen !== false) {
+      const address = await app.listen({ host: config.HOST, port: config.PORT });
+      log.info({ address, baseUrl: config.BASE_URL, database: database.backend }, 'concierge is listening');
+      url = address;
+    }
+    let closed = false;
+    return {
+      app,
+      services,
+      url,
+      async close() {
+        if (closed) return;
+        closed = true;
+        clearInterval(drain);
+        for (const close of closers) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
+      },
+    };
+  } catch (error) {
+    for (const close of closers) await close().catch(() => {});
+    throw error;
+  }
+}

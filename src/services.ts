@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import type { DB } from './db/schema.ts';
+import type { Queue } from './jobs/queue.ts';
+import type { JobDeps } from './jobs/service.ts';
+import type { JobLinks } from './jobs/handoff-url.ts';
+
+/** What a running service holds: built once at start, handed to every surface. */
+export interface Services {
+  config: Config;
+  database: Database;
+  db: Kysely<DB>;
+  queue: Queue;
+  jobs: JobDeps;
+  links: JobLinks;
+  log: Logger;
+}
