@@ -230,12 +230,38 @@ export async function search(page: Page, origin: string, id: ProviderId, values:
   return clickAndNavigate(page, HOOKS[id].searchSubmit);
 }
 
+/**
+ * Faster search: every home page pre-fills its search form from the query
+ * string (same field names), so open it pre-filled and press the provider's
+ * search button.
+ */
+export async function quickSearch(page: Page, origin: string, id: ProviderId, values: Record<string, string>): Promise<Response> {
+  await page.goto(`${origin}/?${new URLSearchParams(values).toString()}`);
+  return clickAndNavigate(page, HOOKS[id].searchSubmit);
+}
+
 export async function listOptions(page: Page, id: ProviderId): Promise<Array<{ key: string; available: boolean }>> {
   const o = HOOKS[id].option;
   return page.$$eval(o.selector, (els, [key, attr, value]) => els.map((e) => ({
     key: e.getAttribute(key as string) ?? '',
     available: value === null ? !e.hasAttribute(attr as string) : e.getAttribute(attr as string) === value,
   })), [o.key, o.availableAttr, o.availableValue] as const);
+}
+
+/** Valid guest-details form values (standard field names). */
+export function guestForm(scenario: Scenario, passengers = 2): Record<string, string> {
+  const v: Record<string, string> = { email: 'ada@example.com', tel: '+44 20 7946 0000' };
+  if (scenario === 'flight') {
+    for (let n = 1; n <= passengers; n++) {
+      Object.assign(v, {
+        [`p${n}_given_name`]: 'Ada', [`p${n}_family_name`]: 'Lovelace', [`p${n}_birth_date`]: '1985-12-10',
+        [`p${n}_passport_number`]: `X123456${n}`, [`p${n}_passport_country`]: 'GB',
+      });
+    }
+  } else {
+    Object.assign(v, { given_name: 'Ada', family_name: 'Lovelace' });
+  }
+  return v;
 }
 
 /** Fills the guest/passenger form with valid data (by standard field names) and submits. */
@@ -259,8 +285,9 @@ export async function fillDetails(page: Page, id: ProviderId, passengers = 2): P
 }
 
 /** Walks search -> choose -> details -> review and returns on the review page. */
-export async function walkToReview(page: Page, origin: string, id: ProviderId, venue: string): Promise<void> {
-  const resp = await search(page, origin, id, searchValues(HOOKS[id].scenario, venue));
+export async function walkToReview(page: Page, origin: string, id: ProviderId, venue: string, quick = false): Promise<void> {
+  const values = searchValues(HOOKS[id].scenario, venue);
+  const resp = await (quick ? quickSearch : search)(page, origin, id, values);
   if (resp.status() !== 200) throw new Error(`search answered ${resp.status()}`);
   await Promise.all([page.waitForNavigation(), HOOKS[id].choose(page)]);
   const r = await fillDetails(page, id);
