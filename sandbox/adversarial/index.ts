@@ -41,6 +41,7 @@ const INDEX = [
   ['/odd-label/password', 'Password-type field labelled "Verification number", name vn'],
   ['/odd-label/split', 'Code split into three one-digit inputs d1, d2, d3'],
   ['/iframe', 'Code field inside a cross-origin iframe from payments.localhost'],
+  ['/iframe/odd', 'Cross-origin iframe whose code field is named fld_a with only a placeholder'],
   ['/early', 'Security code asked on the guest-details step, before the payment page'],
   ['/autosubmit', 'Form submits itself from an input event as soon as anything is typed'],
   ['/fetch', 'Value sent with fetch() as a nested JSON body on input/change'],
@@ -91,6 +92,11 @@ export function adversarialHandler(req: Req, port: number): Res {
 <label for="buyer">Your name</label><input id="buyer" name="buyer" autocomplete="name">
 <p>Card details are collected securely by our payment partner:</p>
 <iframe id="adv-payment-frame" title="Secure payment" src="${paymentsOrigin}/frame/card"></iframe>`));
+
+    case 'GET /iframe/odd':
+      return htmlRes(200, page('Payment', html`<h1>Checkout</h1>${CARD}
+<p>Confirm the payment in the secure box below.</p>
+<iframe id="adv-payment-frame" title="Card verification" src="${paymentsOrigin}/frame/odd"></iframe>`));
 
     // 3. early code -----------------------------------------------------------
     case 'GET /early':
@@ -170,7 +176,12 @@ export function paymentsHandler(req: Req, _port: number): Res {
       return htmlRes(200, frame(html`<form method="post" action="/frame/card" id="pay-frame-form">
 <label for="frame-cvc">Security code</label><input id="frame-cvc" name="cvc" autocomplete="cc-csc" inputmode="numeric" size="5">
 <button type="submit" id="pay-frame-submit">Pay now</button></form>`));
+    case 'GET /frame/odd':
+      return htmlRes(200, frame(html`<form method="post" action="/frame/odd" id="pay-frame-form">
+<p>Enter the code printed next to the signature strip</p><input name="fld_a" placeholder="•••" size="5" autocomplete="off">
+<button type="submit" id="pay-frame-submit">Verify</button></form>`));
     case 'POST /frame/card':
+    case 'POST /frame/odd':
       return htmlRes(200, frame(html`<p id="pay-frame-done">Payment authorised.</p>`));
     default:
       return htmlRes(404, frame(html`<h1>Not found</h1>`));

@@ -91,8 +91,8 @@ ${Object.keys(form.errors).length ? html`<p class="rm-oops" role="alert" id="rm-
 ${inp(form, 'rm-hotel-name', 'hotel_name', 'Hotel', control(form, { id: 'rm-hotel-name', name: 'hotel_name', required: true }))}
 ${inp(form, 'rm-city', 'city', 'Destination city', control(form, { id: 'rm-city', name: 'city', autocomplete: 'address-level2', required: true }))}
 <div style="display:flex;gap:16px">
-${inp(form, 'rm-in', 'check_in', 'Arrive', control(form, { id: 'rm-in', name: 'check_in', type: 'date', required: true }))}
-${inp(form, 'rm-out', 'check_out', 'Leave', control(form, { id: 'rm-out', name: 'check_out', type: 'date', required: true }))}
+${inp(form, 'rm-checkin', 'check_in', 'Arrive', control(form, { id: 'rm-checkin', name: 'check_in', type: 'date', required: true }))}
+${inp(form, 'rm-checkout', 'check_out', 'Leave', control(form, { id: 'rm-checkout', name: 'check_out', type: 'date', required: true }))}
 ${inp(form, 'rm-guests', 'adults', 'Adults', control(form, { id: 'rm-guests', name: 'adults', type: 'number', min: 1, max: 8, required: true }))}
 </div>
 ${inp(form, 'rm-room', 'room_preference', 'Preferred room type (optional)', control(form, { id: 'rm-room', name: 'room_preference' }))}

@@ -222,6 +222,7 @@ export async function clickAndNavigate(page: Page, selector: string): Promise<Re
 /** Opens the provider's home page, fills the search form by field name and submits it. */
 export async function search(page: Page, origin: string, id: ProviderId, values: Record<string, string>): Promise<Response> {
   await page.goto(`${origin}/`);
+  await assertLabelled(page);
   for (const [name, value] of Object.entries(values)) {
     const el = page.locator(`[name="${name}"]`);
     if ((await el.evaluate((e) => e.tagName)) === 'SELECT') await el.selectOption(value);
@@ -266,6 +267,7 @@ export function guestForm(scenario: Scenario, passengers = 2): Record<string, st
 
 /** Fills the guest/passenger form with valid data (by standard field names) and submits. */
 export async function fillDetails(page: Page, id: ProviderId, passengers = 2): Promise<Response> {
+  await assertLabelled(page);
   if (HOOKS[id].scenario === 'flight') {
     for (let n = 1; n <= passengers; n++) {
       await page.fill(`[name="p${n}_given_name"]`, n === 1 ? 'Ada' : 'Charles');
@@ -306,4 +308,20 @@ export function rawRequest(port: number, host: string, path: string, opts: { met
     req.setTimeout(5000, () => req.destroy(new Error('timeout')));
     req.end(opts.body);
   });
+}
+
+async function assertLabelled(page: Page): Promise<void> {
+  const bad = await unlabelledControls(page);
+  if (bad.length) throw new Error(`unlabelled form controls on ${page.url()}: ${bad.join(' | ')}`);
+}
+
+/** Every visible form control on the page has a <label for> (or is wrapped in a label); returns offenders. */
+export async function unlabelledControls(page: Page): Promise<string[]> {
+  return page.$$eval('input:not([type="hidden"]):not([type="submit"]):not([type="button"]), select, textarea', (els) => els
+    .filter((e) => {
+      const id = e.getAttribute('id');
+      const forLabel = id ? document.querySelector(`label[for="${CSS.escape(id)}"]`) : null;
+      return !forLabel && !e.closest('label');
+    })
+    .map((e) => e.outerHTML.slice(0, 120)));
 }

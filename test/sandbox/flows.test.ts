@@ -1,27 +1,29 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { PROVIDERS, startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { clickAndNavigate, HOOKS, launchBrowser, normalVenue, walkToReview } from './drivers.ts';
+import { clickAndNavigate, HOOKS, launchBrowser, normalVenue, unlabelledControls, walkToReview } from './drivers.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;
+let context: BrowserContext;
 
 before(async () => {
   [sandbox, browser] = await Promise.all([startSandbox(), launchBrowser()]);
+  // One context: each test drives a different provider (= a different origin and session).
+  context = await browser.newContext();
 });
 after(async () => {
   await browser?.close();
   await sandbox?.close();
 });
 
-describe('normal booking flow on every provider (real Chromium)', { concurrency: 4 }, () => {
+describe('normal booking flow on every provider (real Chromium)', { concurrency: 2 }, () => {
   for (const p of PROVIDERS) {
     test(`${p.id}: search → choose → details → review → payment → pay → confirmation`, async () => {
       const h = HOOKS[p.id];
       const origin = sandbox.origin(p.id);
       const host = new URL(origin).host;
-      const context = await browser.newContext();
       const page = await context.newPage();
       try {
         await walkToReview(page, origin, p.id, normalVenue(p.scenario));
@@ -43,6 +45,7 @@ describe('normal booking flow on every provider (real Chromium)', { concurrency:
         const cvc = page.locator(h.cvcInput);
         assert.equal(await cvc.getAttribute('autocomplete'), 'cc-csc');
         assert.equal(await cvc.getAttribute('name'), h.cvcName);
+        assert.deepEqual(await unlabelledControls(page), [], 'every control on the payment page is labelled');
         const cvcId = await cvc.getAttribute('id');
         assert.equal(await page.locator(`label[for="${cvcId}"]`).count(), 1, 'code field has a label');
         assert.ok(await page.locator(h.hold).isVisible());
@@ -66,11 +69,12 @@ describe('normal booking flow on every provider (real Chromium)', { concurrency:
         assert.match(received[0]?.path ?? '', /^\//);
         assert.ok(received[0]?.at instanceof Date);
 
+
         // session cookie is HttpOnly
         const cookies = await context.cookies(origin);
         assert.ok(cookies.length >= 1 && cookies.every((c) => c.httpOnly));
       } finally {
-        await context.close();
+        await page.close();
       }
     });
   }
@@ -78,7 +82,6 @@ describe('normal booking flow on every provider (real Chromium)', { concurrency:
 
 describe('payment validation', () => {
   test('empty or malformed code is rejected and the form re-shown; no confirmation', async () => {
-    const context = await browser.newContext();
     const page = await context.newPage();
     const origin = sandbox.origin('tablebook');
     try {
@@ -100,7 +103,7 @@ describe('payment validation', () => {
       assert.ok(g);
       assert.match(g.url(), /\/payment$/);
     } finally {
-      await context.close();
+      await page.close();
     }
   });
 
