@@ -6,6 +6,7 @@ import { startService, type RunningService } from '../../src/server.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: Array<{ name: 'pglite' | 'postgres'; url: string }> = [
@@ -18,27 +19,46 @@ export interface TestService extends RunningService {
   url: string;
   config: Config;
   mintKey(organizationName?: string, types?: Scenario[]): Promise<string>;
+  /** The sandbox provider sites this service books on (when started with { sandbox: true }). */
+  sandbox: Sandbox | null;
+}
+
+export interface TestServiceOptions {
+  /** Start the sandbox provider sites on an ephemeral port and point the providers at them. */
+  sandbox?: boolean;
+  /** The sandbox sites' own booking hold (default 900 s). */
+  sandboxHoldSeconds?: number;
 }
 
 /**
  * Starts the real service on an ephemeral port. On PostgreSQL each service gets its own schema
  * (and pg-boss schema), dropped at close, so concurrent runs never see each other's rows.
  */
-export async function startTestService(backendUrl: string, env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(backendUrl: string, env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
-  const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', ...env });
-  const running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
+  const providers = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
+  const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', ...providers, ...env });
+  let running: RunningService;
+  try {
+    running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
   const address = running.url.replace('[::1]', '127.0.0.1');
   return {
     ...running,
     url: address,
     config: { ...config, BASE_URL: env.BASE_URL ?? address },
+    sandbox,
     async mintKey(organizationName = 'Acme Travel', types = [...SCENARIOS]) {
       const { key } = await mintApiKey(running.services.db, { organizationName, allowedJobTypes: types, live: false, dailyLimit: null });
       return key;
     },
     async close() {
       await running.close();
+      await sandbox?.close();
       if (schema !== 'public') {
         const client = new pg.Client({ connectionString: backendUrl });
         await client.connect();
