@@ -56,7 +56,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
   for (let n = 1; n <= tries; n++) {
     throwIfAborted(deps.signal);
     recorder.attemptCount += 1;
-    await recorder.record(
+    recorder.record(
       {
         type: 'step_attempt',
         providerId: driver.id,
@@ -66,7 +66,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
         data: { attempt: n, maxAttempts: tries },
       },
       { attempt_count: recorder.attemptCount },
-    );
+    ).catch(() => {});
     const page = await deps.context.newPage();
     const state = { step: 'search' };
     try {
@@ -118,7 +118,8 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     state.step = name;
     if (deps.stepDelayMs > 0) await sleep(deps.stepDelayMs, undefined, { signal: deps.signal }).catch(() => {});
     throwIfAborted(deps.signal);
-    await recorder.record({ type: 'step_started', providerId: driver.id, message, data: { step: name } });
+    // Written in order behind the run's other events; the flow need not wait for the database.
+    recorder.record({ type: 'step_started', providerId: driver.id, message, data: { step: name } }).catch(() => {});
   };
 
   try {
@@ -133,7 +134,7 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
       case 'captcha':
         throw new ProviderFailure('captcha', `${driver.name} shows a CAPTCHA ("${oneLine(availability.message, 120)}"); the service does not solve CAPTCHAs`);
       case 'unexpected':
-        throw new ProviderFailure('unexpected_page', `${driver.name}: ${availability.message} (page title "${await g.title()}")`);
+        throw new ProviderFailure('unexpected_page', `${availability.message} (page title "${await g.title()}")`);
       case 'offers':
         break;
     }
@@ -141,12 +142,12 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     if (choice.kind === 'none') throw new ProviderFailure('no_availability', `nothing acceptable at ${driver.name}: ${choice.why}`);
     if (choice.adjusted) {
       adjusted = { from: choice.adjusted.from, to: choice.adjusted.to };
-      await recorder.record({
+      recorder.record({
         type: 'time_adjusted',
         providerId: driver.id,
         message: `Time adjusted at ${driver.name} from ${choice.adjusted.from} to ${choice.adjusted.to}: ${choice.why}.`,
         data: { fromTime: choice.adjusted.from, toTime: choice.adjusted.to, minutes: choice.adjusted.minutes },
-      });
+      }).catch(() => {});
     }
 
     await step('choose', `Choosing ${choice.offer.label}${choice.offer.time && choice.offer.time !== choice.offer.label ? ` (${choice.offer.time})` : ''} at ${driver.name}: ${choice.why}.`);

@@ -61,11 +61,14 @@ function byPreference(offers: Offer[], preference: string | undefined, budget: n
     free = within;
   }
   const words = (preference ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
-  const matching = words.length ? free.filter((o) => words.some((w) => `${o.label} ${o.description ?? ''}`.toLowerCase().includes(w))) : [];
+  // The option matching the most words of the preference, then the cheapest of those.
+  const score = (o: Offer) => words.filter((w) => `${o.label} ${o.description ?? ''}`.toLowerCase().includes(w)).length;
+  const top = Math.max(0, ...free.map(score));
+  const matching = top > 0 ? free.filter((o) => score(o) === top) : [];
   const pool = matching.length ? matching : free;
   const best = [...pool].sort((a, b) => price(a) - price(b))[0]!;
   const why = matching.length
-    ? `${best.label} matches the preference "${preference}" and is the cheapest that does`
+    ? `${best.label} matches the preference "${preference}" best and is the cheapest that does`
     : words.length
       ? `nothing matches the preference "${preference}"; ${best.label} is the cheapest available`
       : `${best.label} is the cheapest available`;

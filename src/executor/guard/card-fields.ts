@@ -20,7 +20,7 @@ export function looksLikeCardCode(text: string | null | undefined): boolean {
   if (/(^| )cc ?(csc|cvc|cvv)( |$)/.test(words)) return true;
   const squashed = words.replace(/ /g, '');
   if (/cvc|cvv|securitycode|cardcode|cardverification|cardsecurity|verificationvalue|verificationnumber|verificationcode|cardidentification/.test(squashed)) return true;
-  if (/code (on|from) the back|back of (your|the) card|digits? on the (back|front)/.test(words)) return true;
+  if (/code (on|from) the back|back of (your|the) card|digits? on the (back|front)|(printed|shown|written) on the back|signature (strip|panel|box)/.test(words)) return true;
   return false;
 }
 
@@ -46,6 +46,10 @@ export function cardFieldOf(el: Element | null | undefined): string | null {
   const fieldset = el.closest('fieldset');
   const legend = fieldset ? fieldset.querySelector(':scope > legend') : null;
   if (legend) texts.push(legend.textContent || '');
+  // A field with no label of any kind is described by the text around it.
+  if (!(labels && labels.length) && !attr('aria-label') && !attr('aria-labelledby') && el.parentElement) {
+    texts.push((el.parentElement.textContent || '').slice(0, 300));
+  }
   for (const text of texts) if (looksLikeCardCode(text)) return short;
   return null;
 }

@@ -64,6 +64,34 @@ const classifyControl = new Function(
 const firstCardField = new Function(`${IN_PAGE_CLASSIFIER}
   for (const el of Array.from(document.querySelectorAll('input, textarea'))) { const f = cardFieldOf(el); if (f) return f; }
   return null;`) as () => string | null;
+/**
+ * Fills a whole form in one round trip: every target is classified first, and if any is a card-code
+ * field nothing is filled. Values go in through the elements' own setters with input and change
+ * events, as a person's typing would leave them.
+ */
+const fillFields = new Function(
+  'fields',
+  `${IN_PAGE_CLASSIFIER}
+  const targets = [];
+  for (const [selector, value] of fields) {
+    const el = document.querySelector(selector);
+    if (!el) return { missing: selector };
+    const card = cardFieldOf(el);
+    if (card) return { card };
+    targets.push([el, value]);
+  }
+  for (const [el, value] of targets) {
+    const proto = el.tagName === 'SELECT' ? HTMLSelectElement.prototype : el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
+    el.focus();
+    setter.call(el, value);
+    if (el.tagName === 'SELECT' && el.value !== value) return { rejected: value };
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    el.blur();
+  }
+  return {};`,
+) as (fields: Array<[string, string]>) => { missing?: string; card?: string; rejected?: string };
 const focusFirstCardField = new Function(`${IN_PAGE_CLASSIFIER}
   for (const el of Array.from(document.querySelectorAll('input, textarea'))) { if (cardFieldOf(el)) { el.focus(); return document.activeElement === el; } }
   return false;`) as () => boolean;
@@ -128,6 +156,24 @@ export class GuardedPage {
     await target.fill(value, { timeout: this.#timeout });
   }
 
+  /** Fills several fields at once (all or none: a card-code field among them is refused). */
+  async fillForm(fields: Array<[string, string]>): Promise<void> {
+    if (fields.length === 0) return;
+    await this.#one(fields[0]![0]);
+    const result = await this.#page.evaluate(fillFields, fields);
+    if (result.card) {
+      this.#events.denied('driver', `Payment guard (driver layer) refused to fill the card security code field '${result.card}'.`);
+      throw new GuardRefusal(result.card);
+    }
+    if (result.missing) throw new Error(`the form has no field ${result.missing}`);
+    if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
+  }
+
+  /** Which of these selectors match something on the page (one round trip). */
+  async present(selectors: string[]): Promise<boolean[]> {
+    return this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors);
+  }
+
   async select(selector: string, value: string): Promise<void> {
     const target = await this.#one(selector);
     const chosen = await target.selectOption(value, { timeout: this.#timeout });
@@ -148,7 +194,7 @@ export class GuardedPage {
   async submit(selector: string, what: string): Promise<number | null> {
     const target = await this.#one(selector);
     const control = await target.evaluate(classifyControl);
-    const onPage = control.button ? await this.#cardFieldAnywhere() : null;
+    const onPage = control.button && !control.field ? await this.#cardFieldAnywhere() : null;
     const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
     if (field) {
       this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control.label}': the next step takes the card security code ('${field}'). Stopping here for the person to pay.`);
@@ -181,7 +227,7 @@ export class GuardedPage {
   async text(selector: string): Promise<string | null> {
     const found = this.#page.locator(selector);
     if ((await found.count()) === 0) return null;
-    return normalise(await found.first().textContent({ timeout: this.#timeout }));
+    return normalise(await found.first().innerText({ timeout: this.#timeout }));
   }
 
   async attr(selector: string, name: string): Promise<string | null> {

@@ -29,8 +29,8 @@ export const roomly: Driver = {
     await fillAll(page, [
       ['#rm-hotel-name', h.venue],
       ['#rm-city', h.city],
-      ['#rm-in', h.checkIn],
-      ['#rm-out', h.checkOut],
+      ['#rm-checkin', h.checkIn],
+      ['#rm-checkout', h.checkOut],
       ['#rm-guests', h.adults],
       ['#rm-room', h.roomPreference],
     ]);

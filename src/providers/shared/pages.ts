@@ -23,12 +23,9 @@ export async function holdDeadline(page: GuardedPage, selector: string, attribut
   return at && !Number.isNaN(at.getTime()) ? at : undefined;
 }
 
-/** Fills each field that has a value; optional fields without one are left as the site set them. */
+/** Fills each field that has a value (one round trip); optional fields without one are left as the site set them. */
 export async function fillAll(page: GuardedPage, fields: Array<[string, string | number | undefined]>): Promise<void> {
-  for (const [selector, value] of fields) {
-    if (value === undefined || value === '') continue;
-    await page.fill(selector, String(value));
-  }
+  await page.fillForm(fields.filter(([, v]) => v !== undefined && v !== '').map(([selector, v]) => [selector, String(v)]));
 }
 
 export interface GateSelectors {
@@ -40,10 +37,11 @@ export interface GateSelectors {
 
 /** What an availability page is: options, an explicit "nothing available", a login wall, a CAPTCHA, or something else. */
 export async function gate(page: GuardedPage, selectors: GateSelectors, readOffers: () => Promise<Offer[]>): Promise<Availability> {
-  if (await page.exists(selectors.loginWall)) return { kind: 'login_wall', message: (await page.text(`${selectors.loginWall} h1`)) ?? 'sign-in required' };
-  if (await page.exists(selectors.captcha)) return { kind: 'captcha', message: (await page.text(`${selectors.captcha} h1`)) ?? 'CAPTCHA challenge' };
-  if (await page.exists(selectors.none)) return { kind: 'none', message: (await page.text(selectors.none)) ?? 'no availability' };
-  if (await page.exists(selectors.offers)) {
+  const [login, captcha, none, offers] = await page.present([selectors.loginWall, selectors.captcha, selectors.none, selectors.offers]);
+  if (login) return { kind: 'login_wall', message: (await page.text(`${selectors.loginWall} h1`)) ?? 'sign-in required' };
+  if (captcha) return { kind: 'captcha', message: (await page.text(`${selectors.captcha} h1`)) ?? 'CAPTCHA challenge' };
+  if (none) return { kind: 'none', message: (await page.text(selectors.none)) ?? 'no availability' };
+  if (offers) {
     const offers = await readOffers();
     if (offers.length > 0) return { kind: 'offers', offers };
     return { kind: 'unexpected', message: 'the availability page lists no options and says nothing about availability' };
