@@ -132,6 +132,14 @@ class Session implements HeldSession {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Stops watching without touching the job (the hold never became one, or the registry drops it). */
+  detach(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#resolve({ kind: 'lost', reason: 'detached' });
+  }
+
   /** Releases the hold because this process cannot keep it (shutdown, browser gone). */
   async lose(reason: string): Promise<void> {
     await this.#lose(reason);
@@ -196,9 +204,9 @@ class Session implements HeldSession {
       }
     }
     this.#registry.forget(this.jobId);
-    const close = () => void this.#input.context.close().catch(() => {});
-    if (closeAfterMs > 0) setTimeout(close, closeAfterMs).unref();
-    else close();
+    const close = () => this.#input.context.close().catch(() => {});
+    if (closeAfterMs > 0) setTimeout(() => void close(), closeAfterMs).unref();
+    else await close();
   }
 }
 
@@ -232,7 +240,9 @@ export class HoldRegistry {
     return session;
   }
 
+  /** Drops a session without changing its job (used when a pause could not be recorded). */
   forget(jobId: string): void {
+    this.#sessions.get(jobId)?.detach();
     this.#sessions.delete(jobId);
   }
 
