@@ -4,15 +4,27 @@
  * break, the documentation is wrong.
  */
 import http from 'node:http';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import type { ProviderId, Scenario } from '../../sandbox/index.ts';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    timeout: 30_000,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
   });
 }
+
+/** A browser context with short default timeouts, so a broken page fails fast instead of hanging. */
+export async function newContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(10_000);
+  return context;
+}
+
+/** Upper bound for one describe() block of browser tests (generous: CI machines may be loaded). */
+export const SUITE_TIMEOUT = 120_000;
 
 export interface Hooks {
   scenario: Scenario;
