@@ -6,6 +6,7 @@ import { startService, type RunningService } from '../../src/server.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
@@ -41,7 +42,8 @@ export async function startTestService(backendUrl: string, env: Record<string, s
   const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', ...providers, ...env });
   let running: RunningService;
   try {
-    running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+    const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
+    running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { loadDataDir });
   } catch (error) {
     await sandbox?.close();
     throw error;
