@@ -4,13 +4,15 @@
 //   node --disable-warning=ExperimentalWarning bench/executor.ts
 //   BENCH_RUNS=7 BENCH_CONCURRENT=20 BENCH_DATABASE_URL=postgres://… node … bench/executor.ts
 //
-// 1. Time from job creation (POST returns) to paused_payment, p50/p90 of BENCH_RUNS sequential jobs,
-//    for a restaurant, hotel, flight and activity booking, on one warmed-up worker.
+// 1. Time from job creation to paused_payment (the job's createdAt to its paused_payment event, both
+//    stamped by the service), p50/p90 of BENCH_RUNS sequential jobs, for a restaurant, hotel, flight
+//    and activity booking, on one warmed-up worker.
 // 2. BENCH_CONCURRENT restaurant bookings at once on one worker process (WORKERS = that number):
 //    wall time, peak memory of the whole browser process tree (sum of RSS, and of PSS, of every
 //    process descending from this one other than itself: Chromium's browser, GPU, network and
 //    renderer processes), and memory per concurrent job (peak minus the idle browser, divided by
 //    the number of jobs; the held sessions stay open at the payment page, so this includes them).
+import { loadavg } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import { call } from '../test/helpers/http.ts';
 import { startTestService, type TestService } from '../test/helpers/service.ts';
@@ -25,22 +27,31 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function untilPaused(service: TestService, key: string, jobId: string): Promise<string> {
+/** Polls (gently: the API shares the process and the embedded database with the worker) to the end. */
+async function settle(service: TestService, key: string, jobId: string, everyMs: number): Promise<any> {
   for (;;) {
     const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
-    if (!['pending', 'running'].includes(read.body.status)) return read.body.status;
-    await new Promise((r) => setTimeout(r, 15));
+    if (!['pending', 'running'].includes(read.body.status)) return read.body;
+    await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** Creation to paused_payment, from the service's own timestamps (job createdAt, the paused_payment event). */
+function pausedAfterMs(job: any): number {
+  const paused = job.decisionLog.find((e: any) => e.type === 'paused_payment');
+  return Date.parse(paused.timestamp) - Date.parse(job.createdAt);
+}
+
+function why(job: any): string {
+  return `${job.status}${job.error ? ` (${job.error.reason}: ${job.error.message})` : ''}`;
 }
 
 async function timedBooking(service: TestService, key: string, body: unknown): Promise<number> {
   const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
-  const t0 = performance.now();
-  const status = await untilPaused(service, key, created.body.jobId);
-  if (status !== 'paused_payment') throw new Error(`job ended ${status}`);
-  const ms = performance.now() - t0;
+  const job = await settle(service, key, created.body.jobId, 100);
+  if (job.status !== 'paused_payment') throw new Error(`job ended ${why(job)}`);
   await service.services.executor.holds.get(created.body.jobId)?.cancel();
-  return ms;
+  return pausedAfterMs(job);
 }
 
 /** RSS and PSS (kB) of every process descending from this one (the browser tree). */
@@ -111,19 +122,21 @@ async function concurrency(): Promise<void> {
       if (now.rssKb > peak.rssKb) peak = now;
     }, 100);
     const t0 = performance.now();
-    const statuses = await Promise.all(
+    const jobs = await Promise.all(
       Array.from({ length: CONCURRENT }, async (_, i) => {
         const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: requests.restaurant({ restaurant_name: `Concurrent ${i}` }) });
-        return untilPaused(service, key, created.body.jobId);
+        return settle(service, key, created.body.jobId, 500);
       }),
     );
     const wall = performance.now() - t0;
+    const statuses = jobs.map((j) => j.status);
     const held = browserTree();
     if (held.rssKb > peak.rssKb) peak = held;
     clearInterval(sampler);
     const paused = statuses.filter((s) => s === 'paused_payment').length;
     console.log(`${CONCURRENT} concurrent restaurant bookings on one worker (WORKERS=${CONCURRENT}):`);
-    console.log(`  paused_payment: ${paused}/${CONCURRENT}, wall time ${(wall / 1000).toFixed(2)} s`);
+    console.log(`  paused_payment: ${paused}/${CONCURRENT}, wall time ${(wall / 1000).toFixed(2)} s (first creation to last pause, polled every 0.5 s)`);
+    for (const job of jobs.filter((j) => j.status !== 'paused_payment')) console.log(`  not paused: ${why(job)}`);
     console.log(`  browser tree idle:  RSS ${mb(idle.rssKb)} MB, PSS ${mb(idle.pssKb)} MB (${idle.processes} processes)`);
     console.log(`  browser tree peak:  RSS ${mb(peak.rssKb)} MB, PSS ${mb(peak.pssKb)} MB (${peak.processes} processes)`);
     console.log(`  per concurrent job: RSS ${mb((peak.rssKb - idle.rssKb) / CONCURRENT)} MB, PSS ${mb((peak.pssKb - idle.pssKb) / CONCURRENT)} MB (peak minus idle, / ${CONCURRENT}; sessions held at the payment page)`);
@@ -132,5 +145,6 @@ async function concurrency(): Promise<void> {
   }
 }
 
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores here; figures are wall-clock)`);
 await latency();
 await concurrency();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import { choose } from './decide.ts';
-import { asFailure, oneLine, ProviderFailure, RunAborted, type AbortReason, type FailureKind } from './failures.ts';
+import { asFailure, oneLine, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
 import { CardStepReached, GuardedPage } from './guard/page-api.ts';
 import type { JobRecorder } from './recorder.ts';
 import { describeRequest, type BookingPlan } from './request.ts';
@@ -21,6 +21,8 @@ export interface AttemptDeps {
   timeoutMs: number;
   /** First retry waits this long, doubling each time (with jitter). */
   backoffMs: number;
+  /** Where the run is now (for the report of a run stopped by its time limit). */
+  progress: { step: string | null; url: string | null };
 }
 
 export interface TimeAdjustment {
@@ -67,8 +69,17 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
       },
       { attempt_count: recorder.attemptCount },
     ).catch(() => {});
-    const page = await deps.context.newPage();
     const state = { step: 'search' };
+    deps.progress.step = 'search';
+    let page: Page;
+    try {
+      page = await within(deps.context.newPage(), deps.timeoutMs, 'open a tab');
+    } catch (error) {
+      if (deps.signal.aborted) throw new RunAborted(deps.signal.reason as AbortReason);
+      last = { kind: 'transient', message: asFailure(error).message, step: 'search', provider: driver.id, url: '' };
+      if (n < tries) await backoff(deps, n);
+      continue;
+    }
     try {
       const outcome = await flow(deps, driver, page, state);
       if (outcome.kind !== 'paused') await page.close().catch(() => {});
@@ -110,12 +121,16 @@ function safeUrl(url: string): string {
 async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step: string }): Promise<AttemptOutcome> {
   const { recorder, plan } = deps;
   const g = new GuardedPage(page, recorder, { timeoutMs: deps.timeoutMs });
+  // Every step is bounded as a whole, whatever inside it might wait on a tab that stopped answering.
+  const bounded = <T>(work: Promise<T>, what: string) => within(work, deps.timeoutMs * 2, `finish ${what}`);
   let held: Held | undefined;
   let payment: PaymentPage | undefined;
   let adjusted: TimeAdjustment | undefined;
   const step = async (name: string, message: string) => {
     throwIfAborted(deps.signal);
     state.step = name;
+    deps.progress.step = name;
+    deps.progress.url = safeUrl(page.url());
     if (deps.stepDelayMs > 0) await sleep(deps.stepDelayMs, undefined, { signal: deps.signal }).catch(() => {});
     throwIfAborted(deps.signal);
     // Written in order behind the run's other events; the flow need not wait for the database.
@@ -124,8 +139,8 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
 
   try {
     await step('search', `Searching ${driver.name} for ${describeRequest(plan.request)}.`);
-    await driver.search(g, deps.baseUrl, plan.request);
-    const availability = await driver.availability(g);
+    await bounded(driver.search(g, deps.baseUrl, plan.request), 'the search');
+    const availability = await bounded(driver.availability(g), 'reading the availability');
     switch (availability.kind) {
       case 'none':
         throw new ProviderFailure('no_availability', `${driver.name} has no availability (the site says: "${oneLine(availability.message, 160)}")`);
@@ -151,13 +166,13 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     }
 
     await step('choose', `Choosing ${choice.offer.label}${choice.offer.time && choice.offer.time !== choice.offer.label ? ` (${choice.offer.time})` : ''} at ${driver.name}: ${choice.why}.`);
-    await driver.choose(g, choice.offer);
+    await bounded(driver.choose(g, choice.offer), 'choosing');
 
     await step('guest_details', `Entering the guest details (${plan.traveller.givenName} ${plan.traveller.familyName}) at ${driver.name}.`);
-    await driver.guestDetails(g, plan.traveller, plan.request);
-    const review = await driver.review(g);
+    await bounded(driver.guestDetails(g, plan.traveller, plan.request), 'the guest details');
+    const review = await bounded(driver.review(g), 'reading the review');
     if (!review) {
-      const errors = await driver.formErrors(g);
+      const errors = await bounded(driver.formErrors(g), 'reading the form errors');
       throw new ProviderFailure(errors.length ? 'error' : 'unexpected_page', errors.length
         ? `${driver.name} did not accept the guest details: ${errors.slice(0, 3).join('; ')}`
         : `${driver.name} did not show its review page after the guest details (page title "${await g.title()}")`);
@@ -165,17 +180,17 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     held = review.held;
 
     await step('review', `Reviewing what ${driver.name} holds: ${held.venue}, ${held.when}, ${held.quantity}${held.item ? `, ${held.item}` : ''}, ${held.price}.`);
-    await driver.confirmReview(g);
-    const code = await driver.confirmation(g);
+    await bounded(driver.confirmReview(g), 'the review');
+    const code = await bounded(driver.confirmation(g), 'reading the confirmation');
     if (code) return { kind: 'completed', held, code, adjusted };
 
-    const pay = await driver.payment(g);
+    const pay = await bounded(driver.payment(g), 'reading the payment page');
     if (!pay) throw new ProviderFailure('unexpected_page', `${driver.name} did not show its payment page after the review (page title "${await g.title()}")`);
     payment = pay;
     await step('payment', `Reached ${driver.name}'s payment page: ${pay.price ?? held.price}, card on file ${pay.cardOnFile ?? 'not shown'}.`);
-    await driver.pay(g);
+    await bounded(driver.pay(g), 'the payment');
     // The guard let Pay through, so the form had no card-code field: the site booked without one.
-    const paidCode = await driver.confirmation(g);
+    const paidCode = await bounded(driver.confirmation(g), 'reading the confirmation');
     if (paidCode) return { kind: 'completed', held, code: paidCode, adjusted };
     throw new ProviderFailure('unexpected_page', `${driver.name}'s payment step did not lead to a confirmation (page title "${await g.title()}")`);
   } catch (error) {

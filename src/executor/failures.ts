@@ -1,4 +1,4 @@
-import { CardStepReached, GuardRefusal, HttpStatusError } from './guard/page-api.ts';
+import { CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-api.ts';
 
 // How a provider attempt can end without a booking, and how raw errors (Playwright's, the page
 // API's, the drivers') are read as one of these. Messages are one line, with no stack, selector
@@ -34,6 +34,15 @@ export class RunAborted extends Error {
   }
 }
 
+/** Rejects with a TimeoutError-like failure if `work` takes longer than `ms` (browser calls with no timeout of their own). */
+export function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProviderFailure('transient', `the browser did not ${what} within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
 export function oneLine(text: string, max = 300): string {
   const first = text.split('\n').find((l) => l.trim() !== '') ?? text;
   return first.replace(/\s+/g, ' ').trim().slice(0, max);
@@ -49,6 +58,8 @@ export function asFailure(error: unknown): ProviderFailure {
       ? new ProviderFailure('outage', 'the site is unavailable (HTTP 503)')
       : new ProviderFailure('transient', `the site answered HTTP ${error.status}`);
   }
+  if (error instanceof MissingElement) return new ProviderFailure('unexpected_page', error.message);
+  if (error instanceof PageUnresponsive) return new ProviderFailure('transient', error.message);
   if (error instanceof GuardRefusal) return new ProviderFailure('error', `the driver tried to fill the card security code field '${error.field}'; the payment guard refused`);
   if (error instanceof CardStepReached) return new ProviderFailure('error', 'unexpected card step');
   const message = error instanceof Error ? error.message : String(error);

@@ -10,7 +10,7 @@ import { DomainError, type JobStatus } from '../jobs/types.ts';
 import { DRIVERS, providerBaseUrl, providerChain } from '../providers/registry.ts';
 import type { Driver } from '../providers/types.ts';
 import { attemptProvider, type AttemptDeps, type Failure } from './attempt.ts';
-import { RunAborted, type AbortReason } from './failures.ts';
+import { RunAborted, within, type AbortReason } from './failures.ts';
 import { installGuard } from './guard/index.ts';
 import { handoffToken, handoffTokenHash } from './handoff.ts';
 import type { HoldRegistry } from './holds.ts';
@@ -119,6 +119,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   let context: BrowserContext | null = null;
   let paused = false;
   const current: { driver: Driver | null } = { driver: null };
+  const progress: AttemptDeps['progress'] = { step: null, url: null };
   // Closing the context interrupts whatever the browser is doing when the run must stop.
   const closeOnAbort = () => {
     if (!paused) void context?.close().catch(() => {});
@@ -127,7 +128,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
 
   try {
     try {
-      context = await deps.pool.newContext();
+      context = await within(deps.pool.newContext(), deps.settings.timeoutMs, 'open a browser context');
     } catch (error) {
       const message = `the browser could not be started: ${(error as Error).message.split('\n')[0]}`;
       deps.log.error({ jobId, err: { message } }, 'browser unavailable');
@@ -135,7 +136,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       return;
     }
     if (controller.signal.aborted) throw new RunAborted(controller.signal.reason as AbortReason);
-    const guard = await installGuard(context, recorder);
+    const guard = await within(installGuard(context, recorder), deps.settings.timeoutMs, 'install the payment guard');
     const failures: Failure[] = [];
     const attemptDeps = (driver: Driver): AttemptDeps => ({
       context: context!,
@@ -146,6 +147,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       stepDelayMs: deps.settings.stepDelayMs,
       timeoutMs: deps.settings.timeoutMs,
       backoffMs: deps.settings.backoffMs,
+      progress,
     });
 
     for (let i = 0; i < chain.drivers.length; i++) {
@@ -236,7 +238,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       await fail(
         'error',
         { type: 'job_aborted', ...(driver ? { providerId: driver.id } : {}), message: `Stopped: the job ran past its ${seconds} s limit (consent.maxJobDurationSeconds)${driver ? ` while working at ${driver.name}` : ''}.`, data: { reason: 'max_duration_exceeded', ...(driver ? { providerOutcome: 'failed' } : {}) } },
-        { reason: 'max_duration_exceeded', step: null, provider: driver?.id ?? null, url: null, message: `the job ran past consent.maxJobDurationSeconds (${seconds} s)` },
+        { reason: 'max_duration_exceeded', step: progress.step, provider: driver?.id ?? null, url: progress.url, message: `the job ran past consent.maxJobDurationSeconds (${seconds} s)${progress.step ? ` during ${progress.step.replace('_', ' ')}` : ''}` },
         `Stopped after ${seconds} s (the job's time limit) before anything was booked: ${describeRequest(plan.request)}.`,
       );
       return;

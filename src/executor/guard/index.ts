@@ -66,12 +66,23 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
   if (network) {
     await context.addInitScript({ content: LEARNER_SCRIPT });
     await context.route('**/*', async (route: Route, request: Request) => {
-      const page = pageOf(request);
-      if (page ? userPages.has(page) : usersAnywhere > 0) return route.continue();
-      const field = cardFieldInRequest(request.url(), request.postDataBuffer(), (await request.allHeaders())['content-type'] ?? '', learned);
-      if (!field) return route.continue();
-      events.denied('network', `Payment guard (network layer) blocked a ${request.method()} request to ${describe(request.url())}: it carried the card security code field '${field}'.`);
-      return route.abort('blockedbyclient');
+      let field: string | null;
+      try {
+        const page = pageOf(request);
+        if (page ? userPages.has(page) : usersAnywhere > 0) return await route.continue();
+        // The provisional headers (no await): allHeaders() can wait for browser events that never come.
+        field = cardFieldInRequest(request.url(), request.postDataBuffer(), request.headers()['content-type'] ?? '', learned);
+      } catch {
+        // A request the layer cannot read is not let through (and a route left unanswered would hang its page).
+        field = '(unreadable request)';
+      }
+      try {
+        if (!field) return await route.continue();
+        events.denied('network', `Payment guard (network layer) blocked a ${request.method()} request to ${describe(request.url())}: it carried the card security code field '${field}'.`);
+        return await route.abort('blockedbyclient');
+      } catch {
+        // The page or context went away meanwhile.
+      }
     });
     await context.routeWebSocket(() => true, (ws: WebSocketRoute) => {
       const server = ws.connectToServer();

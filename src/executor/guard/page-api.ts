@@ -30,6 +30,24 @@ export class GuardRefusal extends Error {
   }
 }
 
+/** A part of the page the driver needs is not there. */
+export class MissingElement extends Error {
+  readonly selector: string;
+  constructor(selector: string, waitedMs: number) {
+    super(`the page has no ${selector} (waited ${Math.round(waitedMs / 1000)} s)`);
+    this.name = 'MissingElement';
+    this.selector = selector;
+  }
+}
+
+/** The tab did not answer a question about its page in time (a hung or starved renderer). */
+export class PageUnresponsive extends Error {
+  constructor(what: string, waitedMs: number) {
+    super(`the page did not answer (${what}) within ${Math.round(waitedMs / 1000)} s`);
+    this.name = 'PageUnresponsive';
+  }
+}
+
 /** The site answered a navigation with a server error (5xx, 429): the executor decides what it means. */
 export class HttpStatusError extends Error {
   readonly status: number;
@@ -148,7 +166,7 @@ export class GuardedPage {
 
   async fill(selector: string, value: string): Promise<void> {
     const target = await this.#one(selector);
-    const field = await target.evaluate(classifyField);
+    const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) {
       this.#events.denied('driver', `Payment guard (driver layer) refused to fill the card security code field '${field}'.`);
       throw new GuardRefusal(field);
@@ -160,7 +178,7 @@ export class GuardedPage {
   async fillForm(fields: Array<[string, string]>): Promise<void> {
     if (fields.length === 0) return;
     await this.#one(fields[0]![0]);
-    const result = await this.#page.evaluate(fillFields, fields);
+    const result = await this.#bounded(this.#page.evaluate(fillFields, fields), 'fill a form');
     if (result.card) {
       this.#events.denied('driver', `Payment guard (driver layer) refused to fill the card security code field '${result.card}'.`);
       throw new GuardRefusal(result.card);
@@ -171,7 +189,7 @@ export class GuardedPage {
 
   /** Which of these selectors match something on the page (one round trip). */
   async present(selectors: string[]): Promise<boolean[]> {
-    return this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors);
+    return this.#bounded(this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors), 'look for parts of the page');
   }
 
   async select(selector: string, value: string): Promise<void> {
@@ -183,7 +201,7 @@ export class GuardedPage {
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
     const target = await this.#one(selector);
-    if (await target.evaluate(classifyField)) throw new GuardRefusal(selector);
+    if (await this.#bounded(target.evaluate(classifyField), 'classify a field')) throw new GuardRefusal(selector);
     await target.check({ timeout: this.#timeout });
   }
 
@@ -193,7 +211,7 @@ export class GuardedPage {
    */
   async submit(selector: string, what: string): Promise<number | null> {
     const target = await this.#one(selector);
-    const control = await target.evaluate(classifyControl);
+    const control = await this.#bounded(target.evaluate(classifyControl), 'classify a control');
     const onPage = control.button && !control.field ? await this.#cardFieldAnywhere() : null;
     const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
     if (field) {
@@ -210,7 +228,7 @@ export class GuardedPage {
   /** Focuses the first card-code field the page shows (any frame): the person types there at once. */
   async focusCardField(): Promise<boolean> {
     for (const frame of this.#page.frames()) {
-      const focused = await frame.evaluate(focusFirstCardField).catch(() => false);
+      const focused = await this.#bounded(frame.evaluate(focusFirstCardField), 'focus the card field').catch(() => false);
       if (focused) return true;
     }
     return false;
@@ -222,24 +240,24 @@ export class GuardedPage {
   }
 
   async exists(selector: string): Promise<boolean> {
-    return (await this.#page.locator(selector).count()) > 0;
+    return (await this.#bounded(this.#page.locator(selector).count(), 'look for a part of the page')) > 0;
   }
 
   async text(selector: string): Promise<string | null> {
     const found = this.#page.locator(selector);
-    if ((await found.count()) === 0) return null;
+    if ((await this.#bounded(found.count(), 'look for a part of the page')) === 0) return null;
     return normalise(await found.first().innerText({ timeout: this.#timeout }));
   }
 
   async attr(selector: string, name: string): Promise<string | null> {
     const found = this.#page.locator(selector);
-    if ((await found.count()) === 0) return null;
+    if ((await this.#bounded(found.count(), 'look for a part of the page')) === 0) return null;
     return found.first().getAttribute(name, { timeout: this.#timeout });
   }
 
   /** Every match of `selector`, with its attributes, text, and the text of named parts inside it. */
   async rows(selector: string, cells: Record<string, string> = {}): Promise<Row[]> {
-    return this.#page.locator(selector).evaluateAll((els, parts) => {
+    return this.#bounded(this.#page.locator(selector).evaluateAll((els, parts) => {
       const attrsOf = (e: Element) => Object.fromEntries(Array.from(e.attributes).map((a) => [a.name, a.value]));
       const clean = (t: string | null) => (t ?? '').replace(/\s+/g, ' ').trim();
       return els.map((e) => {
@@ -252,7 +270,16 @@ export class GuardedPage {
         }
         return { attrs: attrsOf(e), text: clean(e.textContent), cells: cellsOut, cellAttrs };
       });
-    }, cells);
+    }, cells), 'read the page');
+  }
+
+  /** Questions to the page have no timeout of their own in Playwright: a hung tab must not hang the run. */
+  #bounded<T>(work: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PageUnresponsive(what, this.#timeout)), this.#timeout);
+    });
+    return Promise.race([work, limit]).finally(() => clearTimeout(timer));
   }
 
   #arrived(response: Response | null): number | null {
@@ -263,13 +290,20 @@ export class GuardedPage {
 
   async #one(selector: string): Promise<Locator> {
     const target = this.#page.locator(selector).first();
-    await target.waitFor({ state: 'attached', timeout: this.#elementTimeout });
+    // Usually already there (server-rendered pages arrive whole): one round trip, no polling.
+    if ((await this.#bounded(target.count(), 'look for a part of the page')) > 0) return target;
+    try {
+      await target.waitFor({ state: 'attached', timeout: this.#elementTimeout });
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError') throw new MissingElement(selector, this.#elementTimeout);
+      throw error;
+    }
     return target;
   }
 
   async #cardFieldAnywhere(): Promise<string | null> {
     for (const frame of this.#page.frames()) {
-      const found = await frame.evaluate(firstCardField).catch(() => null);
+      const found = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field').catch(() => null);
       if (found) return found;
     }
     return null;
