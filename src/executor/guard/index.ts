@@ -22,6 +22,8 @@ export interface GuardControls {
   learnedFields(): ReadonlySet<string>;
 }
 
+const MAX_LEARNED = 500;
+
 function describe(url: string): string {
   try {
     const u = new URL(url);
@@ -51,7 +53,8 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
     await context.exposeBinding(GUARD_BINDING, (source, kind: unknown, ...args: unknown[]) => {
       if (kind === 'mode') return source.page && userPages.has(source.page) ? 'user' : 'automation';
       if (kind === 'learn' && Array.isArray(args[0])) {
-        for (const name of args[0].slice(0, 50)) if (typeof name === 'string' && name.length <= 100) learned.add(name.toLowerCase());
+        // Pages can call the binding too: what they add is bounded (and only ever blocks more).
+        for (const name of args[0].slice(0, 50)) if (typeof name === 'string' && name.length <= 100 && learned.size < MAX_LEARNED) learned.add(name.toLowerCase());
         return undefined;
       }
       if (kind === 'deny' && inPage) {
