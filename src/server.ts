@@ -7,6 +7,7 @@ import { startQueue, queueErrors } from './jobs/queue.ts';
 import { noLinks } from './jobs/handoff-url.ts';
 import { buildApp } from './app.ts';
 import type { Services } from './services.ts';
+import { API_KEY_REVOKED_CHANNEL, ApiKeyCache } from './auth/api-key-cache.ts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -28,6 +29,17 @@ export async function startService(config: Config, log: Logger, options: { liste
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
+    let apiKeyCache: ApiKeyCache | undefined;
+    if (database.listen) {
+      const cache = new ApiKeyCache();
+      const stopListening = database.listen(API_KEY_REVOKED_CHANNEL, {
+        onNotify: (hash) => cache.evict(hash),
+        onUp: () => cache.enable(),
+        onDown: () => cache.disable(),
+      });
+      closers.unshift(stopListening);
+      apiKeyCache = cache;
+    }
     const services: Services = {
       config,
       database,
@@ -36,6 +48,7 @@ export async function startService(config: Config, log: Logger, options: { liste
       jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION },
       links: noLinks,
       log,
+      apiKeyCache,
     };
     const app = await buildApp(services);
     closers.unshift(() => app.close());
