@@ -7,7 +7,7 @@ import { startQueue, queueErrors } from './jobs/queue.ts';
 import { noLinks } from './jobs/handoff-url.ts';
 import { buildApp } from './app.ts';
 import type { Services } from './services.ts';
-import { API_KEY_REVOKED_CHANNEL, ApiKeyCache } from './auth/api-key-cache.ts';
+import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -29,8 +29,8 @@ export async function startService(config: Config, log: Logger, options: { liste
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
-    let apiKeyCache: ApiKeyCache | undefined;
     if (database.listen) {
+      // Recently verified API keys, kept only while revocations can reach us (auth/api-key-cache.ts).
       const cache = new ApiKeyCache();
       const stopListening = database.listen(API_KEY_REVOKED_CHANNEL, {
         onNotify: (hash) => cache.evict(hash),
@@ -38,7 +38,7 @@ export async function startService(config: Config, log: Logger, options: { liste
         onDown: () => cache.disable(),
       });
       closers.unshift(stopListening);
-      apiKeyCache = cache;
+      attachApiKeyCache(database.db, cache);
     }
     const services: Services = {
       config,
@@ -48,7 +48,6 @@ export async function startService(config: Config, log: Logger, options: { liste
       jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION },
       links: noLinks,
       log,
-      apiKeyCache,
     };
     const app = await buildApp(services);
     closers.unshift(() => app.close());

@@ -6,7 +6,6 @@ import type { DB } from './db/schema.ts';
 import type { Queue } from './jobs/queue.ts';
 import type { JobDeps } from './jobs/service.ts';
 import type { JobLinks } from './jobs/handoff-url.ts';
-import type { ApiKeyCache } from './auth/api-key-cache.ts';
 
 /** What a running service holds: built once at start, handed to every surface. */
 export interface Services {
@@ -17,6 +16,4 @@ export interface Services {
   jobs: JobDeps;
   links: JobLinks;
   log: Logger;
-  /** Recently verified API keys; only on PostgreSQL (see auth/api-key-cache.ts). */
-  apiKeyCache?: ApiKeyCache;
 }

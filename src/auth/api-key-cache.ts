@@ -13,6 +13,19 @@ import type { ApiKeyPrincipal } from './api-keys.ts';
 
 export const API_KEY_REVOKED_CHANNEL = 'concierge_api_key_revoked';
 
+// One cache per database handle, found from the handle itself: every caller that verifies or
+// revokes keys with that handle (REST, MCP, the web app) shares it without passing it around, and
+// a revocation in this process evicts before revokeApiKey() returns.
+const caches = new WeakMap<object, ApiKeyCache>();
+
+export function attachApiKeyCache(db: object, cache: ApiKeyCache): void {
+  caches.set(db, cache);
+}
+
+export function apiKeyCacheOf(db: object): ApiKeyCache | undefined {
+  return caches.get(db);
+}
+
 interface Entry {
   principal: ApiKeyPrincipal;
   expiresAt: number;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { digestsEqual, randomSecret, sha256 } from '../security/secrets.ts';
 import { SCENARIOS, type Scenario } from '../jobs/types.ts';
-import { API_KEY_REVOKED_CHANNEL, type ApiKeyCache } from './api-key-cache.ts';
+import { API_KEY_REVOKED_CHANNEL, apiKeyCacheOf } from './api-key-cache.ts';
 
 export const API_KEY_PATTERN = /^svk_(live|test)_[A-Za-z0-9_-]{16,}$/;
 
@@ -72,7 +72,7 @@ export async function listApiKeys(db: Kysely<DB>): Promise<ApiKeyInfo[]> {
  * so services that cache verified keys forget it the moment the revocation commits.
  */
 export async function revokeApiKey(db: Kysely<DB>, id: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  const hash = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('api_keys')
       .set({ revoked_at: new Date() })
@@ -80,10 +80,14 @@ export async function revokeApiKey(db: Kysely<DB>, id: number): Promise<boolean>
       .where('revoked_at', 'is', null)
       .returning('key_hash')
       .executeTakeFirst();
-    if (!row) return false;
+    if (!row) return undefined;
     await sql`select pg_notify(${API_KEY_REVOKED_CHANNEL}, ${row.key_hash})`.execute(trx);
-    return true;
+    return row.key_hash;
   });
+  if (hash === undefined) return false;
+  // This process's own cache forgets the key now; other processes when the notification arrives.
+  apiKeyCacheOf(db)?.evict(hash);
+  return true;
 }
 
 /** How often last_used_at is written per key: it is advisory, and a write per call would cost. */
@@ -91,11 +95,12 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 
 /**
  * Resolves a key that already matched API_KEY_PATTERN. Returns null for an unknown or revoked key;
- * a database failure propagates so that the caller fails closed. With a cache (see
+ * a database failure propagates so that the caller fails closed. When the handle has a cache (see
  * api-key-cache.ts), a key verified in the last few seconds is answered from memory.
  */
-export async function verifyApiKey(db: Kysely<DB>, key: string, cache?: ApiKeyCache): Promise<ApiKeyPrincipal | null> {
+export async function verifyApiKey(db: Kysely<DB>, key: string): Promise<ApiKeyPrincipal | null> {
   const hash = sha256(key);
+  const cache = apiKeyCacheOf(db);
   const cached = cache?.get(hash);
   if (cached) return cached;
   const generation = cache?.generation ?? 0;

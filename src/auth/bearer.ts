@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { API_KEY_PATTERN, verifyApiKey, type ApiKeyPrincipal } from './api-keys.ts';
-import type { ApiKeyCache } from './api-key-cache.ts';
 
 export type AuthErrorCode =
   | 'missing_authorization'
@@ -33,11 +32,11 @@ export function parseBearer(header: string | undefined): string {
 }
 
 /** Verifies an API key: format first (no database lookup for a malformed key), then the store. */
-export async function authenticateApiKey(db: Kysely<DB>, token: string, cache?: ApiKeyCache): Promise<ApiKeyPrincipal> {
+export async function authenticateApiKey(db: Kysely<DB>, token: string): Promise<ApiKeyPrincipal> {
   if (!API_KEY_PATTERN.test(token)) throw new AuthError('malformed_api_key', 'the API key does not have the svk_(live|test)_… format');
   let principal: ApiKeyPrincipal | null;
   try {
-    principal = await verifyApiKey(db, token, cache);
+    principal = await verifyApiKey(db, token);
   } catch (error) {
     // Fail closed: a credential that cannot be checked is never accepted. The cause is for the log.
     throw new AuthError('auth_backend_unavailable', 'the authentication backend is unavailable; retry with exponential backoff', error);

@@ -17,7 +17,7 @@ export function apiKeyHook(services: Services) {
   return async (request: FastifyRequest): Promise<void> => {
     if (isPublicRoute(request)) return;
     const token = parseBearer(request.headers.authorization);
-    (request as WithPrincipal)[PRINCIPAL] = await authenticateApiKey(services.db, token, services.apiKeyCache);
+    (request as WithPrincipal)[PRINCIPAL] = await authenticateApiKey(services.db, token);
   };
 }
 
