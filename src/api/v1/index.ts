@@ -19,7 +19,8 @@ export async function apiV1(app: FastifyInstance, opts: { services: Services }):
     // A request authenticated from the key cache in the instant the database went away fails in
     // its handler, not in authentication. It is answered as authentication would have been: the
     // service fails closed with 503, whichever step found the database gone.
-    if (toApiError(error).code === 'internal_error' && !(await reachable(services.database))) {
+    const status = toApiError(error).status;
+    if (status >= 500 && status !== 503 && !(await reachable(services.database))) {
       return sendApiError(request, reply, new AuthError('auth_backend_unavailable', 'the database is unavailable; retry with exponential backoff', error));
     }
     return sendApiError(request, reply, error);
