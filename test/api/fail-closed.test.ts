@@ -40,6 +40,9 @@ async function checksWhileDown(service: TestService, key: string, jobPath: strin
   const ready = await call(service.url, 'GET', '/readyz');
   assert.equal(ready.status, 503);
   assert.equal(ready.body.status, 'unavailable');
+  const metrics = await call(service.url, 'GET', '/metrics');
+  assert.equal(metrics.status, 200, 'metrics are scraped even with the database down');
+  assert.match(metrics.text, /http_requests_total\{method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="503"\} \d+/);
   // The API's documentation needs no database.
   assert.equal((await call(service.url, 'GET', '/api/v1/openapi.json')).status, 200);
 }
