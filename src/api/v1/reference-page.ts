@@ -30,7 +30,10 @@ function typeOf(schema: Schema | undefined): string {
   if (schema.const !== undefined) return `<code>${escape(JSON.stringify(schema.const))}</code>`;
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `<code>${escape(JSON.stringify(v))}</code>`).join(' | ');
   const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (Array.isArray(union)) return union.map((s) => typeOf(s)).join(' or ');
+  if (Array.isArray(union)) {
+    if (union.every((s) => s.type === 'object' && s.properties)) return 'object (one of the forms below)';
+    return union.map((s) => typeOf(s)).join(' or ');
+  }
   if (schema.type === 'array') return `list of ${typeOf(schema.items as Schema | undefined)}`;
   if (schema.type === 'object' && !schema.properties && schema.additionalProperties) return 'object';
   const type = Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type ?? 'any');
@@ -44,7 +47,8 @@ function constraints(schema: Schema): string {
   if (num(schema.minimum)) parts.push(`≥ ${String(schema.minimum)}`);
   if (num(schema.exclusiveMinimum)) parts.push(`> ${String(schema.exclusiveMinimum)}`);
   if (num(schema.maximum)) parts.push(`≤ ${String(schema.maximum)}`);
-  if (typeof schema.minLength === 'number' && schema.minLength > 0) parts.push(`at least ${schema.minLength} characters`);
+  if (schema.minLength === 1) parts.push('not empty');
+  else if (typeof schema.minLength === 'number' && schema.minLength > 1) parts.push(`at least ${schema.minLength} characters`);
   if (typeof schema.maxLength === 'number') parts.push(`at most ${schema.maxLength} characters`);
   if (typeof schema.maxItems === 'number') parts.push(`at most ${schema.maxItems} items`);
   if (typeof schema.pattern === 'string' && schema.format === undefined) parts.push(`pattern <code>${escape(schema.pattern)}</code>`);
