@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
+import { frameworkErrorReply } from './api/v1/errors.ts';
 import { observability } from './observability/metrics.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -15,6 +16,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     trustProxy: services.config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     requestIdHeader: false,
+    frameworkErrors: frameworkErrorReply,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -7,6 +7,7 @@ import { startQueue, queueErrors } from './jobs/queue.ts';
 import { noLinks } from './jobs/handoff-url.ts';
 import { buildApp } from './app.ts';
 import type { Services } from './services.ts';
+import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -34,6 +35,17 @@ export async function startService(config: Config, log: Logger, options: StartOp
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
+    if (database.listen) {
+      // Recently verified API keys, kept only while revocations can reach us (auth/api-key-cache.ts).
+      const cache = new ApiKeyCache();
+      const stopListening = database.listen(API_KEY_REVOKED_CHANNEL, {
+        onNotify: (hash) => cache.evict(hash),
+        onUp: () => cache.enable(),
+        onDown: () => cache.disable(),
+      });
+      closers.unshift(stopListening);
+      attachApiKeyCache(database.db, cache);
+    }
     const services: Services = {
       config,
       database,

@@ -21,6 +21,19 @@ export interface Database {
   schema: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Listens to a notification channel on a dedicated connection, reconnecting with backoff. Only
+   * on PostgreSQL: on PGlite, notifications from processes on the shared socket never reach the
+   * service. onDown is called whenever notifications may be missed (before the first connection,
+   * and from a lost connection until the next one listens again). Returns a stop function.
+   */
+  listen?(channel: string, handlers: ListenHandlers): () => Promise<void>;
+}
+
+export interface ListenHandlers {
+  onNotify(payload: string): void;
+  onUp(): void;
+  onDown(): void;
 }
 
 export class DataDirInUseError extends Error {
@@ -50,7 +63,8 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
         if (!existsSync(socketPathFor(dir))) {
           throw new DataDirInUseError(`the data directory ${dir} is in use by another process that does not share it`);
         }
-        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`);
+        // No notifications over the socket: PGlite is one session shared by all its socket clients.
+        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, false);
       }
       return openPGlite(dir, lock, schema, bossSchema, options);
     }
@@ -90,7 +104,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   };
 }
 
-async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string): Promise<Database> {
+async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, notifications = true): Promise<Database> {
   const pool = new pg.Pool({
     ...poolConfig,
     max: 20,
@@ -114,5 +128,53 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     async close() {
       await db.destroy();
     },
+    ...(notifications ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
+  };
+}
+
+function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: ListenHandlers): () => Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+  let current: pg.Client | null = null;
+  let stopped = false;
+  let delay = 250;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    if (stopped) return;
+    const client = new pg.Client({ ...clientConfig, connectionTimeoutMillis: 5_000, keepAlive: true });
+    current = client;
+    const lost = () => {
+      if (current !== client) return;
+      current = null;
+      handlers.onDown();
+      client.end().catch(() => {});
+      if (!stopped) {
+        timer = setTimeout(() => void connect(), delay);
+        delay = Math.min(delay * 2, 5_000);
+      }
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => {
+      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${channel}`);
+      if (current !== client) return;
+      delay = 250;
+      handlers.onUp();
+    } catch {
+      lost();
+    }
+  };
+  handlers.onDown();
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const client = current;
+    current = null;
+    handlers.onDown();
+    await client?.end().catch(() => {});
   };
 }

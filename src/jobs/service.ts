@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
-import { appendAuditEvent, listAuditEvents } from './audit.ts';
+import { appendAuditEvent, auditEventColumns, listAuditEvents, toAuditEvent } from './audit.ts';
 import { flightProfileIssues, type BookingRequest } from './schemas.ts';
 import type { Queue } from './queue.ts';
 import { DomainError, ownerKey, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
@@ -162,11 +163,30 @@ export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: s
   return { jobId: job.jobId, count: events.length, events };
 }
 
-/** The job with its decision log, as GET /execution-jobs/{id} shows it. */
+/**
+ * The job with its decision log, as GET /execution-jobs/{id} shows it: one statement, the log
+ * aggregated in the database, because this is the read clients poll.
+ */
 export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; decisionLog: AuditEvent[] } | null> {
-  const job = await getJob(deps, reader, jobId);
-  if (!job) return null;
-  return { job, decisionLog: await listAuditEvents(deps.db, job.jobId, AUDIT_LIMIT_MAX) };
+  if (!UUID.test(jobId)) return null;
+  const row = await deps.db
+    .selectFrom('jobs')
+    .selectAll('jobs')
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('audit_events')
+          .select(auditEventColumns)
+          .whereRef('audit_events.job_id', '=', 'jobs.id')
+          .orderBy('audit_events.step_index', 'asc')
+          .limit(AUDIT_LIMIT_MAX),
+      ).as('decision_log'),
+    )
+    .where('jobs.id', '=', jobId.toLowerCase())
+    .executeTakeFirst();
+  if (!row || !visibleTo(deps, reader, row)) return null;
+  const { decision_log: log, ...jobRow } = row;
+  return { job: toJob(jobRow), decisionLog: log.map((e) => toAuditEvent(row.id, e)) };
 }
 
 export function toJob(row: Selectable<JobsTable>): Job {

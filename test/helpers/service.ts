@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startService, type RunningService } from '../../src/server.ts';
@@ -25,11 +26,19 @@ export interface TestService extends RunningService {
  * Starts the real service on an ephemeral port. On PostgreSQL each service gets its own schema
  * (and pg-boss schema), dropped at close, so concurrent runs never see each other's rows.
  */
-export async function startTestService(backendUrl: string, env: Record<string, string> = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  /** Where the service's pino lines go (a test that reads the logs); the level becomes `info`. */
+  logDestination?: DestinationStream;
+  /** On PostgreSQL, how the test reaches the database to drop the schema (when the service goes through a proxy). */
+  adminUrl?: string;
+}
+
+export async function startTestService(backendUrl: string, env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
   const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', ...env });
+  const logger = options.logDestination ? createLogger('info', options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
-  const running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { loadDataDir });
+  const running = await startService(config, logger, { loadDataDir });
   const address = running.url.replace('[::1]', '127.0.0.1');
   return {
     ...running,
@@ -42,7 +51,7 @@ export async function startTestService(backendUrl: string, env: Record<string, s
     async close() {
       await running.close();
       if (schema !== 'public') {
-        const client = new pg.Client({ connectionString: backendUrl });
+        const client = new pg.Client({ connectionString: options.adminUrl ?? backendUrl });
         await client.connect();
         await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
         await client.end();
