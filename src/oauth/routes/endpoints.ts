@@ -6,6 +6,7 @@ import { exchangeToken } from '../token.ts';
 import { revokeToken } from '../revoke.ts';
 import type { FailureThrottle } from '../throttle.ts';
 import { formParams, presentedCredentials } from './credentials.ts';
+import { OAuthError } from '../errors.ts';
 
 // The endpoints clients call directly: registration, token, revocation. They are open to
 // browser-based clients of any origin (MCP Inspector, single-page apps): nothing here relies on
@@ -40,6 +41,9 @@ export function clientEndpointRoutes(app: FastifyInstance, deps: EndpointDeps): 
   }
 
   app.post('/oauth/register', { config: { rateLimit: { max: deps.registerLimitPerMinute, timeWindow: 60_000 } } }, async (request, reply) => {
+    if (!/^application\/json(\s*;|$)/i.test(String(request.headers['content-type'] ?? ''))) {
+      throw new OAuthError('invalid_client_metadata', 'send the client metadata as application/json');
+    }
     const registration = await registerClient(db, policy, request.body);
     return noStore(reply).code(201).send(registration);
   });
