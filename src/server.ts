@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { startQueue, queueErrors } from './jobs/queue.ts';
 import { noLinks } from './jobs/handoff-url.ts';
 import { buildApp } from './app.ts';
+import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import type { Services } from './services.ts';
 import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 
@@ -46,6 +47,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       closers.unshift(stopListening);
       attachApiKeyCache(database.db, cache);
     }
+    await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
     const services: Services = {
       config,
       database,
