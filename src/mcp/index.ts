@@ -95,15 +95,18 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     return reply;
   });
 
+  // Both answer from onRequest, before any body is read: a DELETE or preflight that happens to
+  // carry Content-Type: application/json and no body is still just a DELETE or a preflight.
   const methodNotAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('allow', 'POST');
     throw new McpHttpError(405, 'method_not_allowed', 'use POST: this endpoint is stateless Streamable HTTP, with no server stream (GET) and no session to end (DELETE)');
   };
-  app.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: '/', handler: methodNotAllowed });
+  app.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: '/', onRequest: methodNotAllowed, handler: methodNotAllowed });
 
-  app.options('/', async (request, reply) => {
+  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.headers.origin !== undefined) reply.headers(PREFLIGHT_HEADERS);
     reply.header('allow', 'POST, OPTIONS');
     return reply.code(204).send();
-  });
+  };
+  app.options('/', { onRequest: preflight }, preflight);
 }

@@ -24,14 +24,10 @@ export interface RpcReply {
 
 /** One raw POST to /api/mcp, as a hand-written client would send it. */
 export async function rpc(baseUrl: string, body: unknown, options: { bearer?: string; headers?: Record<string, string>; raw?: string; method?: string } = {}): Promise<RpcReply> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers };
+  const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers };
   if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
-  const method = options.method ?? 'POST';
-  const response = await fetch(`${baseUrl}/api/mcp`, {
-    method,
-    headers,
-    body: method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? undefined : (options.raw ?? JSON.stringify(body)),
-  });
+  const response = await fetch(`${baseUrl}/api/mcp`, { method: options.method ?? 'POST', headers, body: payload });
   const text = await response.text();
   let parsed: any;
   if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
