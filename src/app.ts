@@ -5,6 +5,9 @@ import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
 import { mcpEndpoint } from './mcp/index.ts';
 import { observability } from './observability/metrics.ts';
+import { identityPlugin } from './identity/index.ts';
+import { authorizationServer } from './oauth/routes/index.ts';
+import { webPages } from './web/connected-apps.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -27,5 +30,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(fp(observability), { services });
   await app.register(apiV1, { prefix: '/api/v1', services });
   await app.register(mcpEndpoint, { prefix: '/api/mcp', services });
+  await app.register(identityPlugin, { services });
+  await app.register(authorizationServer, { services });
+  await app.register(webPages, { services });
   return app;
 }

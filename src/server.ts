@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { startQueue, queueErrors } from './jobs/queue.ts';
 import { noLinks } from './jobs/handoff-url.ts';
 import { buildApp } from './app.ts';
+import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import type { Services } from './services.ts';
 
 export interface RunningService {
@@ -28,6 +29,7 @@ export async function startService(config: Config, log: Logger, options: { liste
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
+    await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
     const services: Services = {
       config,
       database,
