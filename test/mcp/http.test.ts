@@ -199,13 +199,18 @@ for (const backend of BACKENDS) {
     test('an unreachable credential store is 503 auth_backend_unavailable with Retry-After (fails closed)', async () => {
       const { db } = service.services;
       await sql`alter table api_keys rename to api_keys_unavailable`.execute(db);
+      await sql`alter table oauth_access_tokens rename to oauth_access_tokens_unavailable`.execute(db);
       try {
-        const reply = await rpc(service.url, LIST, { bearer: key });
-        assert.equal(reply.status, 503);
-        assert.equal(reply.body.error, 'auth_backend_unavailable');
-        assert.ok(Number(reply.headers.get('retry-after')) > 0);
+        for (const bearer of [key, `cat_${'A'.repeat(43)}`]) {
+          const reply = await rpc(service.url, LIST, { bearer });
+          assert.equal(reply.status, 503, bearer);
+          assert.deepEqual(Object.keys(reply.body), ['error', 'message']);
+          assert.equal(reply.body.error, 'auth_backend_unavailable');
+          assert.ok(Number(reply.headers.get('retry-after')) > 0);
+        }
       } finally {
         await sql`alter table api_keys_unavailable rename to api_keys`.execute(db);
+        await sql`alter table oauth_access_tokens_unavailable rename to oauth_access_tokens`.execute(db);
       }
       assert.equal((await rpc(service.url, PING, { bearer: key })).status, 200);
     });
