@@ -35,7 +35,10 @@ interface JsonRpcMessage {
 function isJsonRpcMessage(body: unknown): body is JsonRpcMessage {
   if (typeof body !== 'object' || body === null) return false;
   const message = body as Record<string, unknown>;
-  return message.jsonrpc === '2.0' && (typeof message.method === 'string' || 'result' in message || 'error' in message);
+  if (message.jsonrpc !== '2.0') return false;
+  // A request's id is a string or a number; a notification has none.
+  if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number') return false;
+  return typeof message.method === 'string' || 'result' in message || 'error' in message;
 }
 
 export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {

@@ -1,6 +1,6 @@
 import { McpServer, type RegisteredTool, type ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
 import { TOOL_LIST, TOOLS } from './tools/index.ts';
@@ -22,6 +22,12 @@ const VALIDATOR = new AjvJsonSchemaValidator();
 // cross-field rules REST applies, such as a flight's passport fields).
 const ANY_ARGUMENTS = z.looseObject({});
 
+// tools/call is registered under this lenient schema: the SDK's Server then checks the message
+// against its own CallToolRequestSchema and answers a malformed one with -32602 Invalid params
+// (registered under CallToolRequestSchema itself, the message would be parsed twice and a
+// malformed one would surface as -32603 Internal error).
+const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
+
 /**
  * One MCP server per HTTP request (stateless Streamable HTTP: any instance answers any request).
  * The six tools are registered with McpServer.registerTool; two SDK defaults are replaced:
@@ -40,8 +46,11 @@ export function createMcpServer(context: ToolContext): McpServer {
       mcp.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: ANY_ARGUMENTS, annotations: tool.annotations }, run),
     );
   }
+  // The six tools never change while a client is connected (registerTool declared otherwise).
+  mcp.server.registerCapabilities({ tools: { listChanged: false } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => TOOL_LIST);
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  mcp.server.setRequestHandler(TOOLS_CALL, async (message, extra) => {
+    const request = message as unknown as CallToolRequest;
     const tool = registered.get(request.params.name);
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. This server's tools are ${TOOLS.map((t) => t.name).join(', ')}.`);

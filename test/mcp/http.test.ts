@@ -56,6 +56,7 @@ for (const backend of BACKENDS) {
         assert.equal(reply.headers.get('content-type'), 'application/json');
         assert.equal(reply.body.result.protocolVersion, version);
         assert.equal(reply.body.result.serverInfo.name, 'concierge');
+        assert.deepEqual(reply.body.result.capabilities, { tools: { listChanged: false } });
         assert.equal(reply.headers.get('mcp-session-id'), null, 'stateless: no session');
       }
     });
@@ -134,17 +135,22 @@ for (const backend of BACKENDS) {
       assert.equal(garbage.status, 400);
       assert.equal(garbage.body.error.code, -32700);
 
-      for (const body of [{ hello: 'world' }, 'ping', 42, { jsonrpc: '1.0', id: 1, method: 'ping' }]) {
+      for (const body of [{ hello: 'world' }, 'ping', 42, { jsonrpc: '1.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: null, method: 'ping' }, { jsonrpc: '2.0', id: [1], method: 'ping' }]) {
         const reply = await rpc(service.url, body, { bearer: key });
         assert.equal(reply.status, 400, JSON.stringify(body));
         assert.equal(reply.body.error.code, -32600);
       }
     });
 
-    test('an unknown tool is -32602, an unknown method -32601', async () => {
+    test('an unknown tool or malformed tools/call params are -32602, an unknown method -32601', async () => {
       const tool = await rpc(service.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'nope', arguments: {} } }, { bearer: key });
       assert.equal(tool.status, 200);
+      assert.equal(tool.body.id, 9);
       assert.equal(tool.body.error.code, -32602);
+      for (const params of [{ name: 'get_job_status', arguments: 'x' }, { arguments: {} }, { name: 5 }]) {
+        const malformed = await rpc(service.url, { jsonrpc: '2.0', id: 11, method: 'tools/call', params }, { bearer: key });
+        assert.equal(malformed.body.error.code, -32602, JSON.stringify(params));
+      }
       const method = await rpc(service.url, { jsonrpc: '2.0', id: 10, method: 'resources/list' }, { bearer: key });
       assert.equal(method.body.error.code, -32601);
     });
