@@ -10,7 +10,10 @@ Environment:
   PORT (3000)  HOST (127.0.0.1)  BASE_URL (http://localhost:$PORT)
   DATABASE_URL (pglite:./data; or postgres://…)  DATABASE_SCHEMA (public)
   WORKERS (1; 0 = no in-process workers)  LOG_LEVEL (info)  JOB_READ_ISOLATION (organization|none)
-  NODE_ENV (development|production|test)`;
+  NODE_ENV (development|production|test)
+  OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (sign-in provider; required in production,
+    otherwise the development provider at $BASE_URL/dev-idp is used)
+  PROTECTED_BRANDS (brand=domain|domain,… replaces the built-in list)  OAUTH_REGISTER_RATE_LIMIT (20/min)`;
 
 /** Runs until SIGINT/SIGTERM, then closes cleanly: in-flight requests finish, workers stop. */
 async function runUntilSignal(close: () => Promise<void>): Promise<void> {
