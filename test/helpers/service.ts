@@ -9,6 +9,7 @@ import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
 import { pgliteTemplate } from './pglite-template.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: Array<{ name: 'pglite' | 'postgres'; url: string }> = [
@@ -21,6 +22,8 @@ export interface TestService extends RunningService {
   url: string;
   config: Config;
   mintKey(organizationName?: string, types?: Scenario[]): Promise<string>;
+  /** The sandbox provider sites this service books on (when started with { sandbox: true }). */
+  sandbox: Sandbox | null;
 }
 
 /** A port free on 127.0.0.1 right now (the OS picks it). */
@@ -44,6 +47,10 @@ export interface TestServiceOptions {
   logDestination?: DestinationStream;
   /** On PostgreSQL, how the test reaches the database to drop the schema (when the service goes through a proxy). */
   adminUrl?: string;
+  /** Start the sandbox provider sites on an ephemeral port and point the providers at them. */
+  sandbox?: boolean;
+  /** The sandbox sites' own booking hold (default 900 s). */
+  sandboxHoldSeconds?: number;
 }
 
 export async function startTestService(backendUrl: string, env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
@@ -53,14 +60,19 @@ export async function startTestService(backendUrl: string, env: Record<string, s
   let port = 0;
   const logger = options.logDestination ? createLogger('info', options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
+  const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
+  const providers: Record<string, string> = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
   for (let attempt = 0; !running; attempt++) {
     port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
-    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) });
+    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
     try {
       running = await startService(config, logger, { loadDataDir });
     } catch (error) {
       // Another process took the port between the probe and the listen: try another one.
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) {
+        await sandbox?.close();
+        throw error;
+      }
     }
   }
   const started = running;
@@ -68,12 +80,14 @@ export async function startTestService(backendUrl: string, env: Record<string, s
     ...started,
     url: `http://127.0.0.1:${port}`,
     config,
+    sandbox,
     async mintKey(organizationName = 'Acme Travel', types = [...SCENARIOS]) {
       const { key } = await mintApiKey(started.services.db, { organizationName, allowedJobTypes: types, live: false, dailyLimit: null });
       return key;
     },
     async close() {
       await started.close();
+      await sandbox?.close();
       if (schema !== 'public') {
         const client = new pg.Client({ connectionString: options.adminUrl ?? backendUrl });
         await client.connect();
