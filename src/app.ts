@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
 import { observability } from './observability/metrics.ts';
+import { handoffWeb } from './web/handoff-routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -25,5 +26,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   await app.register(fp(observability), { services });
   await app.register(apiV1, { prefix: '/api/v1', services });
+  await app.register(handoffWeb, { services });
   return app;
 }

@@ -5,6 +5,9 @@ import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startQueue, queueErrors } from './jobs/queue.ts';
 import { noLinks } from './jobs/handoff-url.ts';
+import { noBrowserSessions } from './handoff/browser-sessions.ts';
+import { sessionUrlOf } from './handoff/session-view.ts';
+import { randomSecret } from './security/secrets.ts';
 import { buildApp } from './app.ts';
 import type { Services } from './services.ts';
 
@@ -28,14 +31,18 @@ export async function startService(config: Config, log: Logger, options: { liste
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
+    // ADAPTER until the executor's secret key is merged: valid for this process's lifetime.
+    const secretKey = randomSecret();
     const services: Services = {
       config,
       database,
       db: database.db,
       queue,
       jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION },
-      links: noLinks,
+      links: { ...noLinks, sessionUrl: (job) => sessionUrlOf(config.BASE_URL, secretKey, job) },
       log,
+      browserSessions: noBrowserSessions,
+      secretKey,
     };
     const app = await buildApp(services);
     closers.unshift(() => app.close());

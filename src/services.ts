@@ -6,6 +6,7 @@ import type { DB } from './db/schema.ts';
 import type { Queue } from './jobs/queue.ts';
 import type { JobDeps } from './jobs/service.ts';
 import type { JobLinks } from './jobs/handoff-url.ts';
+import type { BrowserSessions } from './handoff/browser-sessions.ts';
 
 /** What a running service holds: built once at start, handed to every surface. */
 export interface Services {
@@ -16,4 +17,8 @@ export interface Services {
   jobs: JobDeps;
   links: JobLinks;
   log: Logger;
+  /** The executor's browser sessions in this process (held tabs at the handoff, running tabs). */
+  browserSessions: BrowserSessions;
+  /** Keys links that must be reproducible without storage (sessionUrl). */
+  secretKey: string;
 }

@@ -15,6 +15,8 @@ export interface LiveViewGrant {
   opened?(connection: LiveViewConnection): () => void;
   /** The viewer in control sent input (the content is not passed on: it may be a card code). */
   onInput?(): void;
+  /** The tab closed under the viewer (default: tell the viewer and close). */
+  onViewEnded?(connection: LiveViewConnection): void;
 }
 
 export type LiveViewRefusal = { refused: 403 | 404 | 410; message: string };
@@ -60,12 +62,14 @@ export function liveViewSocketRoute(app: FastifyInstance, path: string, options:
       socket.close(1008, 'not authorized');
       return;
     }
-    let release: (() => void) | undefined;
+    // What to undo at close is known only once the connection exists.
+    const undo: { release?: () => void } = {};
     const connection = serveLiveView(socket as unknown as Socket, grant.view, grant.mode, {
       onInput: grant.onInput,
-      onClose: () => release?.(),
+      onViewEnded: grant.onViewEnded,
+      onClose: () => undo.release?.(),
     });
-    release = grant.opened?.(connection);
-    if (connection.closed) release?.();
+    undo.release = grant.opened?.(connection);
+    if (connection.closed) undo.release?.();
   });
 }

@@ -14,6 +14,7 @@ const MAX_BUFFERED = 512 * 1024;
 const INPUT_PER_SECOND = 120;
 /** Close codes (application range) the client shows a message for. */
 export const CLOSE_ENDED = 4000;
+export const CLOSE_RECONNECT = 4001;
 export const CLOSE_PROTOCOL = 4002;
 
 /** The part of a `ws` WebSocket this module uses (the package ships no types). */
@@ -30,8 +31,8 @@ export interface Socket {
 export interface LiveViewConnection {
   /** Sends a JSON message to the viewer (status updates of the job behind the view). */
   notify(message: Record<string, unknown>): void;
-  /** Tells the viewer why, then closes. */
-  end(reason: string): void;
+  /** Tells the viewer why, then closes (CLOSE_ENDED: for good; CLOSE_RECONNECT: connect again). */
+  end(reason: string, code?: number): void;
   readonly closed: boolean;
 }
 
@@ -39,7 +40,12 @@ export function serveLiveView(
   socket: Socket,
   view: LiveView,
   mode: 'watch' | 'control',
-  hooks: { onInput?: () => void; onClose?: () => void } = {},
+  hooks: {
+    onInput?: () => void;
+    onClose?: () => void;
+    /** The tab is gone; by default the viewer is told and the socket closed at once. */
+    onViewEnded?: (connection: LiveViewConnection) => void;
+  } = {},
 ): LiveViewConnection {
   let attached: Watching | Controlling | null = null;
   let windowStart = 0;
@@ -49,10 +55,10 @@ export function serveLiveView(
   const send = (message: Record<string, unknown>) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
-  const end = (reason: string) => {
+  const end = (reason: string, code = CLOSE_ENDED) => {
     if (closed) return;
-    send({ t: 'ended', reason });
-    socket.close(CLOSE_ENDED, reason.slice(0, 100));
+    if (code === CLOSE_ENDED) send({ t: 'ended', reason });
+    socket.close(code, reason.slice(0, 100));
     cleanup();
   };
   const cleanup = () => {
@@ -71,7 +77,7 @@ export function serveLiveView(
       header.writeUInt16BE(Math.min(frame.height, 0xffff), 2);
       return new Promise<void>((resolve) => socket.send(Buffer.concat([header, frame.jpeg]), { binary: true }, () => resolve()));
     },
-    ended: (reason: string) => end(reason),
+    ended: (reason: string) => (hooks.onViewEnded ? hooks.onViewEnded(connection) : end(reason)),
   };
 
   socket.on('message', (data, isBinary) => {
@@ -104,11 +110,12 @@ export function serveLiveView(
   socket.on('close', cleanup);
   socket.on('error', cleanup);
 
-  return {
+  const connection: LiveViewConnection = {
     notify: send,
     end,
     get closed() {
       return closed;
     },
   };
+  return connection;
 }

@@ -14,6 +14,7 @@
   var SPECIAL = ['Enter', 'Tab', 'Backspace', 'Delete', 'Escape', 'ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'];
   var SENTINEL = '\u200b'; // keeps Backspace observable on phone keyboards (an empty input fires nothing)
   var CLOSE_ENDED = 4000;
+  var CLOSE_RECONNECT = 4001; // the view moved to another tab: connect again at once
 
   function modifiers(e) {
     return (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0);
@@ -61,6 +62,7 @@
         bitmap.close();
         frame.width = next.width;
         frame.height = next.height;
+        root.setAttribute('data-frame-size', next.width + 'x' + next.height);
         if (root.getAttribute('data-state') !== 'live') state('live');
       }, function () { /* a corrupt frame: wait for the next */ }).then(function () {
         decoding = false;
@@ -97,8 +99,13 @@
           state('ended');
           return;
         }
+        if (event.code === CLOSE_RECONNECT) {
+          setTimeout(connect, 50);
+          return;
+        }
         state('lost');
         if (retries < 5) setTimeout(connect, 500 * Math.pow(2, retries++));
+        else state('ended');
       };
     }
 
