@@ -9,6 +9,7 @@ import { noBrowserSessions } from './handoff/browser-sessions.ts';
 import { sessionUrlOf } from './handoff/session-view.ts';
 import { randomSecret } from './security/secrets.ts';
 import { buildApp } from './app.ts';
+import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import type { Services } from './services.ts';
 
 export interface RunningService {
@@ -33,6 +34,7 @@ export async function startService(config: Config, log: Logger, options: { liste
     drain.unref();
     // ADAPTER until the executor's secret key is merged: valid for this process's lifetime.
     const secretKey = randomSecret();
+    await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
     const services: Services = {
       config,
       database,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
@@ -20,25 +21,48 @@ export interface TestService extends RunningService {
   mintKey(organizationName?: string, types?: Scenario[]): Promise<string>;
 }
 
+/** A port free on 127.0.0.1 right now (the OS picks it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 /**
  * Starts the real service on an ephemeral port. On PostgreSQL each service gets its own schema
  * (and pg-boss schema), dropped at close, so concurrent runs never see each other's rows.
+ *
+ * The port is chosen before the service starts so that BASE_URL (the OAuth issuer, which must be
+ * byte-identical everywhere) is the very address the service listens on.
  */
 export async function startTestService(backendUrl: string, env: Record<string, string> = {}): Promise<TestService> {
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
-  const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', ...env });
-  const running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
-  const address = running.url.replace('[::1]', '127.0.0.1');
+  let running: RunningService | undefined;
+  let config!: Config;
+  let port = 0;
+  for (let attempt = 0; !running; attempt++) {
+    port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
+    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) });
+    try {
+      running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+    } catch (error) {
+      // Another process took the port between the probe and the listen: try another one.
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
+    }
+  }
+  const started = running;
   return {
-    ...running,
-    url: address,
-    config: { ...config, BASE_URL: env.BASE_URL ?? address },
+    ...started,
+    url: `http://127.0.0.1:${port}`,
+    config,
     async mintKey(organizationName = 'Acme Travel', types = [...SCENARIOS]) {
-      const { key } = await mintApiKey(running.services.db, { organizationName, allowedJobTypes: types, live: false, dailyLimit: null });
+      const { key } = await mintApiKey(started.services.db, { organizationName, allowedJobTypes: types, live: false, dailyLimit: null });
       return key;
     },
     async close() {
-      await running.close();
+      await started.close();
       if (schema !== 'public') {
         const client = new pg.Client({ connectionString: backendUrl });
         await client.connect();
