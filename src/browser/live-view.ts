@@ -203,6 +203,9 @@ export class LiveView {
     const current = this.#page.viewportSize();
     if (current && current.width === width && current.height === height) return;
     await this.#page.setViewportSize({ width, height }).catch(() => {});
+    // Re-laid out, the field waiting for the person (the card code, focused at the pause) may have
+    // left the view: bring it back, as a phone does when its keyboard opens. A scroll, not an input.
+    await this.#page.locator(':focus').first().scrollIntoViewIfNeeded({ timeout: 1000 }).catch(() => {});
   }
 
   /** Input is relayed in arrival order: a key must not overtake the click that focused its field. */

@@ -169,3 +169,9 @@ export function statusWords(job: Pick<Job, 'status' | 'error'>): string {
   if (job.status === 'error' && job.error?.reason === 'handoff_expired') return 'Hold expired';
   return STATUS_WORDS[job.status] ?? job.status;
 }
+
+/** One line of the essentials (venue, when, how many, price) for the top of the handoff page. */
+export function headline(held: Line[]): string {
+  const skip = new Set(['Provider', 'Card on file', 'Summary', 'City']);
+  return held.filter((l) => !skip.has(l.label)).map((l) => l.value).join(' · ');
+}

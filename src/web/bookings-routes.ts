@@ -51,7 +51,7 @@ export function bookingRoutes(app: FastifyInstance, ctx: WebContext): void {
 
   app.get('/bookings', async (request, reply) => {
     const user = await signedInUser(request);
-    if (!user) return reply.redirect(signInPathFor('/bookings'), 303);
+    if (!user) return reply.redirect(signInPathFor(request, '/bookings'), 303);
     const bookings = await listBookings(services.db, user.id);
     return sendView(reply, 'bookings', {
       user,

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import { liveViewOf } from '../browser/live-view.ts';
 import type { BrowserSessions } from '../handoff/browser-sessions.ts';
-import { adjustments, describeHeld, statusWords } from '../handoff/describe.ts';
+import { adjustments, describeHeld, headline, statusWords } from '../handoff/describe.ts';
 import { cancelHandoff, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
 import { JobWatcher } from '../handoff/job-watch.ts';
 import { openSessionView } from '../handoff/session-view.ts';
@@ -34,7 +34,7 @@ const RUNNING_TAB_CHECK_MS = 1_000;
 
 export interface WebContext {
   services: Services;
-  sessions: BrowserSessions;
+  readonly sessions: BrowserSessions;
   watcher: JobWatcher;
   origin: string;
 }
@@ -46,7 +46,10 @@ export async function handoffWeb(app: FastifyInstance, opts: { services: Service
   const { services } = opts;
   const ctx: WebContext = {
     services,
-    sessions: services.browserSessions,
+    // Read at each use: the executor's sessions may be attached after the app is built.
+    get sessions() {
+      return services.browserSessions;
+    },
     watcher: new JobWatcher(services.db),
     origin: new URL(services.config.BASE_URL).origin,
   };
@@ -80,8 +83,13 @@ export function statusMessage(job: Job): Record<string, unknown> {
 }
 
 function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
-  const { services, sessions, watcher } = ctx;
-  const deps = { db: services.db, sessions };
+  const { services, watcher } = ctx;
+  const deps = {
+    db: services.db,
+    get sessions() {
+      return ctx.sessions;
+    },
+  };
   // How many people are in control of each held tab (the same person on two devices counts twice).
   const controllers = new Map<string, number>();
 
@@ -90,7 +98,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       case 'not_found':
         return sendNotice(reply, 404, 'Link not valid', 'This payment link is not valid. Check that you copied all of it.', ctx);
       case 'sign_in':
-        return reply.redirect(signInPathFor(request.url.split('?')[0]!), 303);
+        return reply.redirect(signInPathFor(request, request.url.split('?')[0]!), 303);
       case 'forbidden':
         return sendNotice(reply, 403, 'Not your booking', 'This page belongs to another account. Sign in with the account that asked for the booking.', ctx);
       case 'ended':
@@ -109,14 +117,16 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     const expires = job.holdExpiresAt ? new Date(job.holdExpiresAt) : null;
     const seconds = expires ? Math.max(0, Math.round((expires.getTime() - Date.now()) / 1000)) : 0;
     const token = request.params.token;
+    const held = describeHeld(job, events);
     return sendView(reply, 'handoff', {
       user: await signedInUser(request),
-      held: describeHeld(job, events),
+      held,
+      headline: headline(held),
       adjustments: adjustments(events),
       holdExpiresAt: expires?.toISOString() ?? null,
       holdRemaining: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`,
       holdUntil: expires ? `${expires.toISOString().slice(11, 16)} UTC` : null,
-      live: sessions.heldPage(job.jobId) !== null,
+      live: ctx.sessions.heldPage(job.jobId) !== null,
       socketPath: `/handoff/${token}/live`,
       cancelPath: `/handoff/${token}/cancel`,
       csrf: csrfTokenOf(request),
@@ -154,7 +164,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     controllers.delete(jobId);
     // Nobody in control: the guard covers the tab again.
-    void sessions.setUserInControl(jobId, false).catch(() => {});
+    void ctx.sessions.setUserInControl(jobId, false).catch(() => {});
   };
 
   liveViewSocketRoute(app, '/handoff/:token/live', {
@@ -166,11 +176,11 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
       if (access.kind === 'ended') return { refused: 410, message: 'ended' };
       const { jobId } = access.job;
-      const page = sessions.heldPage(jobId);
+      const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };
       // The person takes the keyboard: automation stands still and the guard stands aside for this
       // tab, before the first keystroke can arrive.
-      await sessions.setUserInControl(jobId, true);
+      await ctx.sessions.setUserInControl(jobId, true);
       controllers.set(jobId, (controllers.get(jobId) ?? 0) + 1);
       let released = false;
       const releaseOnce = () => {
@@ -219,7 +229,7 @@ function fromThisOrigin(request: FastifyRequest, origin: string): boolean {
 // ---- Watching a running job (sessionUrl) ----
 
 function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
-  const { services, sessions, watcher } = ctx;
+  const { services, watcher } = ctx;
   const deps = { db: services.db, secretKey: services.secretKey };
 
   app.get<WatchParams>('/watch/:jobId/:token', async (request, reply) => {
@@ -229,7 +239,7 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
       case 'not_found':
         return sendNotice(reply, 404, 'Link not valid', 'This link is not valid.', ctx);
       case 'sign_in':
-        return reply.redirect(signInPathFor(request.url.split('?')[0]!), 303);
+        return reply.redirect(signInPathFor(request, request.url.split('?')[0]!), 303);
       case 'forbidden':
         return sendNotice(reply, 403, 'Not your booking', 'This page belongs to another account.', ctx);
       case 'ended':
@@ -251,7 +261,7 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (access.kind === 'not_found') return { refused: 404, message: 'not found' };
       if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
       if (access.kind === 'ended') return { refused: 410, message: 'ended' };
-      const page = sessions.runningPage(jobId);
+      const page = ctx.sessions.runningPage(jobId);
       if (!page) return { refused: 410, message: 'no tab yet' };
       return {
         view: liveViewOf(page),
@@ -264,7 +274,7 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
           });
           // The run moves to another tab when it falls back to another provider: reconnect to it.
           const moved = setInterval(() => {
-            if (sessions.runningPage(jobId) !== page) connection.end('moved', CLOSE_RECONNECT);
+            if (ctx.sessions.runningPage(jobId) !== page) connection.end('moved', CLOSE_RECONNECT);
           }, RUNNING_TAB_CHECK_MS);
           moved.unref();
           return () => {

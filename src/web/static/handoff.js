@@ -9,6 +9,7 @@
   var stateText = document.querySelector('[data-live-state-text]');
   var outcome = document.querySelector('[data-outcome]');
   var cancel = document.querySelector('[data-cancel]');
+  var instructions = document.querySelector('[data-instructions]');
   var finished = false;
 
   function two(n) { return (n < 10 ? '0' : '') + n; }
@@ -49,6 +50,8 @@
     finished = true;
     if (cancel) cancel.hidden = true;
     if (hold) hold.hidden = true;
+    if (instructions) instructions.hidden = true;
+    if (live) live.setAttribute('data-finished', '');
   }
 
   if (!live) return;
