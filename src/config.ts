@@ -31,9 +31,31 @@ const schema = z.object({
     .optional(),
   // Dynamic client registrations accepted per source address per minute (in-memory, per process).
   OAUTH_REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  // Executor (src/executor, src/browser, src/providers).
+  /** Keys the handoff tokens (HMAC). Required in production; generated once and kept in the database otherwise. */
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** A remote browser: ws://…/devtools/browser/… (CDP) or a Playwright browser server's ws:// endpoint. */
+  BROWSER_WS_ENDPOINT: z.url({ protocol: /^(wss?|https?)$/ }).optional(),
+  /** How long a booking stopped at the card-code step is held for the person (capped by the provider's own hold). */
+  HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(900),
+  /** Start the bundled sandbox provider sites with `serve` (default: on in development only). */
+  SANDBOX: booleanish.optional(),
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4100),
+  /** Where each provider lives: {provider} is replaced by its id (default: the sandbox sites). */
+  PROVIDER_URL_TEMPLATE: z
+    .string()
+    .regex(/^https?:\/\/\S*\{provider\}\S*$/, 'must be an http(s) URL containing {provider}')
+    .optional(),
+  /** Test/benchmark aid only: an extra pause before every executor step, so a run is slow enough to observe or kill. */
+  EXECUTOR_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });
 
-export type Config = z.infer<typeof schema> & { BASE_URL: string };
+export type Config = Omit<z.infer<typeof schema>, 'SANDBOX' | 'PROVIDER_URL_TEMPLATE'> & {
+  BASE_URL: string;
+  SANDBOX: boolean;
+  PROVIDER_URL_TEMPLATE: string;
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -60,5 +82,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   // The issuer must be byte-identical everywhere it appears, so a trailing slash is never added.
   const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
-  return { ...c, BASE_URL: baseUrl };
+  const problems: string[] = [];
+  if (c.NODE_ENV === 'production') {
+    if (!c.SECRET_KEY) problems.push('  SECRET_KEY: required in production (at least 32 random characters)');
+    if (c.EXECUTOR_STEP_DELAY_MS > 0) problems.push('  EXECUTOR_STEP_DELAY_MS: a test aid, refused in production');
+  }
+  if (problems.length) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
+  return {
+    ...c,
+    BASE_URL: baseUrl,
+    SANDBOX: c.SANDBOX ?? c.NODE_ENV === 'development',
+    PROVIDER_URL_TEMPLATE: (c.PROVIDER_URL_TEMPLATE ?? `http://{provider}.localhost:${c.SANDBOX_PORT}`).replace(/\/+$/, ''),
+  };
 }

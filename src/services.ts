@@ -6,7 +6,7 @@ import type { DB } from './db/schema.ts';
 import type { Queue } from './jobs/queue.ts';
 import type { JobDeps } from './jobs/service.ts';
 import type { JobLinks } from './jobs/handoff-url.ts';
-import type { BrowserSessions } from './handoff/browser-sessions.ts';
+import type { Executor } from './executor/index.ts';
 
 /** What a running service holds: built once at start, handed to every surface. */
 export interface Services {
@@ -16,9 +16,9 @@ export interface Services {
   queue: Queue;
   jobs: JobDeps;
   links: JobLinks;
+  /** Booking workers of this process, and the sessions they hold at the card-code step (executor.holds). */
+  executor: Executor;
   log: Logger;
-  /** The executor's browser sessions in this process (held tabs at the handoff, running tabs). */
-  browserSessions: BrowserSessions;
   /** Keys links that must be reproducible without storage (sessionUrl). */
   secretKey: string;
 }

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { listAuditEvents } from '../jobs/audit.ts';
-import { AUDIT_LIMIT_MAX, toJob } from '../jobs/service.ts';
+import { AUDIT_LIMIT_MAX } from '../jobs/service.ts';
 import { transition } from '../jobs/transition.ts';
 import { DomainError, type AuditEvent, type Job } from '../jobs/types.ts';
-import { sha256 } from '../security/secrets.ts';
+import { findJobByHandoffToken, handoffOpen } from '../executor/handoff.ts';
 import type { BrowserSessions } from './browser-sessions.ts';
 
 // The handoff: the person finishes a booking held at the card-code step. Who may open it:
@@ -32,18 +32,9 @@ export type HandoffAccess =
   | { kind: 'ended'; job: Job }
   | { kind: 'open'; job: Job; events: AuditEvent[] };
 
-// Tokens are base64url; anything else is not a token (and is never looked up or echoed).
-const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
-
-export async function findJobByHandoffToken(db: Kysely<DB>, token: string): Promise<Job | null> {
-  if (!TOKEN.test(token)) return null;
-  const row = await db.selectFrom('jobs').selectAll().where('handoff_token_hash', '=', sha256(token)).executeTakeFirst();
-  return row ? toJob(row) : null;
-}
-
-/** Whether a paused job's hold is still on: paused, and its hold window not over. */
+/** Whether the handoff is open: the job paused and its hold not run out (the executor's rule). */
 export function holdIsOpen(job: Job, now: Date): boolean {
-  return job.status === 'paused_payment' && (job.holdExpiresAt === null || Date.parse(job.holdExpiresAt) > now.getTime());
+  return handoffOpen(job, now);
 }
 
 /** The access rule for one job (by token or by the owner's bookings page). */
@@ -76,25 +67,28 @@ export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: V
   const access = await openHandoff(deps, token, visitor);
   if (access.kind !== 'open') return access;
   const { jobId } = access.job;
-  try {
-    await transition(deps.db, jobId, {
-      to: 'error',
-      from: ['paused_payment'],
-      event: {
-        type: 'job_aborted',
-        message: 'The person cancelled the booking at the handoff; the held session was closed and the provider hold released.',
-        ...(access.job.providerId ? { providerId: access.job.providerId } : {}),
-        data: { reason: CANCELLED_BY_USER },
-      },
-      set: { error: JSON.stringify({ reason: CANCELLED_BY_USER, message: 'cancelled by the person at the handoff' }) },
-    });
-  } catch (error) {
-    if (!(error instanceof DomainError) || error.code !== 'invalid_transition') throw error;
-    // Completed or expired a moment earlier: report what it is now.
-    const now = await findJobByHandoffToken(deps.db, token);
-    return now ? { kind: 'ended', job: now } : { kind: 'not_found' };
+  // The process holding the session ends the job and closes the tab; with no session here (its
+  // process went away a moment ago) the job is ended directly, with the same event.
+  const handled = await deps.sessions.cancel(jobId);
+  if (!handled) {
+    try {
+      await transition(deps.db, jobId, {
+        to: 'error',
+        from: ['paused_payment'],
+        event: {
+          type: 'job_aborted',
+          message: 'The person cancelled the booking at the handoff; the hold is released.',
+          ...(access.job.providerId ? { providerId: access.job.providerId } : {}),
+          data: { reason: CANCELLED_BY_USER, providerOutcome: 'manual_override' },
+        },
+        set: { error: JSON.stringify({ reason: CANCELLED_BY_USER, step: 'payment', provider: access.job.providerId, message: 'the person cancelled at the handoff' }) },
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'invalid_transition') throw error;
+    }
   }
-  await deps.sessions.release(jobId).catch(() => {});
-  const job = await findJobByHandoffToken(deps.db, token);
-  return { kind: 'cancelled', job: job ?? access.job };
+  // Completed or expired a moment earlier: the cancel changed nothing, and says so.
+  const now = await findJobByHandoffToken(deps.db, token);
+  if (!now) return { kind: 'not_found' };
+  return now.status === 'error' && now.error?.reason === CANCELLED_BY_USER ? { kind: 'cancelled', job: now } : { kind: 'ended', job: now };
 }

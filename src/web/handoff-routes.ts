@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import { liveViewOf } from '../browser/live-view.ts';
-import type { BrowserSessions } from '../handoff/browser-sessions.ts';
+import { executorSessions, type BrowserSessions } from '../handoff/browser-sessions.ts';
 import { adjustments, describeHeld, headline, statusWords } from '../handoff/describe.ts';
 import { cancelHandoff, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
 import { JobWatcher } from '../handoff/job-watch.ts';
@@ -34,7 +34,7 @@ const RUNNING_TAB_CHECK_MS = 1_000;
 
 export interface WebContext {
   services: Services;
-  readonly sessions: BrowserSessions;
+  sessions: BrowserSessions;
   watcher: JobWatcher;
   origin: string;
 }
@@ -47,9 +47,7 @@ export async function handoffWeb(app: FastifyInstance, opts: { services: Service
   const ctx: WebContext = {
     services,
     // Read at each use: the executor's sessions may be attached after the app is built.
-    get sessions() {
-      return services.browserSessions;
-    },
+    sessions: executorSessions(services.executor.holds),
     watcher: new JobWatcher(services.db),
     origin: new URL(services.config.BASE_URL).origin,
   };

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startService, type RunningService } from '../../src/server.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: Array<{ name: 'pglite' | 'postgres'; url: string }> = [
@@ -19,6 +21,17 @@ export interface TestService extends RunningService {
   url: string;
   config: Config;
   mintKey(organizationName?: string, types?: Scenario[]): Promise<string>;
+  /** The sandbox provider sites this service books on (when started with { sandbox: true }). */
+  sandbox: Sandbox | null;
+}
+
+export interface TestServiceOptions {
+  /** Start the sandbox provider sites on an ephemeral port and point the providers at them. */
+  sandbox?: boolean;
+  /** The sandbox sites' own booking hold (default 900 s). */
+  sandboxHoldSeconds?: number;
+  /** The service's logger (default: silent, or TEST_LOG_LEVEL). */
+  log?: Logger;
 }
 
 /** A port free on 127.0.0.1 right now (the OS picks it). */
@@ -37,32 +50,41 @@ async function freePort(): Promise<number> {
  * The port is chosen before the service starts so that BASE_URL (the OAuth issuer, which must be
  * byte-identical everywhere) is the very address the service listens on.
  */
-export async function startTestService(backendUrl: string, env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(backendUrl: string, env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
+  const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
+  const providers = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
   let running: RunningService | undefined;
   let config!: Config;
   let port = 0;
-  for (let attempt = 0; !running; attempt++) {
-    port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
-    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) });
-    try {
-      running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
-    } catch (error) {
-      // Another process took the port between the probe and the listen: try another one.
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
+  try {
+    for (let attempt = 0; !running; attempt++) {
+      port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
+      config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
+      try {
+        running = await startService(config, options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+      } catch (error) {
+        // Another process took the port between the probe and the listen: try another one.
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
+      }
     }
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
   }
   const started = running;
   return {
     ...started,
     url: `http://127.0.0.1:${port}`,
     config,
+    sandbox,
     async mintKey(organizationName = 'Acme Travel', types = [...SCENARIOS]) {
       const { key } = await mintApiKey(started.services.db, { organizationName, allowedJobTypes: types, live: false, dailyLimit: null });
       return key;
     },
     async close() {
       await started.close();
+      await sandbox?.close();
       if (schema !== 'public') {
         const client = new pg.Client({ connectionString: backendUrl });
         await client.connect();
