@@ -97,11 +97,34 @@ export function providerName(id: string | null | undefined): string | null {
   return PROVIDER_NAMES[id] ?? id;
 }
 
-/** The held booking as the provider showed it (recorded on the `paused_payment` event), else the request. */
+/**
+ * What the provider holds, read back from the executor's summary ("Held at TableBook: venue · when ·
+ * quantity[ · item] · price, card on file X. …"). ADAPTER: the executor records the held details
+ * only as that sentence; a structured `held` on the paused_payment event is preferred when present.
+ */
+export function heldFromSummary(summary: string): Record<string, string> | null {
+  const match = /^(?:Held|Booked and paid|Booked) at ([^:]+): (.+?)\.(?= The time was moved| Waiting for the card| Confirmation | No card was needed|$)/.exec(summary);
+  if (!match) return null;
+  const parts = match[2]!.split(' · ');
+  if (parts.length < 4 || parts.length > 5) return null;
+  const [price, cardOnFile] = parts.at(-1)!.split(', card on file ');
+  return {
+    providerName: match[1]!,
+    venue: parts[0]!,
+    when: parts[1]!,
+    quantity: parts[2]!,
+    ...(parts.length === 5 ? { item: parts[3]! } : {}),
+    price: price!,
+    ...(cardOnFile ? { cardOnFile } : {}),
+  };
+}
+
+/** The held booking as the provider showed it, else what was asked. */
 export function describeHeld(job: Job, events: AuditEvent[]): Line[] {
   const paused = [...events].reverse().find((e) => e.type === 'paused_payment');
-  const held = (paused?.held && typeof paused.held === 'object' ? paused.held : {}) as Record<string, unknown>;
-  const provider = providerName(str(held.provider) ?? str(paused?.providerId) ?? job.providerId);
+  const recorded = paused?.held && typeof paused.held === 'object' ? (paused.held as Record<string, unknown>) : null;
+  const held: Record<string, unknown> = recorded ?? heldFromSummary(job.summary) ?? {};
+  const provider = str(held.providerName) ?? providerName(str(held.provider) ?? str(paused?.providerId) ?? job.providerId);
   const fromHeld = lines([
     ['Provider', provider],
     ['Venue', str(held.venue)],
