@@ -49,7 +49,7 @@ export async function startSandbox(opts: { port?: number; host?: string; holdSec
   handlers.set('adversarial', (req) => adversarialHandler(req, state.port));
   handlers.set('payments', (req) => paymentsHandler(req, state.port));
 
-  const server = createSandboxServer(state, handlers, WEBSOCKET_PATHS);
+  const { server, close } = createSandboxServer(state, handlers, WEBSOCKET_PATHS);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
@@ -59,19 +59,12 @@ export async function startSandbox(opts: { port?: number; host?: string; holdSec
   });
   const port = (server.address() as AddressInfo).port;
   state.port = port;
-  let closed: Promise<void> | null = null;
 
   return {
     port,
     origin: (id) => `http://${id}.localhost:${port}`,
     cardCodesReceived: () => state.receipts.map((r) => ({ ...r, at: new Date(r.at) })),
     confirmations: () => state.confirmations.map((c) => ({ ...c })),
-    close: () => {
-      closed ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closed;
-    },
+    close,
   };
 }

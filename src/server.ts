@@ -25,10 +25,12 @@ export interface StartOptions {
   listen?: boolean;
   /** Start the bundled sandbox provider sites (default: config.SANDBOX; never in a worker-only process). */
   sandbox?: boolean;
+  /** Start an in-memory PGlite from this dump (tests and benchmarks start many services). */
+  loadDataDir?: Blob;
 }
 
 export async function startService(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningService> {
-  const database = await openDatabase(config, { shareSocket: true });
+  const database = await openDatabase(config, { shareSocket: true, loadDataDir: options.loadDataDir });
   const closers: Array<() => Promise<void>> = [() => database.close()];
   try {
     const applied = await migrateToLatest(database.db, database.schema);

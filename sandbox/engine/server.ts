@@ -34,11 +34,18 @@ function unknownHost(): Res {
   };
 }
 
+export interface SandboxServer {
+  server: http.Server;
+  /** Stops listening and drops every connection, WebSockets included. */
+  close(): Promise<void>;
+}
+
 export function createSandboxServer(
   state: SandboxState,
   handlers: ReadonlyMap<string, HostHandler>,
   webSocketPaths: ReadonlyMap<string, ReadonlySet<string>>,
-): http.Server {
+): SandboxServer {
+  const upgraded = new Set<Duplex>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -100,6 +107,8 @@ export function createSandboxServer(
       return;
     }
     const accept = createHash('sha1').update(key + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
     acceptWebSocket(socket, (message) => {
       const fields: string[] = [];
@@ -117,7 +126,18 @@ export function createSandboxServer(
       record(state, hostHeader, url.pathname, [...new Set(fields)]);
     });
   });
-  return server;
+  let closing: Promise<void> | null = null;
+  return {
+    server,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
+      });
+      return closing;
+    },
+  };
 }
 
 /** Minimal RFC 6455 server side: reads (masked) text frames, answers ping/close. */

@@ -9,6 +9,7 @@ import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: Array<{ name: 'pglite' | 'postgres'; url: string }> = [
@@ -54,6 +55,7 @@ export async function startTestService(backendUrl: string, env: Record<string, s
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
   const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
   const providers = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
+  const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
   let running: RunningService | undefined;
   let config!: Config;
   let port = 0;
@@ -62,7 +64,7 @@ export async function startTestService(backendUrl: string, env: Record<string, s
       port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
       config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
       try {
-        running = await startService(config, options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+        running = await startService(config, options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { loadDataDir });
       } catch (error) {
         // Another process took the port between the probe and the listen: try another one.
         if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { launchBrowser } from './drivers.ts';
+import { launchBrowser, newContext, SUITE_TIMEOUT } from './drivers.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;
@@ -10,7 +10,7 @@ let context: BrowserContext;
 
 before(async () => {
   [sandbox, browser] = await Promise.all([startSandbox(), launchBrowser()]);
-  context = await browser.newContext();
+  context = await newContext(browser);
 });
 after(async () => {
   await browser?.close();
@@ -49,7 +49,7 @@ function assertRecorded(path: string, field: string, host: 'adversarial' | 'paym
   assert.ok(!JSON.stringify(sandbox.cardCodesReceived()).includes(SECRET), 'the value itself is never stored');
 }
 
-describe('adversarial pages: a human typing a code is detected server-side', { concurrency: 3 }, () => {
+describe('adversarial pages: a human typing a code is detected server-side', { concurrency: 3, timeout: SUITE_TIMEOUT }, () => {
   test('index lists the pages', async () => {
     const page = await context.newPage();
     await page.goto(`${sandbox.origin('adversarial')}/`);

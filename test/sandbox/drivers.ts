@@ -4,15 +4,27 @@
  * break, the documentation is wrong.
  */
 import http from 'node:http';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import type { ProviderId, Scenario } from '../../sandbox/index.ts';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    timeout: 30_000,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
   });
 }
+
+/** A browser context with short default timeouts, so a broken page fails fast instead of hanging. */
+export async function newContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(10_000);
+  return context;
+}
+
+/** Upper bound for one describe() block of browser tests (generous: CI machines may be loaded). */
+export const SUITE_TIMEOUT = 120_000;
 
 export interface Hooks {
   scenario: Scenario;
@@ -198,11 +210,11 @@ export const HOOKS: Record<ProviderId, Hooks> = {
 export const DATE = '2031-05-16';
 
 /** Search form values for a scenario; `venue` goes into the behaviour field. */
-export function searchValues(scenario: Scenario, venue: string): Record<string, string> {
+export function searchValues(scenario: Scenario, venue: string, passengers = 2): Record<string, string> {
   switch (scenario) {
     case 'restaurant': return { restaurant_name: venue, city: 'Lisbon', date: DATE, time: '19:00', party_size: '2' };
     case 'hotel': return { hotel_name: venue, city: 'Porto', check_in: DATE, check_out: '2031-05-19', adults: '2', room_preference: 'king' };
-    case 'flight': return { origin: 'Lisbon', destination: 'Berlin', date: DATE, passengers: '2', airline: venue, departure_time: '10:00', cabin: 'economy' };
+    case 'flight': return { origin: 'Lisbon', destination: 'Berlin', date: DATE, passengers: String(passengers), airline: venue, departure_time: '10:00', cabin: 'economy' };
     case 'activity': return { event_name: venue, city: 'Madrid', event_date: DATE, tickets: '2', seat_type: 'premium' };
   }
 }
@@ -288,11 +300,12 @@ export async function fillDetails(page: Page, id: ProviderId, passengers = 2): P
 
 /** Walks search -> choose -> details -> review and returns on the review page. */
 export async function walkToReview(page: Page, origin: string, id: ProviderId, venue: string, quick = false): Promise<void> {
-  const values = searchValues(HOOKS[id].scenario, venue);
+  // quick mode (behaviour tests): pre-filled search form and a single passenger
+  const values = searchValues(HOOKS[id].scenario, venue, quick ? 1 : 2);
   const resp = await (quick ? quickSearch : search)(page, origin, id, values);
   if (resp.status() !== 200) throw new Error(`search answered ${resp.status()}`);
   await Promise.all([page.waitForNavigation(), HOOKS[id].choose(page)]);
-  const r = await fillDetails(page, id);
+  const r = await fillDetails(page, id, quick ? 1 : 2);
   if (r.status() !== 200) throw new Error(`details answered ${r.status()}: ${await page.textContent('body')}`);
 }
 

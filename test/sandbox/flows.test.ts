@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { PROVIDERS, startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { clickAndNavigate, HOOKS, launchBrowser, normalVenue, unlabelledControls, walkToReview } from './drivers.ts';
+import { clickAndNavigate, HOOKS, launchBrowser, newContext, normalVenue, SUITE_TIMEOUT, unlabelledControls, walkToReview } from './drivers.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;
@@ -11,14 +11,14 @@ let context: BrowserContext;
 before(async () => {
   [sandbox, browser] = await Promise.all([startSandbox(), launchBrowser()]);
   // One context: each test drives a different provider (= a different origin and session).
-  context = await browser.newContext();
+  context = await newContext(browser);
 });
 after(async () => {
   await browser?.close();
   await sandbox?.close();
 });
 
-describe('normal booking flow on every provider (real Chromium)', { concurrency: 2 }, () => {
+describe('normal booking flow on every provider (real Chromium)', { concurrency: 2, timeout: SUITE_TIMEOUT }, () => {
   for (const p of PROVIDERS) {
     test(`${p.id}: search → choose → details → review → payment → pay → confirmation`, async () => {
       const h = HOOKS[p.id];
@@ -80,7 +80,7 @@ describe('normal booking flow on every provider (real Chromium)', { concurrency:
   }
 });
 
-describe('payment validation', () => {
+describe('payment validation', { timeout: SUITE_TIMEOUT }, () => {
   test('empty or malformed code is rejected and the form re-shown; no confirmation', async () => {
     const page = await context.newPage();
     const origin = sandbox.origin('tablebook');
@@ -108,7 +108,7 @@ describe('payment validation', () => {
   });
 
   test('search form validation re-renders with errors (422)', async () => {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     try {
       await page.goto(`${sandbox.origin('skyfare')}/`);
       await page.fill('[name="origin"]', 'Lisbon');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isCardCodeField, scanRequest } from '../../sandbox/engine/cardcodes.ts';
@@ -105,6 +106,29 @@ describe('sandbox server (Node, explicit Host header)', () => {
     assert.ok(!JSON.stringify(sandbox.cardCodesReceived()).includes('4821'));
   });
 
+  async function searchHtml(id: string, body: Record<string, string>): Promise<string> {
+    const r = await rawRequest(sandbox.port, host(id), '/search', { method: 'POST', body: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(r.status, 303);
+    const cookie = String(r.headers['set-cookie']).split(';')[0] ?? '';
+    const page = await rawRequest(sandbox.port, host(id), String(r.headers.location), { headers: { cookie } });
+    assert.equal(page.status, 200);
+    return page.body;
+  }
+
+  test('normal searches list the requested time as available, plus others; prices are deterministic', async () => {
+    const restaurant = { restaurant_name: 'Casa Azul', city: 'Lisbon', date: '2031-05-16', time: '19:00', party_size: '2' };
+    const slots = [...(await searchHtml('tablebook', restaurant)).matchAll(/data-slot="([^"]+)" data-available="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(slots, [['18:30', 'true'], ['19:00', 'true'], ['19:15', 'true'], ['19:45', 'true']]);
+    const flight = { origin: 'Lisbon', destination: 'Berlin', date: '2031-05-16', passengers: '1', airline: '', departure_time: '10:00', cabin: '' };
+    const deps = [...(await searchHtml('jetdeck', flight)).matchAll(/data-dep="([^"]+)" data-status="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(deps, [['07:00', 'available'], ['10:00', 'available'], ['12:30', 'available'], ['15:30', 'available']]);
+    const hotel = { hotel_name: 'Hotel Miramar', city: 'Porto', check_in: '2031-05-16', check_out: '2031-05-19', adults: '2', room_preference: '' };
+    const rooms = async () => /<table id="ss-rooms">[\s\S]*<\/table>/.exec(await searchHtml('staysearch', hotel))?.[0];
+    const first = await rooms();
+    assert.ok(first?.includes('$'));
+    assert.equal(await rooms(), first);
+  });
+
   test('POST/redirect/GET with server-side validation', async () => {
     const bad = await rawRequest(sandbox.port, host('dinenow'), '/find', { method: 'POST', body: 'restaurant_name=X&city=Y&date=2031-13-40&time=25:00&party_size=0', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(bad.status, 422);
@@ -112,6 +136,18 @@ describe('sandbox server (Node, explicit Host header)', () => {
     const ok = await rawRequest(sandbox.port, host('dinenow'), '/find', { method: 'POST', body: 'restaurant_name=X&city=Y&date=2031-05-16&time=19:00&party_size=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(ok.status, 303);
     assert.match(String(ok.headers.location), /^\/find\/[a-z0-9]+$/);
+  });
+
+  test('close() resolves promptly even with an open WebSocket and keep-alive connections', async () => {
+    const other = await startSandbox();
+    const socket = net.connect(other.port, '127.0.0.1');
+    const upgraded = new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+    socket.write(`GET /ws HTTP/1.1\r\nHost: adversarial.localhost:${other.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    assert.match(await upgraded, /101 Switching Protocols[\s\S]*Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK\+xOo=/);
+    const t = Date.now();
+    await other.close();
+    assert.ok(Date.now() - t < 1000);
+    socket.destroy();
   });
 
   test('sandbox/main.ts runs standalone and prints the origins', async () => {
