@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
+import { mcpEndpoint } from './mcp/index.ts';
 import { observability } from './observability/metrics.ts';
 import { identityPlugin } from './identity/index.ts';
 import { authorizationServer } from './oauth/routes/index.ts';
@@ -29,6 +30,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   await app.register(fp(observability), { services });
   await app.register(apiV1, { prefix: '/api/v1', services });
+  await app.register(mcpEndpoint, { prefix: '/api/mcp', services });
   await app.register(identityPlugin, { services });
   await app.register(authorizationServer, { services });
   await app.register(webPages, { services });

@@ -4,11 +4,39 @@ import { z } from 'zod';
 // message naming the variable, so an operator never learns about a typo from a failing request.
 const booleanish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** The origin (scheme://host[:port]) of an http(s) URL written as an origin, or null. */
+function originOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Browser origins allowed to call /api/mcp besides BASE_URL's own (comma-separated); any other
+  // Origin is refused, which keeps a web page from driving the credentials of a local agent.
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list, ctx) => {
+      const origins: string[] = [];
+      for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const origin = originOf(item);
+        if (origin === null) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin like https://app.example.com` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, 'must be postgres://… or pglite:<dir> (pglite:memory: for an in-memory database)')

@@ -23,7 +23,8 @@ const calendarDate = (what: string) =>
     .string()
     .regex(DATE, `${what} must be a date as YYYY-MM-DD`)
     .refine(isCalendarDate, `${what} is not a real calendar date`)
-    .describe(`${what}, YYYY-MM-DD`);
+    // `format` reaches the generated JSON Schemas (MCP tools, OpenAPI) beside the pattern.
+    .meta({ description: `${what}, YYYY-MM-DD`, format: 'date' });
 
 const futureDate = (what: string) =>
   calendarDate(what).refine((v) => v >= earliestBookableDate(), `${what} is in the past`);

@@ -16,8 +16,8 @@ export function launchChromium(): Promise<Browser> {
 /** http://127.0.0.1 issuers need oauth4webapi's explicit opt-in. */
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-/** The client's redirect URI: nothing listens there; the browser's request is intercepted. */
-export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** The client's redirect URI. Nothing listens there: the browser's request to it is observed. */
+export const REDIRECT_URI = 'http://127.0.0.1:8976/callback';
 
 export async function discover(service: TestService): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(service.config.BASE_URL);
@@ -68,16 +68,11 @@ export interface AuthorizationOutcome {
  * Drives the authorization request in `context`: sign-in when asked, then Approve or Deny on the
  * consent page. Returns where the browser was sent back to.
  */
-export async function authorizeInBrowser(
-  service: TestService,
-  context: BrowserContext,
-  registered: RegisteredClient,
-  options: { scope?: string; email?: string; decision?: 'approve' | 'deny'; extraParams?: Record<string, string> } = {},
-): Promise<AuthorizationOutcome> {
-  const as = await discover(service);
+/** An authorization URL with PKCE and state, as a client builds it (`extraParams` override). */
+export async function authorizationUrl(service: TestService, registered: RegisteredClient, options: { scope?: string; extraParams?: Record<string, string> } = {}) {
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = new URL(as.authorization_endpoint!);
+  const url = new URL(`${service.config.BASE_URL}/oauth/authorize`);
   url.search = new URLSearchParams({
     response_type: 'code',
     client_id: registered.client.client_id,
@@ -88,17 +83,42 @@ export async function authorizeInBrowser(
     code_challenge_method: 'S256',
     ...options.extraParams,
   }).toString();
+  return { url, codeVerifier, state };
+}
 
-  const page = await context.newPage();
-  let resolveCallback!: (url: URL) => void;
-  const callback = new Promise<URL>((resolve) => (resolveCallback = resolve));
-  await page.route(`${REDIRECT_URI}**`, async (route) => {
-    resolveCallback(new URL(route.request().url()));
-    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'the client received the answer' });
+/** The next request the page makes to the client's redirect URI. */
+function callbackFrom(page: Page): Promise<URL> {
+  return new Promise<URL>((resolve) => {
+    page.on('request', (request) => {
+      if (request.url().startsWith(`${REDIRECT_URI}?`)) resolve(new URL(request.url()));
+    });
   });
+}
+
+/** Opens the consent page for a new authorization request (signing in when asked) without answering it. */
+export async function openConsent(service: TestService, context: BrowserContext, registered: RegisteredClient, options: { scope?: string; email?: string; extraParams?: Record<string, string> } = {}) {
+  const { url, codeVerifier, state } = await authorizationUrl(service, registered, options);
+  const page = await context.newPage();
+  const callback = callbackFrom(page);
   await page.goto(url.href);
   await signInIfAsked(page, options.email ?? 'ada@example.com');
   await page.waitForURL((u) => u.pathname === '/oauth/consent');
+  const requestId = (await page.locator('input[name=request]').getAttribute('value'))!;
+  const csrf = (await page.locator('input[name=csrf]').getAttribute('value'))!;
+  return { page, callback, requestId, csrf, codeVerifier, state };
+}
+
+/**
+ * Drives the authorization request in `context`: sign-in when asked, then Approve or Deny on the
+ * consent page. Returns where the browser was sent back to.
+ */
+export async function authorizeInBrowser(
+  service: TestService,
+  context: BrowserContext,
+  registered: RegisteredClient,
+  options: { scope?: string; email?: string; decision?: 'approve' | 'deny'; extraParams?: Record<string, string> } = {},
+): Promise<AuthorizationOutcome> {
+  const { page, callback, codeVerifier, state } = await openConsent(service, context, registered, options);
   await page.click(`button[name=decision][value=${options.decision ?? 'approve'}]`);
   const callbackUrl = await callback;
   await page.close();
@@ -145,4 +165,34 @@ export async function obtainAccessToken(service: TestService, opts: { scope?: st
   } finally {
     if (!opts.browser) await browser.close();
   }
+}
+
+/** A raw form POST, for requests a well-behaved client library would refuse to send. */
+export async function postForm(
+  url: string,
+  form: Record<string, string>,
+  options: { basic?: [string, string]; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...options.headers };
+  if (options.basic) {
+    const [id, secret] = options.basic.map((v) => encodeURIComponent(v));
+    headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+  }
+  const response = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** Approves an authorization in an already signed-in context and returns the code, verifier and client. */
+export async function approvedCode(service: TestService, context: BrowserContext, registered: RegisteredClient, options: { scope?: string; extraParams?: Record<string, string> } = {}) {
+  const outcome = await authorizeInBrowser(service, context, registered, options);
+  const code = outcome.callbackUrl.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${outcome.callbackUrl.href}`);
+  return { ...outcome, code };
 }
