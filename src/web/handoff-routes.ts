@@ -216,12 +216,16 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
   });
 }
 
-/** A state-changing request from a page of this service (as far as the browser tells). */
+/**
+ * A state-changing request from a page of this service, as far as the browser tells. Our pages send
+ * no Referer, so a browser's form POST from them says `Origin: null`; `Sec-Fetch-Site` (which a page
+ * cannot forge) is then what tells. Another origin, or a cross-site fetch, is refused.
+ */
 function fromThisOrigin(request: FastifyRequest, origin: string): boolean {
-  const from = request.headers.origin;
-  if (from !== undefined && from !== origin) return false;
   const site = request.headers['sec-fetch-site'];
-  return site === undefined || site === 'same-origin';
+  if (site !== undefined) return site === 'same-origin' && (request.headers.origin === undefined || request.headers.origin === 'null' || request.headers.origin === origin);
+  const from = request.headers.origin;
+  return from === undefined || from === origin;
 }
 
 // ---- Watching a running job (sessionUrl) ----
