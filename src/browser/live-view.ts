@@ -58,6 +58,7 @@ const JPEG_QUALITY = 70;
 const VIEWPORT = { minWidth: 320, maxWidth: 1280, minHeight: 400, maxHeight: 1000 } as const;
 // An unacknowledged frame holds the next one back; a viewer this slow is skipped rather than waited on.
 const ACK_TIMEOUT_MS = 500;
+const CAST_RETRY_MS = 250;
 
 interface Attachment {
   viewer: Viewer;
@@ -142,7 +143,13 @@ export class LiveView {
       session.on('Page.screencastFrame', (event) => void this.#onFrame(session, event));
       return session;
     });
-    return this.#session;
+    try {
+      return await this.#session;
+    } catch (error) {
+      // Attaching can fail mid-navigation: the next call tries afresh.
+      this.#session = null;
+      throw error;
+    }
   }
 
   /** The frame size every viewer can use: the largest screen asked for, within bounds. */
@@ -168,8 +175,9 @@ export class LiveView {
       await session.send('Page.stopScreencast').catch(() => {});
       await session.send('Page.startScreencast', { format: 'jpeg', quality: JPEG_QUALITY, ...wanted, everyNthFrame: 1 });
     } catch {
-      // The tab went away between the check and the call; `close` ends the viewers.
+      // The tab is navigating, or went away (then `close` ends the viewers): try again shortly.
       this.#casting = null;
+      if (!this.#ended) setTimeout(() => void this.#cast(), CAST_RETRY_MS).unref();
     }
   }
 

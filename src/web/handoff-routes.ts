@@ -30,7 +30,7 @@ import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf
 /** After the held tab closes, how long to wait for the job's final status before closing the view. */
 const FINAL_STATUS_WAIT_MS = 5_000;
 /** How often a watcher checks that it still shows the tab the run is driving (it moves on fallback). */
-const RUNNING_TAB_CHECK_MS = 1_000;
+const RUNNING_TAB_CHECK_MS = 500;
 
 export interface WebContext {
   services: Services;
@@ -263,10 +263,10 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (access.kind === 'not_found') return { refused: 404, message: 'not found' };
       if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
       if (access.kind === 'ended') return { refused: 410, message: 'ended' };
+      // Before the run opens its first tab there is nothing to show: the viewer waits, connected.
       const page = ctx.sessions.runningPage(jobId);
-      if (!page) return { refused: 410, message: 'no tab yet' };
       return {
-        view: liveViewOf(page),
+        view: page ? liveViewOf(page) : null,
         mode: 'watch',
         opened(connection: LiveViewConnection) {
           const stop = watcher.watchJob(jobId, (job) => {

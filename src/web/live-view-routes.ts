@@ -9,7 +9,8 @@ import { serveLiveView, type LiveViewConnection, type Socket } from './live-view
 // (a handoff token, a signed-in owner, a watch link).
 
 export interface LiveViewGrant {
-  view: LiveView;
+  /** Null while there is nothing to show yet; `opened` then ends the connection once there is. */
+  view: LiveView | null;
   mode: 'watch' | 'control';
   /** Called once the socket is open; returns what to do when it closes (e.g. unsubscribe). */
   opened?(connection: LiveViewConnection): () => void;

@@ -36,9 +36,10 @@ export interface LiveViewConnection {
   readonly closed: boolean;
 }
 
+/** `view` null: nothing to show yet (a run before its first tab); the caller ends the connection when there is. */
 export function serveLiveView(
   socket: Socket,
-  view: LiveView,
+  view: LiveView | null,
   mode: 'watch' | 'control',
   hooks: {
     onInput?: () => void;
@@ -90,6 +91,7 @@ export function serveLiveView(
     }
     const screen = parseScreen(message);
     if (screen) {
+      if (!view) return;
       if (attached) attached.resize(screen);
       else attached = mode === 'control' ? view.control(viewer, screen) : view.watch(viewer, screen);
       return;

@@ -17,9 +17,11 @@
         if (!fresh) return;
         var current = list.querySelector('li[data-job-id="' + CSS.escape(jobId) + '"]');
         if (current) {
-          // Keep the reader's open/closed sections as they were.
-          var open = Array.prototype.map.call(current.querySelectorAll('details'), function (d) { return d.open; });
-          Array.prototype.forEach.call(fresh.querySelectorAll('details'), function (d, i) { if (i < open.length) d.open = open[i]; });
+          // Keep the reader's open/closed sections as they were (new sections keep their default).
+          Array.prototype.forEach.call(current.querySelectorAll('details[data-section]'), function (d) {
+            var same = fresh.querySelector('details[data-section="' + d.getAttribute('data-section') + '"]');
+            if (same) same.open = d.open;
+          });
           current.replaceWith(fresh);
         } else {
           list.prepend(fresh);
