@@ -9,6 +9,7 @@ import { observability } from './observability/metrics.ts';
 import { identityPlugin } from './identity/index.ts';
 import { authorizationServer } from './oauth/routes/index.ts';
 import { webPages } from './web/connected-apps.ts';
+import { handoffWeb } from './web/handoff-routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -35,5 +36,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(identityPlugin, { services });
   await app.register(authorizationServer, { services });
   await app.register(webPages, { services });
+  await app.register(handoffWeb, { services });
   return app;
 }

@@ -8,6 +8,8 @@ import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import { startExecutor } from './executor/index.ts';
 import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
+import { sessionUrlOf } from './handoff/session-view.ts';
+import type { Job } from './jobs/types.ts';
 import type { Services } from './services.ts';
 import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 
@@ -60,7 +62,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       log.info({ providers: config.PROVIDER_URL_TEMPLATE, port: sandbox.port }, 'sandbox provider sites are running');
     }
     const secretKey = await resolveSecretKey(database.db, config.SECRET_KEY);
-    const links = handoffLinks(config.BASE_URL, secretKey);
+    const links = { ...handoffLinks(config.BASE_URL, secretKey), sessionUrl: (job: Job) => sessionUrlOf(config.BASE_URL, secretKey, job) };
     const executor = await startExecutor({ config, db: database.db, queue, log, secretKey });
     closers.unshift(() => executor.stop());
     const services: Services = {
@@ -72,6 +74,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       links,
       executor,
       log,
+      secretKey,
     };
     const app = await buildApp(services);
     closers.unshift(() => app.close());

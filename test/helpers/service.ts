@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import pg from 'pg';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startService, type RunningService } from '../../src/server.ts';
@@ -51,6 +51,8 @@ export interface TestServiceOptions {
   sandbox?: boolean;
   /** The sandbox sites' own booking hold (default 900 s). */
   sandboxHoldSeconds?: number;
+  /** The service's logger (default: silent, or TEST_LOG_LEVEL; see also logDestination). */
+  log?: Logger;
 }
 
 export async function startTestService(backendUrl: string, env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
@@ -58,7 +60,7 @@ export async function startTestService(backendUrl: string, env: Record<string, s
   let running: RunningService | undefined;
   let config!: Config;
   let port = 0;
-  const logger = options.logDestination ? createLogger('info', options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const logger = options.log ?? (options.logDestination ? createLogger('info', options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
   const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
   const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
   const providers: Record<string, string> = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
