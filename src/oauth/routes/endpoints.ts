@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { registerClient, type RegistrationPolicy } from '../register.ts';
-import { exchangeToken } from '../token.ts';
+import { exchangeToken, type TokenDeps } from '../token.ts';
 import { revokeToken } from '../revoke.ts';
 import type { FailureThrottle } from '../throttle.ts';
 import { formParams, presentedCredentials } from './credentials.ts';
@@ -15,6 +15,7 @@ import { OAuthError } from '../errors.ts';
 export interface EndpointDeps {
   db: Kysely<DB>;
   throttle: FailureThrottle;
+  refreshes: TokenDeps['refreshes'];
   policy: RegistrationPolicy;
   registerLimitPerMinute: number;
 }
@@ -50,7 +51,7 @@ export function clientEndpointRoutes(app: FastifyInstance, deps: EndpointDeps): 
 
   app.post('/oauth/token', async (request: FastifyRequest, reply) => {
     const params = formParams(request);
-    const tokens = await exchangeToken(db, throttle, presentedCredentials(request, params), params);
+    const tokens = await exchangeToken(deps, presentedCredentials(request, params), params);
     return noStore(reply).send(tokens);
   });
 
