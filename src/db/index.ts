@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-driver.ts';
+import { withPreparedStatements } from './prepared-statements.ts';
 import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
 
 // int8 counts and ids fit in a double; numeric stays a string (exact money).
@@ -61,7 +62,8 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
         if (!existsSync(socketPathFor(dir))) {
           throw new DataDirInUseError(`the data directory ${dir} is in use by another process that does not share it`);
         }
-        // No notifications over the socket: PGlite is one session shared by all its socket clients.
+        // PGlite is one session shared by all its socket clients: no notifications (they would not
+        // reach the service) and no named statements (names would collide between clients).
         return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, false);
       }
       return openPGlite(dir, lock, schema, bossSchema, options);
@@ -101,7 +103,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   };
 }
 
-async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, notifications = true): Promise<Database> {
+async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, ownSession = true): Promise<Database> {
   const pool = new pg.Pool({
     ...poolConfig,
     max: 20,
@@ -113,7 +115,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
   if (schema !== 'public') {
     await pool.query(`create schema if not exists "${schema}"`);
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: ownSession ? withPreparedStatements(pool) : pool }) });
   return {
     db,
     backend: 'postgres',
@@ -125,7 +127,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     async close() {
       await db.destroy();
     },
-    ...(notifications ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
+    ...(ownSession ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
   };
 }
 
