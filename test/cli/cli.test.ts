@@ -187,14 +187,18 @@ describe('concierge CLI against a PGlite data directory', () => {
       assert.equal(created.status, 202, created.text);
       assert.equal((await call(service.url, 'GET', `/api/v1/profiles/${profileId}`, { key })).body.profile.first_name, 'Peter');
 
-      const list = await concierge(['keys', 'list', '--json'], env);
-      assert.ok(JSON.parse(list.stdout).some((k: any) => k.id === id && k.lastUsedAt !== null), 'last use is recorded');
-
+      // The key was just verified (and is cached); the CLI revokes it through the socket.
+      assert.equal((await call(service.url, 'GET', created.body._links.self, { key })).status, 200);
       const revoked = await concierge(['keys', 'revoke', String(id)], env);
       assert.equal(revoked.code, 0, revoked.stderr);
       const refused = await call(service.url, 'GET', created.body._links.self, { key });
       assert.equal(refused.status, 401);
       assert.equal(refused.body.error.code, 'invalid_api_key');
+
+      const list = await concierge(['keys', 'list', '--json'], env);
+      const listed = JSON.parse(list.stdout).find((k: any) => k.id === id);
+      assert.ok(listed.lastUsedAt !== null, 'last use is recorded');
+      assert.ok(listed.revokedAt !== null);
     });
 
     test('migrate through the socket reports the database up to date', async () => {
