@@ -151,7 +151,10 @@ function listenOnPGlite(
   handlers: ListenHandlers,
 ): () => Promise<void> {
   let unlisten: (() => Promise<void>) | null = null;
-  void pglite.listen(channel, (payload) => handlers.onNotify(payload)).then((stop) => (unlisten = stop));
+  void pglite
+    .listen(channel, (payload) => handlers.onNotify(payload))
+    .then((stop) => (unlisten = stop))
+    .catch(() => handlers.onDown());
   let watching: NodeJS.Timeout | undefined;
   // The 'connection' event fires before the new client's first query is run: anything cached
   // before it is forgotten in time. While a client is connected nothing is cached; once none is,
