@@ -17,8 +17,14 @@ export interface RunningService {
 }
 
 /** Opens the database, applies migrations, starts the queue and the HTTP server. */
-export async function startService(config: Config, log: Logger, options: { listen?: boolean } = {}): Promise<RunningService> {
-  const database = await openDatabase(config, { shareSocket: true });
+export interface StartOptions {
+  listen?: boolean;
+  /** Start an in-memory PGlite from this dump (tests and benchmarks start many services). */
+  loadDataDir?: Blob;
+}
+
+export async function startService(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningService> {
+  const database = await openDatabase(config, { shareSocket: true, loadDataDir: options.loadDataDir });
   const closers: Array<() => Promise<void>> = [() => database.close()];
   try {
     const applied = await migrateToLatest(database.db, database.schema);

@@ -46,6 +46,8 @@ export class DataDirInUseError extends Error {
 export interface OpenOptions {
   /** The service shares its embedded database with CLI processes over a local socket. */
   shareSocket?: boolean;
+  /** An in-memory PGlite starts from this data directory dump (skips initdb and migrations). */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA'>, options: OpenOptions = {}): Promise<Database> {
@@ -77,7 +79,8 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
 
 async function openPGlite(dir: string | undefined, lock: DataDirLock | null, schema: string, bossSchema: string, options: OpenOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(dir ? { dataDir: dir, parsers: { 20: (v: string) => Number(v) } } : { parsers: { 20: (v: string) => Number(v) } });
+  const parsers = { 20: (v: string) => Number(v) };
+  const pglite = await PGlite.create(dir ? { dataDir: dir, parsers } : { parsers, loadDataDir: options.loadDataDir });
   if (schema !== 'public') {
     await pglite.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
   }

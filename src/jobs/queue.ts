@@ -40,7 +40,7 @@ export async function startQueue(database: Database, options: { supervise?: bool
       });
     // pg-boss caches queue definitions when it starts. A send inside our transaction must not miss
     // that cache: on PGlite the lookup would wait for the very transaction it runs in. Restart once.
-    await boss.stop({ graceful: false, close: false });
+    await boss.stop({ graceful: false });
     boss = make();
     boss.on('error', (error) => queueErrors.push(error));
     await boss.start();

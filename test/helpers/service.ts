@@ -7,6 +7,7 @@ import { startService, type RunningService } from '../../src/server.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: Array<{ name: 'pglite' | 'postgres'; url: string }> = [
@@ -36,7 +37,8 @@ export async function startTestService(backendUrl: string, env: Record<string, s
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
   const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', ...env });
   const logger = options.logDestination ? createLogger('info', options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const running = await startService(config, logger);
+  const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
+  const running = await startService(config, logger, { loadDataDir });
   const address = running.url.replace('[::1]', '127.0.0.1');
   return {
     ...running,
