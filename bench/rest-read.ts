@@ -7,6 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -23,12 +24,21 @@ interface Target {
 }
 
 async function start(args: string[], init?: string): Promise<Target> {
-  const child = fork(TARGET, args, { execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_PROF && args[0] === 'service' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/rs/prof'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_PROF=<dir> writes a V8 CPU profile of each service process there.
+  const profile = process.env.BENCH_PROF && args[0] === 'service' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const child = fork(TARGET, args, { execArgv: ['--disable-warning=ExperimentalWarning', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   if (init !== undefined) child.send(init);
   const [info] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(([code]) => Promise.reject(new Error(`target ${args[0]} exited with ${code}`)))])) as [
     { url: string; path: string; key: string },
   ];
   return { child, ...info };
+}
+
+/** CPU time the target process has used so far, in microseconds. */
+async function cpuOf(target: Target): Promise<number> {
+  target.child.send('cpu');
+  const [usage] = (await once(target.child, 'message')) as [{ user: number; system: number }];
+  return usage.user + usage.system;
 }
 
 async function stop(target: Target): Promise<void> {
@@ -38,6 +48,9 @@ async function stop(target: Target): Promise<void> {
 
 interface Figures {
   rps: number;
+  total: number;
+  /** CPU time of the server process per request, µs: less sensitive than req/s to other load on the machine. */
+  cpuPerRequest?: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -51,12 +64,15 @@ async function load(target: Target, seconds: number): Promise<Figures> {
     duration: seconds,
     headers: target.key ? { authorization: `Bearer ${target.key}` } : {},
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { rps: result.requests.average, total: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
 async function measure(name: string, target: Target): Promise<Figures> {
   await load(target, Math.min(3, DURATION)); // warm-up: JIT, connection pools, caches
+  const cpuBefore = await cpuOf(target);
   const figures = await load(target, DURATION);
+  figures.cpuPerRequest = (await cpuOf(target)) - cpuBefore;
+  figures.cpuPerRequest /= Math.max(1, figures.total);
   if (figures.non2xx || figures.errors) console.warn(`  ${name}: ${figures.non2xx} non-2xx replies, ${figures.errors} errors`);
   return figures;
 }
@@ -107,10 +123,13 @@ try {
 
 const top = rows[0]!.figures.rps;
 console.log('');
-console.log(`${'target'.padEnd(26)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'of ceiling'.padStart(11)}`);
+console.log(`${'target'.padEnd(26)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'of ceiling'.padStart(11)} ${'server CPU µs/req'.padStart(18)}`);
 for (const { name, figures } of rows) {
-  console.log(`${name.padEnd(26)} ${figures.rps.toFixed(0).padStart(9)} ${String(figures.p50).padStart(7)} ${String(figures.p99).padStart(7)} ${(figures.rps / top).toFixed(2).padStart(11)}`);
+  console.log(
+    `${name.padEnd(26)} ${figures.rps.toFixed(0).padStart(9)} ${String(figures.p50).padStart(7)} ${String(figures.p99).padStart(7)} ${(figures.rps / top).toFixed(2).padStart(11)} ${(figures.cpuPerRequest ?? 0).toFixed(0).padStart(18)}`,
+  );
 }
+console.log(`(load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs; the PostgreSQL server's own CPU is not in the last column)`);
 const pgRow = rows.find((r) => r.name.includes('PostgreSQL'));
 if (pgRow) {
   const ratio = pgRow.figures.rps / top;

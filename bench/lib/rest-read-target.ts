@@ -2,7 +2,8 @@
 // load generator. Modes (argv[2]):
 //   service <DATABASE_URL>  the real Concierge service (WORKERS=0, LOG_LEVEL=warn) with one job;
 //   ceiling                 a bare node:http server answering a fixed JSON body from memory.
-// It reports {url, path, key} to the parent over IPC and stops on the message 'stop'.
+// It reports {url, path, key} to the parent over IPC, answers 'cpu' with its process.cpuUsage(),
+// and stops on 'stop'.
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
@@ -17,7 +18,12 @@ const send = (message: unknown) => process.send!(message);
 const mode = process.argv[2];
 
 async function waitForStop(): Promise<void> {
-  await new Promise<void>((resolve) => process.on('message', (m) => m === 'stop' && resolve()));
+  await new Promise<void>((resolve) =>
+    process.on('message', (m) => {
+      if (m === 'cpu') send(process.cpuUsage());
+      if (m === 'stop') resolve();
+    }),
+  );
 }
 
 if (mode === 'ceiling') {

@@ -3,13 +3,13 @@ import type { ApiKeyPrincipal } from './api-keys.ts';
 // API keys verified in the last few seconds, so that a client polling a job does not cost a
 // database round trip for its key on every call (the read path's largest cost after the read).
 //
-// Revocation stays immediate: revokeApiKey() announces the key's hash on a PostgreSQL
-// notification channel in the revoking transaction, and every service listening evicts it. The
-// cache is only used while that listener is connected: when the listener is down (the database is
-// unreachable, or was, and the listener has not come back yet), the cache is emptied and every
-// request goes to the database, which is what makes authentication fail closed. Unknown and
-// revoked keys are never cached. On PGlite the cache is off: processes that reach the embedded
-// database through its socket (the CLI) cannot notify the service.
+// Revocation stays immediate. A revocation in this process evicts before revokeApiKey() returns;
+// one in another process is announced on a notification channel in the revoking transaction, and
+// evicted when it arrives. The cache is used only while such announcements can reach it
+// (Database.listen): on PostgreSQL while the listening connection is up, on PGlite while no other
+// process (the CLI) is connected to the shared socket. Whenever that stops being true the cache is
+// emptied and every request goes to the database, which is also what makes authentication fail
+// closed when the database is unreachable. Unknown and revoked keys are never cached.
 
 export const API_KEY_REVOKED_CHANNEL = 'concierge_api_key_revoked';
 

@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-driver.ts';
+import { withPreparedStatements } from './prepared-statements.ts';
 import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
 
 // int8 counts and ids fit in a double; numeric stays a string (exact money).
@@ -22,10 +23,12 @@ export interface Database {
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
-   * Listens to a notification channel on a dedicated connection, reconnecting with backoff. Only
-   * on PostgreSQL: on PGlite, notifications from processes on the shared socket never reach the
-   * service. onDown is called whenever notifications may be missed (before the first connection,
-   * and from a lost connection until the next one listens again). Returns a stop function.
+   * Listens to a notification channel. onDown is called whenever notifications may be missed, onUp
+   * when they will be delivered again. PostgreSQL: a dedicated connection, reconnected with
+   * backoff; down before it first listens and from a lost connection until the next one listens.
+   * PGlite: in-process notifications are always delivered, but a process on the shared socket (the
+   * CLI) cannot notify the service, so it is down while such a process is connected. Absent on a
+   * database reached through another process's socket. Returns a stop function.
    */
   listen?(channel: string, handlers: ListenHandlers): () => Promise<void>;
 }
@@ -63,7 +66,8 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
         if (!existsSync(socketPathFor(dir))) {
           throw new DataDirInUseError(`the data directory ${dir} is in use by another process that does not share it`);
         }
-        // No notifications over the socket: PGlite is one session shared by all its socket clients.
+        // PGlite is one session shared by all its socket clients: no notifications (they would not
+        // reach the service) and no named statements (names would collide between clients).
         return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, false);
       }
       return openPGlite(dir, lock, schema, bossSchema, options);
@@ -80,7 +84,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   if (schema !== 'public') {
     await pglite.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
   }
-  let socketServer: { stop(): Promise<void> } | null = null;
+  let socketServer: InstanceType<typeof import('@electric-sql/pglite-socket').PGLiteSocketServer> | null = null;
   if (dir && options.shareSocket) {
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     const server = new PGLiteSocketServer({ db: pglite, path: socketPathFor(dir), maxConnections: 8 });
@@ -88,6 +92,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
     socketServer = server;
   }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const listeners = new Set<ListenHandlers>();
   return {
     db,
     backend: 'pglite',
@@ -96,7 +101,17 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
     async ping() {
       await sql`select 1`.execute(db);
     },
+    listen(channel, handlers) {
+      listeners.add(handlers);
+      const stop = listenOnPGlite(pglite, socketServer, channel, handlers);
+      return async () => {
+        listeners.delete(handlers);
+        await stop();
+      };
+    },
     async close() {
+      // Once closed, nothing is delivered: say so before anything else can ask.
+      for (const handlers of listeners) handlers.onDown();
       await socketServer?.stop();
       await pglite.close();
       lock?.release();
@@ -104,7 +119,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   };
 }
 
-async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, notifications = true): Promise<Database> {
+async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, ownSession = true): Promise<Database> {
   const pool = new pg.Pool({
     ...poolConfig,
     max: 20,
@@ -116,7 +131,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
   if (schema !== 'public') {
     await pool.query(`create schema if not exists "${schema}"`);
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: ownSession ? withPreparedStatements(pool) : pool }) });
   return {
     db,
     backend: 'postgres',
@@ -128,7 +143,41 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     async close() {
       await db.destroy();
     },
-    ...(notifications ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
+    ...(ownSession ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
+  };
+}
+
+function listenOnPGlite(
+  pglite: PGlite,
+  socketServer: { getStats(): { activeConnections: number }; addEventListener(type: 'connection', cb: () => void): void; removeEventListener(type: 'connection', cb: () => void): void } | null,
+  channel: string,
+  handlers: ListenHandlers,
+): () => Promise<void> {
+  let unlisten: (() => Promise<void>) | null = null;
+  void pglite
+    .listen(channel, (payload) => handlers.onNotify(payload))
+    .then((stop) => (unlisten = stop))
+    .catch(() => handlers.onDown());
+  let watching: NodeJS.Timeout | undefined;
+  // The 'connection' event fires before the new client's first query is run: anything cached
+  // before it is forgotten in time. While a client is connected nothing is cached; once none is,
+  // lookups see whatever it committed.
+  const onConnection = () => {
+    handlers.onDown();
+    watching ??= setInterval(() => {
+      if (socketServer!.getStats().activeConnections > 0) return;
+      clearInterval(watching);
+      watching = undefined;
+      handlers.onUp();
+    }, 50);
+  };
+  socketServer?.addEventListener('connection', onConnection);
+  handlers.onUp();
+  return async () => {
+    socketServer?.removeEventListener('connection', onConnection);
+    clearInterval(watching);
+    handlers.onDown();
+    await unlisten?.().catch(() => {});
   };
 }
 
