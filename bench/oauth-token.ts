@@ -8,6 +8,9 @@
 // Each server runs in its own process; this process only drives the load, over keep-alive HTTP
 // connections. Every connection follows its own refresh-token chain (each response's refresh
 // token is the next request's), so every request is a genuine rotation; a non-200 stops the run.
+// The servers are measured in turns (ROUNDS rounds of SECONDS/ROUNDS each, after a warm-up), so
+// that a busy moment on a shared machine weighs on all of them alike; each figure is the total
+// of its rounds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,7 +27,8 @@ import { upsertUser } from '../src/identity/users.ts';
 import { s256 } from '../src/oauth/tokens.ts';
 import { randomSecret } from '../src/security/secrets.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const POSTGRES = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -60,36 +64,40 @@ function post(agent: Agent, url: URL, basic: string, body: string): Promise<{ st
   });
 }
 
-/** Runs every connection's chain for warm-up plus SECONDS; counts the grants of the measured part. */
-async function drive(target: Target): Promise<Result> {
+/**
+ * Drives every connection's chain for `seconds` (the chains go on from where the last call left
+ * them); returns the latencies of the grants completed in that time.
+ */
+async function drive(target: Target, seconds: number): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const url = new URL(target.tokenUrl);
-  const start = performance.now();
-  const measureFrom = start + WARMUP_SECONDS * 1000;
-  const end = measureFrom + SECONDS * 1000;
+  const end = performance.now() + seconds * 1000;
   const latencies: number[] = [];
   let failure: string | null = null;
   await Promise.all(
-    target.refreshTokens.map(async (first) => {
-      let token = first;
+    target.refreshTokens.map(async (_, chain) => {
       while (failure === null && performance.now() < end) {
         const sent = performance.now();
-        const reply = await post(agent, url, target.basic, `grant_type=refresh_token&refresh_token=${encodeURIComponent(token)}`);
+        const reply = await post(agent, url, target.basic, `grant_type=refresh_token&refresh_token=${encodeURIComponent(target.refreshTokens[chain]!)}`);
         const done = performance.now();
         if (reply.status !== 200) {
           failure = `${reply.status} ${reply.text.slice(0, 200)}`;
           break;
         }
-        token = JSON.parse(reply.text).refresh_token;
-        if (sent >= measureFrom && done <= end) latencies.push(done - sent);
+        target.refreshTokens[chain] = JSON.parse(reply.text).refresh_token;
+        if (done <= end) latencies.push(done - sent);
       }
     }),
   );
   agent.destroy();
   if (failure !== null) throw new Error(`a refresh failed: ${failure}`);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { grantsPerSecond: latencies.length / SECONDS, p50: at(0.5), p99: at(0.99) };
+  return latencies;
+}
+
+function summary(latencies: number[], seconds: number): Result {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { grantsPerSecond: sorted.length / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
 function waitForLine(child: ChildProcess): Promise<string> {
@@ -174,41 +182,39 @@ async function reference(): Promise<Target> {
   return { tokenUrl: `${info.url}/token`, basic: `Basic ${Buffer.from(`${info.clientId}:${info.clientSecret}`).toString('base64')}`, refreshTokens: info.refreshTokens, stop: () => stopChild(child) };
 }
 
-async function measure(name: string, make: () => Promise<Target>): Promise<Result> {
-  const target = await make();
-  try {
-    const result = await drive(target);
-    console.log(`  ${name.padEnd(34)} ${result.grantsPerSecond.toFixed(0).padStart(7)} grants/s   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms`);
-    return result;
-  } finally {
-    await target.stop();
-  }
-}
-
-console.log(`refresh_token grants per second: ${CONNECTIONS} keep-alive connections, ${SECONDS} s after ${WARMUP_SECONDS} s warm-up, each server in its own process`);
-const results: Record<string, Result> = {};
+console.log(`refresh_token grants per second: ${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${SECONDS / ROUNDS} s per server after ${WARMUP_SECONDS} s warm-up, each server in its own process`);
+const targets: Array<{ key: string; label: string; target: Target; latencies: number[] }> = [];
+const cleanups: Array<() => Promise<void>> = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
+cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
 try {
-  results.pglite = await measure('concierge, PGlite', () => concierge(`pglite:${dataDir}`, 'public'));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
-if (POSTGRES) {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  try {
-    results.postgres = await measure('concierge, PostgreSQL', () => concierge(POSTGRES, schema));
-  } finally {
-    const client = new pg.Client({ connectionString: POSTGRES });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
-    await client.end();
+  targets.push({ key: 'pglite', label: 'concierge, PGlite', target: await concierge(`pglite:${dataDir}`, 'public'), latencies: [] });
+  if (POSTGRES) {
+    const schema = `bench_${randomBytes(4).toString('hex')}`;
+    cleanups.push(async () => {
+      const client = new pg.Client({ connectionString: POSTGRES });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
+      await client.end();
+    });
+    targets.push({ key: 'postgres', label: 'concierge, PostgreSQL', target: await concierge(POSTGRES, schema), latencies: [] });
   }
-} else {
-  console.log('  concierge, PostgreSQL               skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
-}
-results.reference = await measure('oidc-provider (in-memory storage)', reference);
-const ref = results.reference.grantsPerSecond;
-for (const [key, label] of [['pglite', 'PGlite'], ['postgres', 'PostgreSQL']] as const) {
-  const r = results[key];
-  if (r) console.log(`  ratio concierge on ${label} / oidc-provider: ${(r.grantsPerSecond / ref).toFixed(2)}`);
+  targets.push({ key: 'reference', label: 'oidc-provider (in-memory storage)', target: await reference(), latencies: [] });
+  for (const t of targets) await drive(t.target, WARMUP_SECONDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const t of targets) t.latencies.push(...(await drive(t.target, SECONDS / ROUNDS)));
+  }
+  const results = new Map(targets.map((t) => [t.key, summary(t.latencies, SECONDS)]));
+  for (const t of targets) {
+    const r = results.get(t.key)!;
+    console.log(`  ${t.label.padEnd(34)} ${r.grantsPerSecond.toFixed(0).padStart(7)} grants/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms`);
+  }
+  if (!POSTGRES) console.log('  concierge, PostgreSQL               skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+  const ref = results.get('reference')!.grantsPerSecond;
+  for (const t of targets.filter((x) => x.key !== 'reference')) {
+    console.log(`  ratio ${t.label} / oidc-provider: ${(results.get(t.key)!.grantsPerSecond / ref).toFixed(2)}`);
+  }
+} finally {
+  for (const t of targets) await t.target.stop();
+  for (const cleanup of cleanups) await cleanup();
 }

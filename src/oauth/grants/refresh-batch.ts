@@ -22,8 +22,14 @@ export interface RefreshItem {
   narrowed: string | null;
 }
 
-export function refreshBatcher(db: Kysely<DB>): Batcher<RefreshItem, TokenResponse | null> {
-  return new Batcher<RefreshItem, TokenResponse | null>(async (items) => {
+/**
+ * `concurrency`: batches in flight at once. PGlite runs one statement at a time anyway; a
+ * PostgreSQL server commits several in parallel, so a few batches overlap there.
+ */
+export function refreshBatcher(db: Kysely<DB>, concurrency = 1): Batcher<RefreshItem, TokenResponse | null> {
+  return new Batcher<RefreshItem, TokenResponse | null>(async (unordered) => {
+    // In token order, so that overlapping batches (a token replayed in parallel) lock rows alike.
+    const items = [...unordered].sort((a, b) => (a.tokenHash < b.tokenHash ? -1 : a.tokenHash > b.tokenHash ? 1 : 0));
     const minted = items.map(() => ({ access: mint('cat_'), refresh: mint('crt_') }));
     const column = <T>(f: (item: RefreshItem, i: number) => T) => items.map(f);
     const { rows } = await sql<{ access_hash: string; access_scope: string }>`
@@ -73,11 +79,15 @@ export function refreshBatcher(db: Kysely<DB>): Batcher<RefreshItem, TokenRespon
       select access_hash, access_scope from old`.execute(db);
     // A token presented twice in one batch is rotated once; the returned access hash says for whom.
     const scopeByAccess = new Map(rows.map((r) => [r.access_hash, r.access_scope]));
-    return minted.map(({ access, refresh }) => {
-      const scope = scopeByAccess.get(access.hash);
-      return scope === undefined
-        ? null
-        : { access_token: access.value, token_type: 'Bearer' as const, expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh.value, scope };
-    });
-  });
+    const results = new Map(
+      items.map((item, n) => {
+        const { access, refresh } = minted[n]!;
+        const scope = scopeByAccess.get(access.hash);
+        const result: TokenResponse | null =
+          scope === undefined ? null : { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh.value, scope };
+        return [item, result];
+      }),
+    );
+    return unordered.map((item) => results.get(item)!);
+  }, { concurrency });
 }
