@@ -4,6 +4,16 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 // process; each job gets a fresh, isolated context (its own cookies, storage and cache). A remote
 // browser (BROWSER_WS_ENDPOINT) takes the place of the local one when one machine is not enough.
 
+// Headless Chromium 156 opens a browser window per context and preloads its "top chrome" WebUI (the
+// omnibox popups) in a renderer of its own: one extra ~36 MB process per job. Those features are
+// disabled. Chromium keeps only the last --disable-features, so Playwright's own list is repeated.
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+];
+const TOP_CHROME_WEBUI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'PreloadTopChromeWebUI'];
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -12,6 +22,7 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...TOP_CHROME_WEBUI].join(',')}`,
 ];
 
 export interface BrowserPoolOptions {

@@ -43,15 +43,36 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
   };
 
   if (config.WORKERS > 0) {
-    // One pg-boss worker per slot, so each can be woken on its own when a job is created here.
+    // One pg-boss worker per slot, so that a job created in this process wakes one idle slot at
+    // once; other processes' jobs are found by polling.
+    const idle = new Set<string>();
+    const busy = new Set<string>();
     for (let i = 0; i < config.WORKERS; i++) {
-      const id = await queue.boss.work<BookingMessage>(BOOKING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, async ([job]) => {
+      let id = '';
+      id = await queue.boss.work<BookingMessage>(BOOKING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true }, async ([job]) => {
         if (!job) return;
-        const { retryLimit } = job as JobWithMetadata<BookingMessage>;
-        await runJob(deps, job.data.jobId, { signal: job.signal, retryCount: job.retryCount, lastTry: job.retryCount >= retryLimit });
+        idle.delete(id);
+        busy.add(id);
+        try {
+          const { retryLimit } = job as JobWithMetadata<BookingMessage>;
+          await runJob(deps, job.data.jobId, { signal: job.signal, retryCount: job.retryCount, lastTry: job.retryCount >= retryLimit });
+        } finally {
+          busy.delete(id);
+          idle.add(id);
+        }
       });
-      queue.addWorker(id);
+      idle.add(id);
     }
+    queue.onWake(() => {
+      const next = idle.values().next();
+      if (next.done) return;
+      idle.delete(next.value);
+      queue.boss.notifyWorker(next.value);
+      // Not picked up after all (another process was faster): it is idle again.
+      setTimeout(() => {
+        if (!busy.has(next.value)) idle.add(next.value);
+      }, 1_000).unref();
+    });
     holds.start({ sweep: true });
   }
 

@@ -11,6 +11,8 @@ export interface BookingPlan {
   consent: Consent;
   /** Wishes the sites' search forms cannot express, applied when choosing among options. */
   preferences: { budgetPerUnit?: number; targetFlightNumber?: string };
+  /** Flights: a return date was asked for. */
+  returnDate?: string;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -21,6 +23,7 @@ export function planFor(job: Job): BookingPlan {
   const consent = consentSchema.parse(job.consent ?? {});
   let request: SearchRequest;
   const preferences: BookingPlan['preferences'] = {};
+  let returnDate: string | undefined;
   switch (job.scenario) {
     case 'restaurant':
       request = { scenario: 'restaurant', venue: str(p.restaurant_name)!, city: str(p.city)!, date: str(p.date)!, time: str(p.time)!, partySize: num(p.covers)! };
@@ -41,6 +44,7 @@ export function planFor(job: Job): BookingPlan {
         cabin: str(p.cabin_class),
       };
       preferences.targetFlightNumber = str(p.targetFlightNumber)?.replace(/\s+/g, '').toUpperCase();
+      returnDate = str(p.return_date);
       break;
     case 'activity':
       request = { scenario: 'activity', venue: str(p.event_name)!, city: str(p.city)!, date: str(p.event_date)!, tickets: num(p.num_tickets)!, seatType: str(p.seat_type) };
@@ -58,14 +62,18 @@ export function planFor(job: Job): BookingPlan {
     passportCountry: str(pr.passport_country)?.toUpperCase(),
     knownTravelerNumber: str(pr.known_traveler_number),
   };
-  return { request, traveller, consent, preferences };
+  return { request, traveller, consent, preferences, ...(returnDate ? { returnDate } : {}) };
 }
 
 /** Why this plan cannot be booked at all (before any provider is tried), or null. */
-export function planProblem(plan: BookingPlan): string | null {
+export function planProblem(plan: BookingPlan): { reason: string; message: string } | null {
+  if (plan.request.scenario === 'flight' && plan.returnDate) {
+    // The providers sell one-way fares; booking only the way out of a return trip would be a surprise.
+    return { reason: 'unsupported_request', message: 'return flights are not offered by the flight providers (one-way fares only); book each way as its own job' };
+  }
   if (plan.request.scenario === 'flight' && plan.request.passengers > 1) {
     // The profile describes one person; a careful agent does not invent the other passengers' passports.
-    return `the booking is for ${plan.request.passengers} passengers but the profile describes one traveller; the other passengers' names and passport details are needed`;
+    return { reason: 'missing_passenger_details', message: `the booking is for ${plan.request.passengers} passengers but the profile describes one traveller; the other passengers' names and passport details are needed` };
   }
   return null;
 }

@@ -89,7 +89,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
 
   const problem = planProblem(plan);
   if (problem) {
-    await fail('error', { type: 'job_failed', message: `Not started: ${problem}.`, data: { reason: 'missing_passenger_details' } }, { reason: 'missing_passenger_details', step: 'plan', provider: null, url: null, message: problem }, `Not booked: ${problem}.`);
+    await fail('error', { type: 'job_failed', message: `Not started: ${problem.message}.`, data: { reason: problem.reason } }, { reason: problem.reason, step: 'plan', provider: null, url: null, message: problem.message }, `Not booked: ${problem.message}.`);
     return;
   }
   const chain = providerChain(job.scenario, plan.consent);

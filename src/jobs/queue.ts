@@ -16,10 +16,10 @@ export interface BookingMessage {
 export interface Queue {
   boss: PgBoss;
   enqueueBooking(trx: Transaction<DB> | Kysely<DB>, jobId: string): Promise<void>;
-  /** Wakes this process's booking workers (after a job was committed) instead of waiting for their next poll. */
+  /** Tells this process's booking workers a job was committed, so one takes it now rather than at its next poll. */
   wake(): void;
-  /** Registers a local worker (a pg-boss worker id) for wake(). */
-  addWorker(workerId: string): void;
+  /** The executor's hook for wake(). */
+  onWake(listener: () => void): void;
   depth(): Promise<{ queued: number; active: number }>;
   stop(): Promise<void>;
 }
@@ -52,14 +52,14 @@ export async function startQueue(database: Database, options: { supervise?: bool
     boss.on('error', (error) => queueErrors.push(error));
     await boss.start();
   }
-  const localWorkers: string[] = [];
+  const wakeListeners: Array<() => void> = [];
   return {
     boss,
     wake() {
-      for (const id of localWorkers) boss.notifyWorker(id);
+      for (const listener of wakeListeners) listener();
     },
-    addWorker(workerId) {
-      localWorkers.push(workerId);
+    onWake(listener) {
+      wakeListeners.push(listener);
     },
     async enqueueBooking(trx, jobId) {
       await boss.send(BOOKING_QUEUE, { jobId } satisfies BookingMessage, { singletonKey: jobId, db: fromKysely(trx) });

@@ -71,11 +71,14 @@ describe('hotel, flight and activity bookings in the sandbox', { concurrency: 4 
     assert.deepEqual(outcomes(events), [['skyfare', 'failed'], ['jetdeck', 'accepted']]);
   });
 
-  test('flight for two passengers with a one-person profile: error before browsing (no invented passports)', async () => {
+  test('flight for two passengers with a one-person profile, or a return trip: error before browsing', async () => {
     const { job } = await book(requests.flight({ passengers: 2 }));
     assert.equal(job.status, 'error');
     assert.equal(job.error.reason, 'missing_passenger_details');
     assert.equal(job.attemptCount, 0);
+    const roundTrip = await book(requests.flight({ return_date: requests.flight().request.params.date }));
+    assert.equal(roundTrip.job.status, 'error');
+    assert.equal(roundTrip.job.error.reason, 'unsupported_request', 'a return trip is not booked as a one-way surprise');
   });
 
   test('activity: tickets are held at TixHub with section, count, price and card on file', async () => {

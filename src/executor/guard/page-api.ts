@@ -124,7 +124,7 @@ export class GuardedPage {
     this.#events = events;
     this.#timeout = options.timeoutMs ?? 15_000;
     // Server-rendered pages are complete when they arrive; a missing element is missing, not late.
-    this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 5_000);
+    this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 8_000);
   }
 
   url(): string {

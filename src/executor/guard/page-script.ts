@@ -53,7 +53,8 @@ export const BLOCKER_SCRIPT = `(() => {
     e.stopImmediatePropagation();
     deny(how, el);
   };
-  window.addEventListener('beforeinput', cancel('typing'), true);
+  // Deleting is harmless (the field empties); only insertions are refused.
+  window.addEventListener('beforeinput', (e) => { if (!String(e.inputType || '').startsWith('delete')) cancel('typing')(e); }, true);
   window.addEventListener('keypress', cancel('typing'), true);
   window.addEventListener('keydown', (e) => { if (e.key && e.key.length === 1 && !e.ctrlKey && !e.metaKey) cancel('typing')(e); }, true);
   window.addEventListener('paste', cancel('pasting'), true);
