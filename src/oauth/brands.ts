@@ -52,9 +52,11 @@ export function parseBrandList(raw: string): ProtectedBrand[] {
 const LOOKALIKES: Record<string, string> = {
   // Cyrillic
   а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
-  і: 'l', ї: 'l', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ɡ: 'g', һ: 'h', ӏ: 'l', ү: 'y',
+  і: 'l', ї: 'l', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', ү: 'y', ԍ: 'g', ѡ: 'w',
   // Greek
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'l', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', γ: 'y',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'l', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', σ: 'o', ς: 'c', ϲ: 'c', τ: 't', υ: 'u', χ: 'x', ω: 'w', γ: 'y',
+  // Latin letters that imitate others
+  ɑ: 'a', ɡ: 'g', ɩ: 'l', ʟ: 'l', ᴏ: 'o',
   // Latin variants NFKC leaves alone
   ı: 'l', ł: 'l', ø: 'o', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe',
   // Leetspeak and symbols

@@ -24,7 +24,20 @@ export interface PresentedCredentials {
 // secret take the same time.
 const NO_CLIENT = secretDigest('no such client');
 
-export async function authenticateClient(db: Kysely<DB>, throttle: FailureThrottle, credentials: PresentedCredentials): Promise<ClientRow> {
+/** Who the request says it is, checked without the database: one method, not throttled. */
+export interface ClientClaim {
+  clientId: string;
+  secret: string | undefined;
+  /**
+   * The digest the stored one must equal for the fast path (null: no secret presented). A Basic
+   * header always presents one, even empty, so a public client using Basic never matches.
+   */
+  secretHash: string | null;
+  usedBasic: boolean;
+  throttleKey: string;
+}
+
+export function claimClient(throttle: FailureThrottle, credentials: PresentedCredentials): ClientClaim {
   const { basic, bodyClientId, bodySecret } = credentials;
   const usedBasic = basic !== undefined;
   const refuse = (description: string) => new OAuthError('invalid_client', description, { basic: usedBasic });
@@ -34,24 +47,30 @@ export async function authenticateClient(db: Kysely<DB>, throttle: FailureThrott
   const clientId = basic ? basic.clientId : bodyClientId;
   if (clientId === undefined || clientId === '') throw refuse('client authentication is required (HTTP Basic or client_id and client_secret in the body)');
   const secret = basic ? basic.secret : bodySecret;
-
-  const key = `${clientId}\u0000${credentials.source}`;
-  const wait = throttle.blockedFor(key);
+  const throttleKey = `${clientId}\u0000${credentials.source}`;
+  const wait = throttle.blockedFor(throttleKey);
   if (wait > 0) throw new OAuthError('invalid_client', `too many failed client authentications; retry in ${wait} s`, { basic: usedBasic, retryAfter: wait });
+  const secretHash = usedBasic || (secret !== undefined && secret !== '') ? secretDigest(secret ?? '') : null;
+  return { clientId, secret, secretHash, usedBasic, throttleKey };
+}
 
-  const client = await findClient(db, clientId);
+/** Verifies a claim against the stored client; every failure counts towards the throttle. */
+export async function verifyClientClaim(db: Kysely<DB>, throttle: FailureThrottle, claim: ClientClaim): Promise<ClientRow> {
+  const refuse = (description: string) => {
+    throttle.fail(claim.throttleKey);
+    return new OAuthError('invalid_client', description, { basic: claim.usedBasic });
+  };
+  const client = await findClient(db, claim.clientId);
   if (client?.token_endpoint_auth_method === 'none') {
-    if (usedBasic || (secret !== undefined && secret !== '')) {
-      throttle.fail(key);
-      throw refuse('this client is public (token_endpoint_auth_method none): send client_id only, no secret');
-    }
+    if (claim.usedBasic || (claim.secret !== undefined && claim.secret !== '')) throw refuse('this client is public (token_endpoint_auth_method none): send client_id only, no secret');
     return client;
   }
-  const presented = secret === undefined || secret === '' ? null : secretDigest(secret);
+  const presented = claim.secret === undefined || claim.secret === '' ? null : secretDigest(claim.secret);
   const matches = digestsEqual(presented ?? NO_CLIENT, client?.secret_hash ?? NO_CLIENT) && presented !== null && client !== undefined;
-  if (!matches) {
-    throttle.fail(key);
-    throw refuse(client && presented === null ? 'this client must authenticate with its client_secret' : 'client authentication failed');
-  }
+  if (!matches) throw refuse(client && presented === null ? 'this client must authenticate with its client_secret' : 'client authentication failed');
   return client;
+}
+
+export async function authenticateClient(db: Kysely<DB>, throttle: FailureThrottle, credentials: PresentedCredentials): Promise<ClientRow> {
+  return verifyClientClaim(db, throttle, claimClient(throttle, credentials));
 }

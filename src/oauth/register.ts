@@ -57,7 +57,11 @@ export function parseClientMetadata(body: unknown): ClientMetadata {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'the body must be a JSON object of client metadata');
   const input = body as Record<string, unknown>;
 
-  const redirectUris = stringArray(input, 'redirect_uris');
+  const rawUris = input.redirect_uris;
+  if (rawUris !== undefined && (!Array.isArray(rawUris) || !rawUris.every((v) => typeof v === 'string'))) {
+    throw new OAuthError('invalid_redirect_uri', 'redirect_uris: must be an array of strings');
+  }
+  const redirectUris = rawUris as string[] | undefined;
   if (redirectUris === undefined || redirectUris.length === 0) {
     throw new OAuthError('invalid_redirect_uri', 'redirect_uris: at least one redirect URI is required');
   }

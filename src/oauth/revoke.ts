@@ -21,12 +21,15 @@ export async function revokeToken(
   const hash = sha256(params.token);
   const tables = params.token_type_hint === 'refresh_token' ? (['oauth_refresh_tokens', 'oauth_access_tokens'] as const) : (['oauth_access_tokens', 'oauth_refresh_tokens'] as const);
   for (const table of tables) {
+    // The token by its hash, then its family by primary key: only the owning client may revoke it.
     const result = await db
       .updateTable(table)
       .set({ revoked_at: sql<Date>`now()` })
       .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
-      .where('family_id', 'in', db.selectFrom('oauth_token_families').select('id').where('client_id', '=', client.client_id))
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('oauth_token_families as f').select(sql`1`.as('one')).whereRef('f.id', '=', `${table}.family_id`).where('f.client_id', '=', client.client_id)),
+      )
       .executeTakeFirst();
     if (result.numUpdatedRows > 0n) return;
   }

@@ -36,7 +36,7 @@ export interface TestServiceOptions {
 }
 
 /** A port free on 127.0.0.1 right now (the OS picks it). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -32,7 +32,8 @@ export async function redeemAuthorizationCode(db: Kysely<DB>, client: ClientRow,
       update oauth_codes set redeemed_at = now(), family_id = ${familyId}
       where code_hash = ${codeHash} and redeemed_at is null and expires_at > now()
         and client_id = ${client.client_id} and redirect_uri = ${redirectUri} and code_challenge = ${challenge}
-        and exists (select 1 from oauth_grants g where g.id = oauth_codes.grant_id and g.revoked_at is null)
+        -- "offset 0" keeps this a primary-key lookup whatever the planner guesses (PGlite keeps no statistics)
+        and exists (select 1 from oauth_grants g where g.id = oauth_codes.grant_id and g.revoked_at is null offset 0)
       returning grant_id, scope, resource
     ), f as (
       insert into oauth_token_families (id, grant_id, client_id, resource)

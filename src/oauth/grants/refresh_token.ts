@@ -12,13 +12,19 @@ import type { GrantParams, TokenResponse } from './token-response.ts';
 // exactly one succeeds. A retired token presented again means two parties hold it (RFC 9700
 // §4.14.2): the whole family (every token descended from the same code) is revoked.
 
-export async function refreshTokens(db: Kysely<DB>, client: ClientRow, params: GrantParams): Promise<TokenResponse> {
-  if (!client.grant_types.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'this client is not registered for the refresh_token grant');
+/** The request's refresh token and the scope it asks for. */
+export function refreshParams(params: GrantParams): { token: string; wanted: string[]; narrowed: string | null } {
   const token = params.refresh_token;
   if (!token) throw new OAuthError('invalid_request', 'refresh_token is required');
   const wanted = params.scope === undefined || params.scope.trim() === '' ? [] : splitScope(params.scope);
   // A narrower scope applies to the new access token; the refresh token keeps its own (RFC 6749 §6).
-  const narrowed = wanted.length ? formatScope(wanted) : null;
+  return { token, wanted, narrowed: wanted.length ? formatScope(wanted) : null };
+}
+
+/** The one-by-one path (see refresh-batch.ts for the fast one): rotates, or says exactly why not. */
+export async function refreshTokens(db: Kysely<DB>, client: ClientRow, params: GrantParams): Promise<TokenResponse> {
+  if (!client.grant_types.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'this client is not registered for the refresh_token grant');
+  const { token, wanted, narrowed } = refreshParams(params);
 
   const tokenHash = sha256(token);
   const access = mint('cat_');
@@ -27,15 +33,16 @@ export async function refreshTokens(db: Kysely<DB>, client: ClientRow, params: G
   const refreshExpires = secondsFromNow(REFRESH_TOKEN_TTL_SECONDS);
   const wantedArray = `{${wanted.join(',')}}`;
 
-  const { rows } = await sql<{ scope: string; access_scope: string; grant_id: number; last_used_at: Date | null }>`
+  const { rows } = await sql<{ scope: string; access_scope: string }>`
     with old as (
       update oauth_refresh_tokens r set rotated_at = now()
-      from oauth_token_families f, oauth_grants g
+      from oauth_token_families f
       where r.token_hash = ${tokenHash} and r.rotated_at is null and r.revoked_at is null and r.expires_at > now()
         and f.id = r.family_id and f.revoked_at is null and f.client_id = ${client.client_id}
-        and g.id = f.grant_id and g.revoked_at is null
+        -- "offset 0" keeps this a primary-key lookup whatever the planner guesses (PGlite keeps no statistics)
+        and exists (select 1 from oauth_grants g where g.id = f.grant_id and g.revoked_at is null offset 0)
         and string_to_array(r.scope, ' ') @> ${wantedArray}::text[]
-      returning r.family_id, r.scope, coalesce(${narrowed}::text, r.scope) as access_scope, g.id as grant_id, g.last_used_at
+      returning r.family_id, r.scope, coalesce(${narrowed}::text, r.scope) as access_scope
     ), a as (
       insert into oauth_access_tokens (token_hash, family_id, scope, expires_at)
       select ${access.hash}, family_id, access_scope, ${accessExpires} from old
@@ -43,16 +50,18 @@ export async function refreshTokens(db: Kysely<DB>, client: ClientRow, params: G
       insert into oauth_refresh_tokens (token_hash, family_id, scope, expires_at)
       select ${refresh.hash}, family_id, scope, ${refreshExpires} from old
     )
-    select scope, access_scope, grant_id, last_used_at from old`.execute(db);
+    select scope, access_scope from old`.execute(db);
   const issued = rows[0];
   if (issued) {
-    touchGrant(db, issued.grant_id, issued.last_used_at);
     return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh.value, scope: issued.access_scope };
   }
   throw await whyNot(db, client, tokenHash, wanted);
 }
 
-/** Records that an app used its access: at most once a minute per grant, off the request's path. */
+/**
+ * Records that an app used its access (at the resource: see access-token.ts), at most once a
+ * minute per grant, off the request's path.
+ */
 export function touchGrant(db: Kysely<DB>, grantId: number, lastUsedAt: Date | null): void {
   if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
   void db.updateTable('oauth_grants').set({ last_used_at: sql<Date>`now()` }).where('id', '=', grantId).execute().catch(() => {});

@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { registerClient, type RegistrationPolicy } from '../register.ts';
-import { exchangeToken } from '../token.ts';
+import { exchangeToken, type TokenDeps } from '../token.ts';
 import { revokeToken } from '../revoke.ts';
 import type { FailureThrottle } from '../throttle.ts';
 import { formParams, presentedCredentials } from './credentials.ts';
+import { OAuthError } from '../errors.ts';
 
 // The endpoints clients call directly: registration, token, revocation. They are open to
 // browser-based clients of any origin (MCP Inspector, single-page apps): nothing here relies on
@@ -14,6 +15,7 @@ import { formParams, presentedCredentials } from './credentials.ts';
 export interface EndpointDeps {
   db: Kysely<DB>;
   throttle: FailureThrottle;
+  refreshes: TokenDeps['refreshes'];
   policy: RegistrationPolicy;
   registerLimitPerMinute: number;
 }
@@ -40,13 +42,16 @@ export function clientEndpointRoutes(app: FastifyInstance, deps: EndpointDeps): 
   }
 
   app.post('/oauth/register', { config: { rateLimit: { max: deps.registerLimitPerMinute, timeWindow: 60_000 } } }, async (request, reply) => {
+    if (!/^application\/json(\s*;|$)/i.test(String(request.headers['content-type'] ?? ''))) {
+      throw new OAuthError('invalid_client_metadata', 'send the client metadata as application/json');
+    }
     const registration = await registerClient(db, policy, request.body);
     return noStore(reply).code(201).send(registration);
   });
 
   app.post('/oauth/token', async (request: FastifyRequest, reply) => {
     const params = formParams(request);
-    const tokens = await exchangeToken(db, throttle, presentedCredentials(request, params), params);
+    const tokens = await exchangeToken(deps, presentedCredentials(request, params), params);
     return noStore(reply).send(tokens);
   });
 

@@ -5,6 +5,7 @@ import type { Services } from '../../services.ts';
 import { DEFAULT_BRANDS, parseBrandList } from '../brands.ts';
 import { resourceFor } from '../metadata.ts';
 import { FailureThrottle } from '../throttle.ts';
+import { refreshBatcher } from '../grants/refresh-batch.ts';
 import { clientEndpointRoutes } from './endpoints.ts';
 import { sendOAuthError } from './errors.ts';
 import { authorizationPageRoutes } from './pages.ts';
@@ -28,6 +29,6 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   app.setErrorHandler((error, request, reply) => sendOAuthError(error, request, reply));
 
   wellKnownRoutes(app, issuer);
-  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
+  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db, opts.services.database.backend === 'postgres' ? 4 : 1), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
   authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer) });
 }
