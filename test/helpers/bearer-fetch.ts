@@ -1,5 +1,5 @@
 // Preloaded (node --import) into the MCP Inspector's CLI process by test/mcp/inspector.test.ts.
-// Inspector 0.15's CLI mode has no option for request headers (added in later releases), so the
+// Inspector 0.15's CLI mode has no option for request headers, so the
 // test supplies the bearer credential the way a header option would: on every fetch it makes.
 const bearer = process.env.MCP_TEST_BEARER;
 const originalFetch = globalThis.fetch;
