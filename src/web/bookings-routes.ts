@@ -3,7 +3,8 @@ import { getBooking, listBookings, type Booking } from '../handoff/bookings.ts';
 import { describeHeld, describeRequest, jobTitle, providerName, statusWords, timeline } from '../handoff/describe.ts';
 import { holdIsOpen } from '../handoff/handoff.ts';
 import type { JobLinks } from '../jobs/handoff-url.ts';
-import { BOOKINGS_SCRIPT, BOOKINGS_SCRIPT_PATH, renderFragment, sendAsset, sendView } from './handoff-render.ts';
+import { randomSecret } from '../security/secrets.ts';
+import { BOOKINGS_SCRIPT, BOOKINGS_SCRIPT_PATH, pageSecurityHeaders, renderFragment, sendAsset, sendView } from './handoff-render.ts';
 import type { WebContext } from './handoff-routes.ts';
 import { signedInUser, signInPathFor } from './visitor.ts';
 
@@ -65,9 +66,9 @@ export function bookingRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!user) return reply.code(401).header('cache-control', 'no-store').send();
     const booking = await getBooking(services.db, user.id, request.params.jobId);
     if (!booking) return reply.code(404).header('cache-control', 'no-store').send();
+    // Fetched by the page's script; opened directly it is still a page of ours, under the same policy.
+    pageSecurityHeaders(reply, ctx.origin, randomSecret(16));
     return reply
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8')
       .send(renderFragment('bookings-item', bookingItem(booking, services.links)));
   });

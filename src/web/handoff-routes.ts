@@ -46,7 +46,6 @@ export async function handoffWeb(app: FastifyInstance, opts: { services: Service
   const { services } = opts;
   const ctx: WebContext = {
     services,
-    // Read at each use: the executor's sessions may be attached after the app is built.
     sessions: executorSessions(services.executor.holds),
     watcher: new JobWatcher(services.db),
     origin: new URL(services.config.BASE_URL).origin,
@@ -82,12 +81,7 @@ export function statusMessage(job: Job): Record<string, unknown> {
 
 function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { services, watcher } = ctx;
-  const deps = {
-    db: services.db,
-    get sessions() {
-      return ctx.sessions;
-    },
-  };
+  const deps = { db: services.db, sessions: ctx.sessions };
   // How many people are in control of each held tab (the same person on two devices counts twice).
   const controllers = new Map<string, number>();
 

@@ -14,8 +14,6 @@ export interface LiveViewGrant {
   mode: 'watch' | 'control';
   /** Called once the socket is open; returns what to do when it closes (e.g. unsubscribe). */
   opened?(connection: LiveViewConnection): () => void;
-  /** The viewer in control sent input (the content is not passed on: it may be a card code). */
-  onInput?(): void;
   /** The tab closed under the viewer (default: tell the viewer and close). */
   onViewEnded?(connection: LiveViewConnection): void;
 }
@@ -66,7 +64,6 @@ export function liveViewSocketRoute(app: FastifyInstance, path: string, options:
     // What to undo at close is known only once the connection exists.
     const undo: { release?: () => void } = {};
     const connection = serveLiveView(socket as unknown as Socket, grant.view, grant.mode, {
-      onInput: grant.onInput,
       onViewEnded: grant.onViewEnded,
       onClose: () => undo.release?.(),
     });

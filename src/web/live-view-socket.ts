@@ -42,7 +42,6 @@ export function serveLiveView(
   view: LiveView | null,
   mode: 'watch' | 'control',
   hooks: {
-    onInput?: () => void;
     onClose?: () => void;
     /** The tab is gone; by default the viewer is told and the socket closed at once. */
     onViewEnded?: (connection: LiveViewConnection) => void;
@@ -106,7 +105,6 @@ export function serveLiveView(
     if (++windowCount > INPUT_PER_SECOND) return;
     const input = parseInput(message);
     if (!input) return;
-    hooks.onInput?.();
     void attached.input(input);
   });
   socket.on('close', cleanup);

@@ -26,6 +26,7 @@ for (const backend of BACKENDS) {
     /** Every response body the service sent in these tests (API replies and pages the person saw). */
     const bodies: string[] = [];
     const typedCodes: string[] = [];
+    const handoffTokens: string[] = [];
 
     const api = async (method: string, path: string, body?: unknown): Promise<Reply> => {
       const reply = await call(service.url, method, path, { key, ...(body === undefined ? {} : { body }) });
@@ -68,6 +69,7 @@ for (const backend of BACKENDS) {
       const paused = await waitForJob(service, key, jobId);
       assert.equal(paused.status, 'paused_payment', paused.summary);
       assert.match(paused.handoffUrl, new RegExp(`^${service.url}/handoff/[A-Za-z0-9_-]{43}$`));
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
 
       const context = await person.newContext(PHONE);
       recordResponses(context);
@@ -125,9 +127,11 @@ for (const backend of BACKENDS) {
     });
 
     test('Cancel on the handoff page: error, reason cancelled_by_user, an audit event, the hold released, the link dead', async () => {
-      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Cancel Corner' }));
+      // Busy: the exact time is full, the executor moved it (as the consent allows); the page says so.
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: `Busy Cancel Corner ${Math.random().toString(36).slice(2, 6)}` }));
       const paused = await waitForJob(service, key, jobId);
       assert.equal(paused.status, 'paused_payment');
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
       const tab = held(jobId);
       const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
       recordResponses(context);
@@ -135,6 +139,9 @@ for (const backend of BACKENDS) {
       try {
         await page.goto(paused.handoffUrl);
         await waitForLiveFrames(page, tab);
+        const adjustment = await page.innerText('ul.adjustments');
+        assert.match(adjustment, /Time adjusted 19:30 → 20:00/);
+        assert.match(await page.innerText('.headline'), /20:00/);
         await Promise.all([page.waitForURL(/\/cancel$/), page.click('[data-cancel] button')]);
         assert.match(await page.innerText('h1'), /Booking cancelled/);
 
@@ -201,6 +208,7 @@ for (const backend of BACKENDS) {
         assert.equal(status.status, 'paused_payment', JSON.stringify(status));
         const handoffUrl: string = status.handoffUrl;
         assert.ok(handoffUrl);
+        handoffTokens.push(handoffUrl.split('/').pop()!);
 
         // Another signed-in user: 403, and nothing about the job.
         const bob = await signedInContext(service, person, 'bob@example.com');
@@ -277,6 +285,9 @@ for (const backend of BACKENDS) {
         assert.ok(!bodies.some((b) => containsCode(b, code)), `no response body carries ${code}`);
         assert.ok(!containsCode(metrics, code), `no metric carries ${code}`);
       }
+      // The handoff pages were requested (and logged) many times: never with their token.
+      assert.ok(captured.lines.some((line) => line.includes('/handoff/[redacted]')));
+      for (const token of handoffTokens) assert.ok(!captured.lines.some((line) => line.includes(token)), 'no log line carries a handoff token');
     });
   });
 }
