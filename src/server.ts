@@ -24,10 +24,10 @@ export interface RunningService {
 export interface StartOptions {
   /** Serve HTTP (false: a worker-only process). */
   listen?: boolean;
-  /** Start an in-memory PGlite from this dump (tests and benchmarks start many services). */
-  loadDataDir?: Blob;
   /** Start the bundled sandbox provider sites (default: config.SANDBOX; never in a worker-only process). */
   sandbox?: boolean;
+  /** Start an in-memory PGlite from this dump (tests and benchmarks start many services). */
+  loadDataDir?: Blob;
 }
 
 export async function startService(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningService> {
