@@ -29,7 +29,8 @@ const calendarDate = (what: string) =>
     .regex(DATE, says('must be a date as YYYY-MM-DD'))
     // Each check reports only its own problem: a value that is not YYYY-MM-DD gets one message.
     .refine((v) => !DATE.test(v) || isCalendarDate(v), says('is not a real calendar date'))
-    .describe(`${what}, YYYY-MM-DD`);
+    // `format` reaches the generated JSON Schemas (MCP tools, OpenAPI) beside the pattern.
+    .meta({ description: `${what}, YYYY-MM-DD`, format: 'date' });
 
 const futureDate = (what: string) => calendarDate(what).refine((v) => !isCalendarDate(v) || v >= earliestBookableDate(), says('is in the past'));
 

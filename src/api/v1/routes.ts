@@ -8,6 +8,14 @@ export interface ResourceOptions {
   public?: boolean;
 }
 
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs no API key (the OpenAPI document and its reference page). */
+    public?: boolean;
+  }
+}
+
 /**
  * Registers a path's handlers. Every other method gets 405 with an Allow header, so a client that
  * picked the wrong method learns which ones exist rather than getting a 404; OPTIONS answers 204
@@ -37,7 +45,7 @@ export function resource(app: FastifyInstance, url: string, handlers: Partial<Re
 }
 
 export function isPublicRoute(request: FastifyRequest): boolean {
-  return (request.routeOptions.config as { public?: boolean } | undefined)?.public === true;
+  return request.routeOptions.config?.public === true;
 }
 
 /**
