@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const all = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts')
   .map((f) => f.slice(0, -3))
   .sort();
 const asked = process.argv.slice(2).map((a) => a.replace(/^bench\//, '').replace(/\.ts$/, ''));
