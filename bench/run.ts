@@ -1,5 +1,6 @@
 // `npm run bench`: runs every bench/*.ts (except this file) one after the other, each in its own
-// process, or only those named on the command line (`npm run bench -- rest-read`).
+// process, or only those named on the command line (`npm run bench -- rest-read`). Helpers that a
+// benchmark starts (servers, child processes) live in bench/lib/, which is not run.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
