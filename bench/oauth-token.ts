@@ -177,7 +177,7 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
 }
 
 async function reference(): Promise<Target> {
-  const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'lib', 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'ignore'] });
   const info = JSON.parse(await waitForLine(child)) as { url: string; clientId: string; clientSecret: string; refreshTokens: string[] };
   return { tokenUrl: `${info.url}/token`, basic: `Basic ${Buffer.from(`${info.clientId}:${info.clientSecret}`).toString('base64')}`, refreshTokens: info.refreshTokens, stop: () => stopChild(child) };
 }

@@ -1,12 +1,13 @@
 // `npm run bench`: runs every bench/*.ts (except this file) one after the other, each in its own
-// process, or only those named on the command line (`npm run bench -- rest-read`).
+// process, or only those named on the command line (`npm run bench -- rest-read`). Helpers that a
+// benchmark starts (servers, child processes) live in bench/lib/, which is not run.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const all = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'run.ts')
   .map((f) => f.slice(0, -3))
   .sort();
 const asked = process.argv.slice(2).map((a) => a.replace(/^bench\//, '').replace(/\.ts$/, ''));

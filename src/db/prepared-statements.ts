@@ -18,9 +18,16 @@ const MAX_PER_CONNECTION = 256;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
 let generation = 0;
+// Query texts are few (one per query shape), so their digests are remembered rather than recomputed.
+const digests = new Map<string, string>();
 
 function statementName(text: string): string {
-  return `k${generation}_${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha1').update(text).digest('base64url').slice(0, 22);
+    if (digests.size < 4 * MAX_PER_CONNECTION) digests.set(text, digest);
+  }
+  return `k${generation}_${digest}`;
 }
 
 function isStalePlan(error: unknown): boolean {
