@@ -35,6 +35,17 @@ const POSTGRES = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
 const ROOT = join(import.meta.dirname, '..');
 
+// Servers started by this run die with it, however it ends.
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+function progress(message: string): void {
+  process.stderr.write(`  … ${message}\n`);
+}
+
 interface Target {
   tokenUrl: string;
   basic: string;
@@ -135,6 +146,8 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = { ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: baseUrl, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, WORKERS: '0', LOG_LEVEL: 'warn', OIDC_ISSUER: '' };
   const child = spawn(process.execPath, [...NODE_ARGS, join(ROOT, 'src', 'main.ts'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  progress(`starting concierge on ${databaseUrl.split(':')[0]}`);
   child.stdout!.resume();
   for (let i = 0; ; i++) {
     const up = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
@@ -178,6 +191,8 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
 
 async function reference(): Promise<Target> {
   const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.add(child);
+  progress('starting oidc-provider');
   const info = JSON.parse(await waitForLine(child)) as { url: string; clientId: string; clientSecret: string; refreshTokens: string[] };
   return { tokenUrl: `${info.url}/token`, basic: `Basic ${Buffer.from(`${info.clientId}:${info.clientSecret}`).toString('base64')}`, refreshTokens: info.refreshTokens, stop: () => stopChild(child) };
 }
@@ -200,8 +215,10 @@ try {
     targets.push({ key: 'postgres', label: 'concierge, PostgreSQL', target: await concierge(POSTGRES, schema), latencies: [] });
   }
   targets.push({ key: 'reference', label: 'oidc-provider (in-memory storage)', target: await reference(), latencies: [] });
+  progress('warming up');
   for (const t of targets) await drive(t.target, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
+    progress(`round ${round + 1} of ${ROUNDS}`);
     for (const t of targets) t.latencies.push(...(await drive(t.target, SECONDS / ROUNDS)));
   }
   const results = new Map(targets.map((t) => [t.key, summary(t.latencies, SECONDS)]));
