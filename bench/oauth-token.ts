@@ -8,12 +8,14 @@
 // Each server runs in its own process; this process only drives the load, over keep-alive HTTP
 // connections. Every connection follows its own refresh-token chain (each response's refresh
 // token is the next request's), so every request is a genuine rotation; a non-200 stops the run.
+// Server CPU per grant (from /proc) is printed too: on a shared machine it is steadier than
+// throughput. For PostgreSQL it counts the service process only, not the database server's.
 // The servers are measured in turns (ROUNDS rounds of SECONDS/ROUNDS each, after a warm-up), so
 // that a busy moment on a shared machine weighs on all of them alike; each figure is the total
 // of its rounds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,14 +37,37 @@ const POSTGRES = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
 const ROOT = join(import.meta.dirname, '..');
 
+// Servers started by this run die with it, however it ends.
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+function progress(message: string): void {
+  process.stderr.write(`  … ${message}\n`);
+}
+
 interface Target {
+  pid: number;
   tokenUrl: string;
   basic: string;
   refreshTokens: string[];
   stop(): Promise<void>;
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 interface Result {
+  cpuPerGrant: number;
   grantsPerSecond: number;
   p50: number;
   p99: number;
@@ -94,10 +119,10 @@ async function drive(target: Target, seconds: number): Promise<number[]> {
   return latencies;
 }
 
-function summary(latencies: number[], seconds: number): Result {
+function summary(latencies: number[], seconds: number, cpu: number): Result {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { grantsPerSecond: sorted.length / seconds, p50: at(0.5), p99: at(0.99) };
+  return { grantsPerSecond: sorted.length / seconds, p50: at(0.5), p99: at(0.99), cpuPerGrant: cpu / sorted.length };
 }
 
 function waitForLine(child: ChildProcess): Promise<string> {
@@ -135,11 +160,14 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = { ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: baseUrl, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, WORKERS: '0', LOG_LEVEL: 'warn', OIDC_ISSUER: '' };
   const child = spawn(process.execPath, [...NODE_ARGS, join(ROOT, 'src', 'main.ts'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  progress(`starting concierge on ${databaseUrl.split(':')[0]}`);
   child.stdout!.resume();
-  for (let i = 0; ; i++) {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
     const up = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
     if (up) break;
-    if (i > 300 || child.exitCode !== null) throw new Error('the service did not start');
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the service did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   // Set-up through the core, as the consent page would do it: one approved code per connection.
@@ -173,22 +201,24 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
     refreshTokens.push(JSON.parse(reply.text).refresh_token);
   }
   agent.destroy();
-  return { tokenUrl: `${baseUrl}/oauth/token`, basic, refreshTokens, stop: () => stopChild(child) };
+  return { pid: child.pid!, tokenUrl: `${baseUrl}/oauth/token`, basic, refreshTokens, stop: () => stopChild(child) };
 }
 
 async function reference(): Promise<Target> {
   const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'lib', 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.add(child);
+  progress('starting oidc-provider');
   const info = JSON.parse(await waitForLine(child)) as { url: string; clientId: string; clientSecret: string; refreshTokens: string[] };
-  return { tokenUrl: `${info.url}/token`, basic: `Basic ${Buffer.from(`${info.clientId}:${info.clientSecret}`).toString('base64')}`, refreshTokens: info.refreshTokens, stop: () => stopChild(child) };
+  return { pid: child.pid!, tokenUrl: `${info.url}/token`, basic: `Basic ${Buffer.from(`${info.clientId}:${info.clientSecret}`).toString('base64')}`, refreshTokens: info.refreshTokens, stop: () => stopChild(child) };
 }
 
 console.log(`refresh_token grants per second: ${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${SECONDS / ROUNDS} s per server after ${WARMUP_SECONDS} s warm-up, each server in its own process`);
-const targets: Array<{ key: string; label: string; target: Target; latencies: number[] }> = [];
+const targets: Array<{ key: string; label: string; target: Target; latencies: number[]; cpu: number }> = [];
 const cleanups: Array<() => Promise<void>> = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
 cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
 try {
-  targets.push({ key: 'pglite', label: 'concierge, PGlite', target: await concierge(`pglite:${dataDir}`, 'public'), latencies: [] });
+  targets.push({ key: 'pglite', label: 'concierge, PGlite', target: await concierge(`pglite:${dataDir}`, 'public'), latencies: [], cpu: 0 });
   if (POSTGRES) {
     const schema = `bench_${randomBytes(4).toString('hex')}`;
     cleanups.push(async () => {
@@ -197,22 +227,29 @@ try {
       await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
       await client.end();
     });
-    targets.push({ key: 'postgres', label: 'concierge, PostgreSQL', target: await concierge(POSTGRES, schema), latencies: [] });
+    targets.push({ key: 'postgres', label: 'concierge, PostgreSQL', target: await concierge(POSTGRES, schema), latencies: [], cpu: 0 });
   }
-  targets.push({ key: 'reference', label: 'oidc-provider (in-memory storage)', target: await reference(), latencies: [] });
+  targets.push({ key: 'reference', label: 'oidc-provider (in-memory storage)', target: await reference(), latencies: [], cpu: 0 });
+  progress('warming up');
   for (const t of targets) await drive(t.target, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const t of targets) t.latencies.push(...(await drive(t.target, SECONDS / ROUNDS)));
+    progress(`round ${round + 1} of ${ROUNDS}`);
+    for (const t of targets) {
+      const before = cpuMs(t.target.pid);
+      t.latencies.push(...(await drive(t.target, SECONDS / ROUNDS)));
+      t.cpu += cpuMs(t.target.pid) - before;
+    }
   }
-  const results = new Map(targets.map((t) => [t.key, summary(t.latencies, SECONDS)]));
+  const results = new Map(targets.map((t) => [t.key, summary(t.latencies, SECONDS, t.cpu)]));
   for (const t of targets) {
     const r = results.get(t.key)!;
-    console.log(`  ${t.label.padEnd(34)} ${r.grantsPerSecond.toFixed(0).padStart(7)} grants/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms`);
+    console.log(`  ${t.label.padEnd(34)} ${r.grantsPerSecond.toFixed(0).padStart(7)} grants/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   server CPU ${r.cpuPerGrant.toFixed(3)} ms/grant`);
   }
   if (!POSTGRES) console.log('  concierge, PostgreSQL               skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
   const ref = results.get('reference')!.grantsPerSecond;
   for (const t of targets.filter((x) => x.key !== 'reference')) {
-    console.log(`  ratio ${t.label} / oidc-provider: ${(results.get(t.key)!.grantsPerSecond / ref).toFixed(2)}`);
+    const r = results.get(t.key)!;
+    console.log(`  ratio ${t.label} / oidc-provider: ${(r.grantsPerSecond / ref).toFixed(2)} (throughput), ${(results.get('reference')!.cpuPerGrant / r.cpuPerGrant).toFixed(2)} (grants per server CPU second)`);
   }
 } finally {
   for (const t of targets) await t.target.stop();

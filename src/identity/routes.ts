@@ -63,6 +63,9 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       return sendErrorPage(reply, 400, 'Sign-in failed', 'The identity provider did not confirm who you are. Start again.');
     }
     const user = await upsertUser(db, identity);
+    // A fresh session id at every sign-in (no fixation); the browser's previous one ends.
+    const previous = request.cookies[cookieName];
+    if (previous) await endSession(db, previous);
     const session = await createSession(db, user.id);
     reply.setCookie(cookieName, session, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies, maxAge: SESSION_TTL_SECONDS });
     securityHeaders(reply);
