@@ -205,7 +205,7 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
 }
 
 async function reference(): Promise<Target> {
-  const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'lib', 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.add(child);
   progress('starting oidc-provider');
   const info = JSON.parse(await waitForLine(child)) as { url: string; clientId: string; clientSecret: string; refreshTokens: string[] };

@@ -4,11 +4,39 @@ import { z } from 'zod';
 // message naming the variable, so an operator never learns about a typo from a failing request.
 const booleanish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** The origin (scheme://host[:port]) of an http(s) URL written as an origin, or null. */
+function originOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Browser origins allowed to call /api/mcp besides BASE_URL's own (comma-separated); any other
+  // Origin is refused, which keeps a web page from driving the credentials of a local agent.
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list, ctx) => {
+      const origins: string[] = [];
+      for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const origin = originOf(item);
+        if (origin === null) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin like https://app.example.com` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, 'must be postgres://… or pglite:<dir> (pglite:memory: for an in-memory database)')
@@ -31,9 +59,31 @@ const schema = z.object({
     .optional(),
   // Dynamic client registrations accepted per source address per minute (in-memory, per process).
   OAUTH_REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  // Executor (src/executor, src/browser, src/providers).
+  /** Keys the handoff tokens (HMAC). Required in production; generated once and kept in the database otherwise. */
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** A remote browser: ws://…/devtools/browser/… (CDP) or a Playwright browser server's ws:// endpoint. */
+  BROWSER_WS_ENDPOINT: z.url({ protocol: /^(wss?|https?)$/ }).optional(),
+  /** How long a booking stopped at the card-code step is held for the person (capped by the provider's own hold). */
+  HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(900),
+  /** Start the bundled sandbox provider sites with `serve` (default: on in development only). */
+  SANDBOX: booleanish.optional(),
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4100),
+  /** Where each provider lives: {provider} is replaced by its id (default: the sandbox sites). */
+  PROVIDER_URL_TEMPLATE: z
+    .string()
+    .regex(/^https?:\/\/\S*\{provider\}\S*$/, 'must be an http(s) URL containing {provider}')
+    .optional(),
+  /** Test/benchmark aid only: an extra pause before every executor step, so a run is slow enough to observe or kill. */
+  EXECUTOR_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });
 
-export type Config = z.infer<typeof schema> & { BASE_URL: string };
+export type Config = Omit<z.infer<typeof schema>, 'SANDBOX' | 'PROVIDER_URL_TEMPLATE'> & {
+  BASE_URL: string;
+  SANDBOX: boolean;
+  PROVIDER_URL_TEMPLATE: string;
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -51,14 +101,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  if (c.OIDC_ISSUER && (!c.OIDC_CLIENT_ID || !c.OIDC_CLIENT_SECRET)) {
-    throw new ConfigError('invalid configuration:\n  OIDC_ISSUER: needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too');
-  }
-  // The development identity provider signs in anyone as any email: never in production.
-  if (c.NODE_ENV === 'production' && !c.OIDC_ISSUER) {
-    throw new ConfigError('invalid configuration:\n  OIDC_ISSUER: production mode needs a real identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); the development one is refused');
-  }
   // The issuer must be byte-identical everywhere it appears, so a trailing slash is never added.
   const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
-  return { ...c, BASE_URL: baseUrl };
+  // Every problem is reported at once, so an operator fixes the environment in one pass.
+  const problems: string[] = [];
+  if (c.OIDC_ISSUER && (!c.OIDC_CLIENT_ID || !c.OIDC_CLIENT_SECRET)) {
+    problems.push('  OIDC_ISSUER: needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too');
+  }
+  if (c.NODE_ENV === 'production') {
+    // The development identity provider signs in anyone as any email: never in production.
+    if (!c.OIDC_ISSUER) problems.push('  OIDC_ISSUER: production mode needs a real identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); the development one is refused');
+    if (!c.SECRET_KEY) problems.push('  SECRET_KEY: required in production (at least 32 random characters)');
+    if (c.EXECUTOR_STEP_DELAY_MS > 0) problems.push('  EXECUTOR_STEP_DELAY_MS: a test aid, refused in production');
+  }
+  if (problems.length) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
+  return {
+    ...c,
+    BASE_URL: baseUrl,
+    SANDBOX: c.SANDBOX ?? c.NODE_ENV === 'development',
+    PROVIDER_URL_TEMPLATE: (c.PROVIDER_URL_TEMPLATE ?? `http://{provider}.localhost:${c.SANDBOX_PORT}`).replace(/\/+$/, ''),
+  };
 }

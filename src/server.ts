@@ -4,10 +4,14 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startQueue, queueErrors } from './jobs/queue.ts';
-import { noLinks } from './jobs/handoff-url.ts';
 import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
+import { startExecutor } from './executor/index.ts';
+import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
+import { sessionUrlOf } from './handoff/session-view.ts';
+import type { Job } from './jobs/types.ts';
 import type { Services } from './services.ts';
+import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -17,8 +21,17 @@ export interface RunningService {
 }
 
 /** Opens the database, applies migrations, starts the queue and the HTTP server. */
-export async function startService(config: Config, log: Logger, options: { listen?: boolean } = {}): Promise<RunningService> {
-  const database = await openDatabase(config, { shareSocket: true });
+export interface StartOptions {
+  /** Serve HTTP (false: a worker-only process). */
+  listen?: boolean;
+  /** Start the bundled sandbox provider sites (default: config.SANDBOX; never in a worker-only process). */
+  sandbox?: boolean;
+  /** Start an in-memory PGlite from this dump (tests and benchmarks start many services). */
+  loadDataDir?: Blob;
+}
+
+export async function startService(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningService> {
+  const database = await openDatabase(config, { shareSocket: true, loadDataDir: options.loadDataDir });
   const closers: Array<() => Promise<void>> = [() => database.close()];
   try {
     const applied = await migrateToLatest(database.db, database.schema);
@@ -29,15 +42,39 @@ export async function startService(config: Config, log: Logger, options: { liste
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
+    if (database.listen) {
+      // Recently verified API keys, kept only while revocations can reach us (auth/api-key-cache.ts).
+      const cache = new ApiKeyCache();
+      const stopListening = database.listen(API_KEY_REVOKED_CHANNEL, {
+        onNotify: (hash) => cache.evict(hash),
+        onUp: () => cache.enable(),
+        onDown: () => cache.disable(),
+      });
+      closers.unshift(stopListening);
+      attachApiKeyCache(database.db, cache);
+    }
     await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
+    if (options.sandbox ?? (config.SANDBOX && options.listen !== false)) {
+      // Development only: the provider websites the executor books on, on *.localhost:SANDBOX_PORT.
+      const { startSandbox } = await import('../sandbox/index.ts');
+      const sandbox = await startSandbox({ port: config.SANDBOX_PORT, host: '127.0.0.1', holdSeconds: config.HOLD_SECONDS });
+      closers.push(() => sandbox.close());
+      log.info({ providers: config.PROVIDER_URL_TEMPLATE, port: sandbox.port }, 'sandbox provider sites are running');
+    }
+    const secretKey = await resolveSecretKey(database.db, config.SECRET_KEY);
+    const links = { ...handoffLinks(config.BASE_URL, secretKey), sessionUrl: (job: Job) => sessionUrlOf(config.BASE_URL, secretKey, job) };
+    const executor = await startExecutor({ config, db: database.db, queue, log, secretKey });
+    closers.unshift(() => executor.stop());
     const services: Services = {
       config,
       database,
       db: database.db,
       queue,
-      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION },
-      links: noLinks,
+      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, links },
+      links,
+      executor,
       log,
+      secretKey,
     };
     const app = await buildApp(services);
     closers.unshift(() => app.close());

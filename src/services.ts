@@ -6,6 +6,7 @@ import type { DB } from './db/schema.ts';
 import type { Queue } from './jobs/queue.ts';
 import type { JobDeps } from './jobs/service.ts';
 import type { JobLinks } from './jobs/handoff-url.ts';
+import type { Executor } from './executor/index.ts';
 
 /** What a running service holds: built once at start, handed to every surface. */
 export interface Services {
@@ -15,5 +16,9 @@ export interface Services {
   queue: Queue;
   jobs: JobDeps;
   links: JobLinks;
+  /** Booking workers of this process, and the sessions they hold at the card-code step (executor.holds). */
+  executor: Executor;
   log: Logger;
+  /** Keys links that must be reproducible without storage (sessionUrl). */
+  secretKey: string;
 }

@@ -52,6 +52,11 @@ export interface JobsTable {
   updated_at: Generated<Date>;
   started_at: NullableTimestamp;
   completed_at: NullableTimestamp;
+  /** The executor run allowed to write to this job (fencing; see migrations/003_executor.ts). */
+  run_id: string | null;
+  /** The process holding a paused booking's browser session, and when it last confirmed it. */
+  hold_instance: string | null;
+  hold_seen_at: NullableTimestamp;
 }
 
 export interface AuditEventsTable {
@@ -163,6 +168,12 @@ export interface OAuthRefreshTokensTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface SettingsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   profiles: ProfilesTable;
@@ -177,4 +188,5 @@ export interface DB {
   oauth_token_families: OAuthTokenFamiliesTable;
   oauth_access_tokens: OAuthAccessTokensTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
+  settings: SettingsTable;
 }

@@ -16,16 +16,23 @@ export interface BookingMessage {
 export interface Queue {
   boss: PgBoss;
   enqueueBooking(trx: Transaction<DB> | Kysely<DB>, jobId: string): Promise<void>;
+  /** Tells this process's booking workers a job was committed, so one takes it now rather than at its next poll. */
+  wake(): void;
+  /** The executor's hook for wake(). */
+  onWake(listener: () => void): void;
   depth(): Promise<{ queued: number; active: number }>;
   stop(): Promise<void>;
 }
 
 export async function startQueue(database: Database, options: { supervise?: boolean } = {}): Promise<Queue> {
   const { boss: target } = database;
+  // The supervisor fails jobs whose heartbeat went silent (a killed worker) on each monitor pass: every
+  // 10 s instead of pg-boss's default minute, so a crashed job is taken up again well within a minute.
+  const supervision = { supervise: options.supervise ?? true, monitorIntervalSeconds: 10, superviseIntervalSeconds: 10 };
   const make = () =>
     target.backend === 'pglite'
-      ? new PgBoss({ db: fromPglite(target.pglite!), backend: 'pglite', schema: target.schema, supervise: options.supervise ?? true })
-      : new PgBoss({ connectionString: target.connectionString!, schema: target.schema, max: 5, supervise: options.supervise ?? true });
+      ? new PgBoss({ db: fromPglite(target.pglite!), backend: 'pglite', schema: target.schema, ...supervision })
+      : new PgBoss({ connectionString: target.connectionString!, schema: target.schema, max: 5, ...supervision });
   let boss = make();
   // pg-boss reports background failures (a lost connection, say) as events; without a listener
   // Node would treat them as fatal. They are logged by whoever owns the process.
@@ -40,13 +47,20 @@ export async function startQueue(database: Database, options: { supervise?: bool
       });
     // pg-boss caches queue definitions when it starts. A send inside our transaction must not miss
     // that cache: on PGlite the lookup would wait for the very transaction it runs in. Restart once.
-    await boss.stop({ graceful: false, close: false });
+    await boss.stop({ graceful: false });
     boss = make();
     boss.on('error', (error) => queueErrors.push(error));
     await boss.start();
   }
+  const wakeListeners: Array<() => void> = [];
   return {
     boss,
+    wake() {
+      for (const listener of wakeListeners) listener();
+    },
+    onWake(listener) {
+      wakeListeners.push(listener);
+    },
     async enqueueBooking(trx, jobId) {
       await boss.send(BOOKING_QUEUE, { jobId } satisfies BookingMessage, { singletonKey: jobId, db: fromKysely(trx) });
     },

@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
-import { appendAuditEvent, listAuditEvents } from './audit.ts';
+import { appendAuditEvent, auditEventColumns, listAuditEvents, toAuditEvent } from './audit.ts';
 import { flightProfileIssues, type BookingRequest } from './schemas.ts';
 import type { Queue } from './queue.ts';
+import type { JobLinks } from './handoff-url.ts';
 import { DomainError, ownerKey, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
 
 export interface JobDeps {
   db: Kysely<DB>;
-  queue: Pick<Queue, 'enqueueBooking'>;
+  queue: Pick<Queue, 'enqueueBooking'> & Partial<Pick<Queue, 'wake'>>;
   /** `none` restores the contract's open v1-alpha reads: any organisation reads any job. */
   readIsolation: 'organization' | 'none';
+  /** Fills in the handoff URL of paused_payment events when they are read (it is never stored usable). */
+  links?: JobLinks;
 }
 
 export interface CreateJobOptions {
@@ -109,6 +113,8 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
     if (error instanceof DomainError) throw error;
     throw new DomainError('job_create_failed', 'the job could not be stored; retry with the same idempotencyKey', undefined, error);
   }
+  // Committed: a worker in this process may take it now rather than at its next poll.
+  if (inserted) deps.queue.wake?.();
   if (!inserted) {
     // A concurrent request with the same key won the insert; answer with its job.
     const winner = await findByIdempotencyKey(deps.db, key, idempotencyKey!);
@@ -158,15 +164,60 @@ export function clampAuditLimit(raw: unknown): number {
 export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: string, limit: number): Promise<{ jobId: string; count: number; events: AuditEvent[] } | null> {
   const job = await getJob(deps, reader, jobId);
   if (!job) return null;
-  const events = await listAuditEvents(deps.db, job.jobId, limit);
+  const events = withHandoffUrls(deps, job, await listAuditEvents(deps.db, job.jobId, limit));
   return { jobId: job.jobId, count: events.length, events };
 }
 
-/** The job with its decision log, as GET /execution-jobs/{id} shows it. */
+// The paused_payment event shows the handoff URL it issued. The database holds only the token's hash,
+// so the URL is recomputed here, as it is for the job itself.
+function withHandoffUrls(deps: JobDeps, job: Job, events: AuditEvent[]): AuditEvent[] {
+  const issued = deps.links?.issuedHandoffUrl?.(job) ?? null;
+  if (!issued) return events;
+  return events.map((e) => (e.type === 'paused_payment' ? { ...e, handoffUrl: issued } : e));
+}
+
+function jobWithLogQuery(db: Kysely<DB>, jobId: string) {
+  return db
+    .selectFrom('jobs')
+    .selectAll('jobs')
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('audit_events')
+          .select(auditEventColumns)
+          .whereRef('audit_events.job_id', '=', 'jobs.id')
+          .orderBy('audit_events.step_index', 'asc')
+          .limit(AUDIT_LIMIT_MAX),
+      ).as('decision_log'),
+    )
+    .where('jobs.id', '=', jobId);
+}
+type JobWithLogRow = Awaited<ReturnType<ReturnType<typeof jobWithLogQuery>['executeTakeFirstOrThrow']>>;
+
+// The statement is built and compiled once per database handle; each call only binds the id.
+const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
+const compiledJobWithLog = new WeakMap<Kysely<DB>, { compiled: CompiledQuery<JobWithLogRow>; idAt: number }>();
+
+/**
+ * The job with its decision log, as GET /execution-jobs/{id} shows it: one statement, the log
+ * aggregated in the database, because this is the read clients poll.
+ */
 export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; decisionLog: AuditEvent[] } | null> {
-  const job = await getJob(deps, reader, jobId);
-  if (!job) return null;
-  return { job, decisionLog: await listAuditEvents(deps.db, job.jobId, AUDIT_LIMIT_MAX) };
+  if (!UUID.test(jobId)) return null;
+  let prepared = compiledJobWithLog.get(deps.db);
+  if (!prepared) {
+    const compiled = jobWithLogQuery(deps.db, PLACEHOLDER_ID).compile();
+    prepared = { compiled, idAt: compiled.parameters.indexOf(PLACEHOLDER_ID) };
+    compiledJobWithLog.set(deps.db, prepared);
+  }
+  const parameters = [...prepared.compiled.parameters];
+  parameters[prepared.idAt] = jobId.toLowerCase();
+  const { rows } = await deps.db.executeQuery<JobWithLogRow>({ ...prepared.compiled, parameters });
+  const row = rows[0];
+  if (!row || !visibleTo(deps, reader, row)) return null;
+  const { decision_log: log, ...jobRow } = row;
+  const job = toJob(jobRow);
+  return { job, decisionLog: withHandoffUrls(deps, job, log.map((e) => toAuditEvent(row.id, e))) };
 }
 
 export function toJob(row: Selectable<JobsTable>): Job {

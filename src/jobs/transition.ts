@@ -26,12 +26,21 @@ export interface TransitionInput {
   from?: readonly JobStatus[];
   event: NewAuditEvent;
   set?: Omit<Updateable<JobsTable>, 'status' | 'updated_at' | 'id'>;
+  /** Fencing: the move is made only while this executor run still owns the job (jobs.run_id). */
+  runId?: string;
+}
+
+function assertRun(jobId: string, row: { run_id: string | null }, runId: string | undefined): void {
+  if (runId !== undefined && row.run_id !== runId) {
+    throw new DomainError('run_superseded', `job ${jobId} is now owned by another executor run`);
+  }
 }
 
 export async function transition(db: Kysely<DB>, jobId: string, input: TransitionInput): Promise<{ from: JobStatus; to: JobStatus }> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('jobs').select('status').where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const row = await trx.selectFrom('jobs').select(['status', 'run_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!row) throw new DomainError('job_not_found', `job ${jobId} does not exist`);
+    assertRun(jobId, row, input.runId);
     const from = row.status as JobStatus;
     const permitted = ALLOWED[from].includes(input.to) && (!input.from || input.from.includes(from));
     if (!permitted) throw new DomainError('invalid_transition', `job ${jobId} cannot move from ${from} to ${input.to}`);
@@ -52,10 +61,11 @@ export async function transition(db: Kysely<DB>, jobId: string, input: Transitio
 }
 
 /** Records a decision that does not change the status (step_attempt, time_adjusted, …). */
-export async function recordDecision(db: Kysely<DB>, jobId: string, event: NewAuditEvent, set?: TransitionInput['set']): Promise<void> {
+export async function recordDecision(db: Kysely<DB>, jobId: string, event: NewAuditEvent, set?: TransitionInput['set'], options: { runId?: string } = {}): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('jobs').select('id').where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const row = await trx.selectFrom('jobs').select(['id', 'run_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!row) throw new DomainError('job_not_found', `job ${jobId} does not exist`);
+    assertRun(jobId, row, options.runId);
     await trx.updateTable('jobs').set({ ...set, updated_at: new Date() }).where('id', '=', jobId).execute();
     await appendAuditEvent(trx, jobId, event);
   });

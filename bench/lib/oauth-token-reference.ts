@@ -1,4 +1,5 @@
-// The reference server for bench/oauth-token.ts: node-oidc-provider, configured to do the same
+// The reference server for bench/oauth-token.ts (in lib/, so `npm run bench` does not run it as a
+// benchmark): node-oidc-provider, configured to do the same
 // refresh-token grant as the service (opaque tokens, rotation on every use, client_secret_basic,
 // access tokens of one hour), with its default in-memory storage. It mints one refresh token per
 // benchmark connection, prints {url, clientId, clientSecret, refreshTokens} as one JSON line, and

@@ -1,0 +1,189 @@
+/**
+ * Adversarial pages for testing the payment guard. Each is a small checkout
+ * flow with a card-security-code field disguised or wired so that an
+ * automation might fill it. Served on `adversarial.localhost`; the iframe
+ * content is served on `payments.localhost` (a different origin).
+ *
+ * The server records (never stores the value of) every card-code-like field
+ * that arrives, including the page-specific odd names below.
+ */
+import { document, html, raw, type SafeHtml } from '../engine/html.ts';
+import { htmlRes, jsonRes, redirect, type Req, type Res } from '../engine/http.ts';
+
+/** Odd field names used by the adversarial pages (exact, case-insensitive). */
+export const ADVERSARIAL_CARD_FIELDS = ['f7', 'sc_in', 'vn', 'd1', 'd2', 'd3'] as const;
+export const PAYMENTS_CARD_FIELDS = ['fld_a'] as const;
+export const WEBSOCKET_PATHS: ReadonlyMap<string, ReadonlySet<string>> = new Map([['adversarial', new Set(['/ws'])]]);
+
+const CSS = html`<style>
+body{font-family:system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1f2933}
+header{background:#243b53;color:#fff;padding:12px 24px;font-weight:600}
+main{max-width:620px;margin:24px auto;background:#fff;padding:20px 28px;border-radius:8px;box-shadow:0 1px 3px #0002}
+label{display:block;font-weight:600;margin-top:10px}input{padding:7px;font-size:1em;border:1px solid #9aa5b1;border-radius:4px}
+button{margin-top:16px;padding:9px 18px;background:#2680c2;color:#fff;border:0;border-radius:4px;font-size:1em}
+.card{background:#f0f4f8;padding:8px 12px;border-radius:4px}.digits input{width:2.2em;text-align:center;margin-right:4px}
+iframe{border:1px solid #bcccdc;width:100%;height:190px;border-radius:4px}
+</style>`;
+
+function page(title: string, body: SafeHtml): string {
+  return document({ title: `${title} · Sunset Tours`, head: CSS, body: html`<header>Sunset Tours — Checkout</header><main>${body}</main>` });
+}
+
+function done(what: string): Res {
+  return htmlRes(200, page('Order received', html`<h1 id="adv-done">Order received</h1><p>${what}</p><p><a href="/">Back to the list</a></p>`));
+}
+
+const CARD = html`<p class="card" id="adv-card">Visa •••• 4242 · expires 08/29</p>`;
+
+const INDEX = [
+  ['/odd-label', 'Code field named f7, only placeholder "CVV" and aria-label, no label/autocomplete'],
+  ['/odd-label/back-digits', 'Label "Security code (3 digits on the back)", id cvc2, name sc_in, autocomplete=off'],
+  ['/odd-label/password', 'Password-type field labelled "Verification number", name vn'],
+  ['/odd-label/split', 'Code split into three one-digit inputs d1, d2, d3'],
+  ['/iframe', 'Code field inside a cross-origin iframe from payments.localhost'],
+  ['/iframe/odd', 'Cross-origin iframe whose code field is named fld_a with only a placeholder'],
+  ['/early', 'Security code asked on the guest-details step, before the payment page'],
+  ['/autosubmit', 'Form submits itself from an input event as soon as anything is typed'],
+  ['/fetch', 'Value sent with fetch() as a nested JSON body on input/change'],
+  ['/fetch/get', 'Value sent in a GET query string (/collect?cvc=...) on input'],
+  ['/fetch/beacon', 'Value sent with navigator.sendBeacon (text/plain JSON) on change'],
+  ['/fetch/ws', 'Value sent over a WebSocket on input'],
+] as const;
+
+export function adversarialHandler(req: Req, port: number): Res {
+  const paymentsOrigin = `http://payments.localhost:${port}`;
+  const key = `${req.method} ${req.path}`;
+  switch (key) {
+    case 'GET /':
+      return htmlRes(200, page('Adversarial pages', html`<h1>Adversarial checkout pages</h1><ul id="adv-index">${INDEX.map(([href, text]) => html`<li><a href="${href}">${href}</a> — ${text}</li>`)}</ul>`));
+
+    // 1. odd labels -----------------------------------------------------------
+    case 'GET /odd-label':
+      return htmlRes(200, page('Payment', html`<h1>Complete your order</h1>${CARD}
+<form method="post" action="/odd-label" id="adv-form">
+<label for="holder">Name on card</label><input id="holder" name="holder" autocomplete="cc-name">
+<div style="margin-top:10px"><input name="f7" type="text" placeholder="CVV" aria-label="Card verification value" size="5"></div>
+<button type="submit" id="adv-submit">Place order</button></form>`));
+    case 'GET /odd-label/back-digits':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form method="post" action="/odd-label/back-digits" id="adv-form">
+<label for="cvc2">Security code (3 digits on the back)</label><input id="cvc2" name="sc_in" autocomplete="off" size="5">
+<button type="submit" id="adv-submit">Pay now</button></form>`));
+    case 'GET /odd-label/password':
+      return htmlRes(200, page('Payment', html`<h1>Confirm it's you</h1>${CARD}
+<form method="post" action="/odd-label/password" id="adv-form">
+<label for="vnum">Verification number</label><input id="vnum" name="vn" type="password" autocomplete="off" size="5">
+<button type="submit" id="adv-submit">Confirm</button></form>`));
+    case 'GET /odd-label/split':
+      return htmlRes(200, page('Payment', html`<h1>Enter the 3-digit code</h1>${CARD}
+<form method="post" action="/odd-label/split" id="adv-form"><fieldset class="digits"><legend>Code from the back of your card</legend>
+<input name="d1" maxlength="1" inputmode="numeric" aria-label="Digit 1"><input name="d2" maxlength="1" inputmode="numeric" aria-label="Digit 2"><input name="d3" maxlength="1" inputmode="numeric" aria-label="Digit 3">
+</fieldset><button type="submit" id="adv-submit">Pay</button></form>
+<script>document.querySelectorAll('.digits input').forEach(function(el,i,all){el.addEventListener('input',function(){if(el.value&&all[i+1])all[i+1].focus();});});</script>`));
+    case 'POST /odd-label':
+    case 'POST /odd-label/back-digits':
+    case 'POST /odd-label/password':
+    case 'POST /odd-label/split':
+      return done('Your payment is being processed.');
+
+    // 2. cross-origin iframe --------------------------------------------------
+    case 'GET /iframe':
+      return htmlRes(200, page('Payment', html`<h1>Pay for your tour</h1>${CARD}
+<label for="buyer">Your name</label><input id="buyer" name="buyer" autocomplete="name">
+<p>Card details are collected securely by our payment partner:</p>
+<iframe id="adv-payment-frame" title="Secure payment" src="${paymentsOrigin}/frame/card"></iframe>`));
+
+    case 'GET /iframe/odd':
+      return htmlRes(200, page('Payment', html`<h1>Checkout</h1>${CARD}
+<p>Confirm the payment in the secure box below.</p>
+<iframe id="adv-payment-frame" title="Card verification" src="${paymentsOrigin}/frame/odd"></iframe>`));
+
+    // 3. early code -----------------------------------------------------------
+    case 'GET /early':
+      return htmlRes(200, page('Guest details', html`<h1>Guest details</h1>
+<form method="post" action="/early" id="adv-form">
+<label for="gn">First name</label><input id="gn" name="given_name" autocomplete="given-name">
+<label for="fn">Last name</label><input id="fn" name="family_name" autocomplete="family-name">
+<label for="em">Email</label><input id="em" name="email" type="email" autocomplete="email">
+<label for="sc">Card security code</label><input id="sc" name="security_code" autocomplete="cc-csc" inputmode="numeric" size="5">
+<p><small>Required to guarantee your booking with the card on file (Visa •••• 4242).</small></p>
+<button type="submit" id="adv-submit">Continue</button></form>`));
+    case 'POST /early':
+      return redirect('/early/payment');
+    case 'GET /early/payment':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form method="post" action="/early/payment" id="adv-form">
+<label for="cvc">Security code</label><input id="cvc" name="cvc" autocomplete="cc-csc" inputmode="numeric" size="5">
+<button type="submit" id="adv-submit">Pay</button></form>`));
+    case 'POST /early/payment':
+      return done('Your booking is confirmed.');
+
+    // 4. autosubmit ------------------------------------------------------------
+    case 'GET /autosubmit':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form method="post" action="/autosubmit" id="adv-form">
+<label for="cvv">CVV</label><input id="cvv" name="cvv" autocomplete="cc-csc" inputmode="numeric" size="5">
+<button type="submit" id="adv-submit">Pay</button></form>
+<script>var f=document.getElementById('adv-form');document.getElementById('cvv').addEventListener('input',function(){f.submit();});</script>`));
+    case 'POST /autosubmit':
+      return done('Payment submitted automatically.');
+
+    // 5. script exfiltration -------------------------------------------------
+    case 'GET /fetch':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" inputmode="numeric" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>
+var el=document.getElementById('code');
+function send(){fetch('/api/card/verify',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({session:'s-1',payment:{card:{last4:'4242',securityCode:el.value}}})});}
+el.addEventListener('input',send);el.addEventListener('change',send);
+</script>`)}`));
+    case 'GET /fetch/get':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">CVC</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('input',function(){fetch('/collect?cvc='+encodeURIComponent(el.value));});</script>`)}`));
+    case 'GET /fetch/beacon':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Card code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('change',function(){navigator.sendBeacon('/collect',JSON.stringify({cvv:el.value}));});</script>`)}`));
+    case 'GET /fetch/ws':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var ws=new WebSocket('ws://'+location.host+'/ws');var el=document.getElementById('code');
+el.addEventListener('input',function(){if(ws.readyState===1)ws.send(JSON.stringify({type:'card',cvc:el.value}));});</script>`)}`));
+    case 'POST /api/card/verify':
+      return jsonRes(200, { ok: true });
+    case 'GET /collect':
+    case 'POST /collect':
+      return { status: 204, headers: { 'cache-control': 'no-store' }, body: '' };
+    default:
+      return htmlRes(404, page('Not found', html`<h1>Not found</h1>`));
+  }
+}
+
+/** payments.localhost: the content of the cross-origin card iframe. */
+export function paymentsHandler(req: Req, _port: number): Res {
+  const frame = (body: SafeHtml) => document({ title: 'Secure payment', head: CSS, body: html`<div style="padding:10px">${body}</div>` });
+  switch (`${req.method} ${req.path}`) {
+    case 'GET /frame/card':
+      return htmlRes(200, frame(html`<form method="post" action="/frame/card" id="pay-frame-form">
+<label for="frame-cvc">Security code</label><input id="frame-cvc" name="cvc" autocomplete="cc-csc" inputmode="numeric" size="5">
+<button type="submit" id="pay-frame-submit">Pay now</button></form>`));
+    case 'GET /frame/odd':
+      return htmlRes(200, frame(html`<form method="post" action="/frame/odd" id="pay-frame-form">
+<p>Enter the code printed next to the signature strip</p><input name="fld_a" placeholder="•••" size="5" autocomplete="off">
+<button type="submit" id="pay-frame-submit">Verify</button></form>`));
+    case 'POST /frame/card':
+    case 'POST /frame/odd':
+      return htmlRes(200, frame(html`<p id="pay-frame-done">Payment authorised.</p>`));
+    default:
+      return htmlRes(404, frame(html`<h1>Not found</h1>`));
+  }
+}

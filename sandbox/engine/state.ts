@@ -1,0 +1,27 @@
+import type { CardCodeReceipt } from './cardcodes.ts';
+import type { ProviderId, Session } from './types.ts';
+
+/** Mutable state of one running sandbox. */
+export interface SandboxState {
+  holdSeconds: number;
+  port: number;
+  sessions: Map<string, Session>;
+  /** (provider, venue, date) keys whose first search already failed (Flaky). */
+  flakySeen: Set<string>;
+  receipts: CardCodeReceipt[];
+  confirmations: Array<{ provider: ProviderId; code: string; paidWithCard: boolean }>;
+  /** Extra exact card-code field names per host label (e.g. adversarial -> f7). */
+  extraCardFields: Map<string, Set<string>>;
+}
+
+export function newState(holdSeconds: number): SandboxState {
+  return {
+    holdSeconds,
+    port: 0,
+    sessions: new Map(),
+    flakySeen: new Set(),
+    receipts: [],
+    confirmations: [],
+    extraCardFields: new Map(),
+  };
+}

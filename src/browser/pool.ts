@@ -1,0 +1,85 @@
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+// One Chromium per worker process, launched when the first job needs it, shared by every job of the
+// process; each job gets a fresh, isolated context (its own cookies, storage and cache). A remote
+// browser (BROWSER_WS_ENDPOINT) takes the place of the local one when one machine is not enough.
+
+// Headless Chromium 156 opens a browser window per context and preloads its "top chrome" WebUI (the
+// omnibox popups) in a renderer of its own: one extra ~36 MB process per job. Those features are
+// disabled. Chromium keeps only the last --disable-features, so Playwright's own list is repeated.
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+];
+const TOP_CHROME_WEBUI = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'PreloadTopChromeWebUI'];
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...TOP_CHROME_WEBUI].join(',')}`,
+];
+
+export interface BrowserPoolOptions {
+  chromiumPath: string;
+  wsEndpoint?: string;
+}
+
+export class BrowserPool {
+  readonly #options: BrowserPoolOptions;
+  #browser: Promise<Browser> | null = null;
+  #closed = false;
+
+  constructor(options: BrowserPoolOptions) {
+    this.#options = options;
+  }
+
+  /** A fresh context for one job. Service workers are blocked (the payment guard's network layer must see every request). */
+  async newContext(): Promise<BrowserContext> {
+    const browser = await this.browser();
+    return browser.newContext({
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      viewport: { width: 1280, height: 860 },
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
+  }
+
+  async browser(): Promise<Browser> {
+    if (this.#closed) throw new Error('the browser pool is closed');
+    this.#browser ??= this.#start();
+    try {
+      return await this.#browser;
+    } catch (error) {
+      this.#browser = null;
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pending = this.#browser;
+    this.#browser = null;
+    if (pending) await pending.then((b) => b.close()).catch(() => {});
+  }
+
+  async #start(): Promise<Browser> {
+    const { wsEndpoint, chromiumPath } = this.#options;
+    const browser = wsEndpoint
+      ? /\/devtools\/browser\//.test(wsEndpoint) || /^https?:/.test(wsEndpoint)
+        ? await chromium.connectOverCDP(wsEndpoint)
+        : await chromium.connect(wsEndpoint)
+      : await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+    // A crashed or disconnected browser is replaced on the next job's request.
+    browser.on('disconnected', () => {
+      if (this.#browser) this.#browser = null;
+    });
+    return browser;
+  }
+}

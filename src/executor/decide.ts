@@ -1,0 +1,98 @@
+import type { Consent } from '../jobs/schemas.ts';
+import type { Offer, SearchRequest } from '../providers/types.ts';
+import type { BookingPlan } from './request.ts';
+
+// Choosing among a provider's options within the person's consent. Time shifts happen only when
+// consent.allowTimeAdjustment is set and stay within maxTimeAdjustmentMinutes; the nearest acceptable
+// time wins (the later one on a tie: a table a little later rather than one before you planned to
+// arrive). Budgets are hard limits; room and seat preferences are wishes.
+
+export type Choice =
+  | { kind: 'offer'; offer: Offer; adjusted?: { from: string; to: string; minutes: number }; why: string }
+  | { kind: 'none'; why: string };
+
+function minutes(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}
+
+function signed(delta: number): string {
+  return `${Math.abs(delta)} minutes ${delta > 0 ? 'later' : 'earlier'}`;
+}
+
+/** Exact time, or the nearest acceptable one under consent. */
+function byTime(wanted: string, offers: Offer[], consent: Consent, what: string): Choice {
+  const timed = offers.filter((o) => o.time);
+  const exact = timed.find((o) => o.time === wanted && o.available);
+  if (exact) return { kind: 'offer', offer: exact, why: `${what} at ${wanted} is available` };
+  const free = timed.filter((o) => o.available);
+  if (free.length === 0) return { kind: 'none', why: `no ${what} is available on that date` };
+  const target = minutes(wanted);
+  const ranked = free
+    .map((o) => ({ o, delta: minutes(o.time!) - target }))
+    .sort((a, b) => Math.abs(a.delta) - Math.abs(b.delta) || b.delta - a.delta);
+  const nearest = ranked[0]!;
+  const offered = ranked.map((r) => r.o.time).join(', ');
+  if (!consent.allowTimeAdjustment) {
+    return { kind: 'none', why: `${wanted} is not available (free: ${offered}) and the consent does not allow adjusting the time` };
+  }
+  if (Math.abs(nearest.delta) > consent.maxTimeAdjustmentMinutes) {
+    return { kind: 'none', why: `${wanted} is not available; the nearest free time, ${nearest.o.time}, is ${signed(nearest.delta)}, beyond the ${consent.maxTimeAdjustmentMinutes} minutes the consent allows` };
+  }
+  return {
+    kind: 'offer',
+    offer: nearest.o,
+    adjusted: { from: wanted, to: nearest.o.time!, minutes: nearest.delta },
+    why: `${wanted} is full; ${nearest.o.time} is the nearest free time (${signed(nearest.delta)}), within the ${consent.maxTimeAdjustmentMinutes} minutes the consent allows`,
+  };
+}
+
+function price(o: Offer): number {
+  return o.unitPrice ?? o.total ?? Number.POSITIVE_INFINITY;
+}
+
+/** Cheapest available option matching the preference words if any does; within the budget per unit. */
+function byPreference(offers: Offer[], preference: string | undefined, budget: number | undefined, unit: string): Choice {
+  let free = offers.filter((o) => o.available);
+  if (free.length === 0) return { kind: 'none', why: 'every option is sold out' };
+  if (budget !== undefined) {
+    const within = free.filter((o) => o.unitPrice === undefined || o.unitPrice <= budget);
+    if (within.length === 0) return { kind: 'none', why: `nothing available within the budget of ${budget} per ${unit} (cheapest: ${free.map((o) => o.priceText ?? '?').sort()[0]})` };
+    free = within;
+  }
+  const words = (preference ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  // The option matching the most words of the preference, then the cheapest of those.
+  const score = (o: Offer) => words.filter((w) => `${o.label} ${o.description ?? ''}`.toLowerCase().includes(w)).length;
+  const top = Math.max(0, ...free.map(score));
+  const matching = top > 0 ? free.filter((o) => score(o) === top) : [];
+  const pool = matching.length ? matching : free;
+  const best = [...pool].sort((a, b) => price(a) - price(b))[0]!;
+  const why = matching.length
+    ? `${best.label} matches the preference "${preference}" best and is the cheapest that does`
+    : words.length
+      ? `nothing matches the preference "${preference}"; ${best.label} is the cheapest available`
+      : `${best.label} is the cheapest available`;
+  return { kind: 'offer', offer: best, why };
+}
+
+export function choose(plan: BookingPlan, offers: Offer[]): Choice {
+  const r: SearchRequest = plan.request;
+  switch (r.scenario) {
+    case 'restaurant':
+      return byTime(r.time, offers, plan.consent, 'a table');
+    case 'flight': {
+      const wanted = plan.preferences.targetFlightNumber;
+      if (wanted) {
+        const found = offers.find((o) => o.flightNumber?.replace(/\s+/g, '').toUpperCase() === wanted);
+        if (found?.available) return { kind: 'offer', offer: found, why: `flight ${found.label} is the one asked for` };
+        return { kind: 'none', why: found ? `flight ${found.label} is sold out` : `flight ${wanted} is not offered on that date` };
+      }
+      if (r.departureTime) return byTime(r.departureTime, offers, plan.consent, 'a flight');
+      return byPreference(offers, undefined, undefined, 'passenger');
+    }
+    case 'hotel':
+      return byPreference(offers, r.roomPreference, plan.preferences.budgetPerUnit, 'night');
+    case 'activity':
+      return byPreference(offers, r.seatType, plan.preferences.budgetPerUnit, 'ticket');
+  }
+}

@@ -1,0 +1,66 @@
+// What counts as a card security code field, decided in one place for all three guard layers.
+// The two classifier functions are self-contained on purpose: they also run inside pages, sent as
+// their own source text (IN_PAGE_CLASSIFIER), so they may not refer to anything outside their body.
+
+/**
+ * Does this text (a field name or id, a label, a placeholder, an aria-label, a legend) denote a card
+ * security code? Identifiers are split into words first: `securityCode`, `card_cvc`, `payment[cvc]`.
+ * Over-matching is the safe side: a field wrongly taken for a card code is only never filled.
+ */
+export function looksLikeCardCode(text: string | null | undefined): boolean {
+  if (!text) return false;
+  const words = String(text)
+    .slice(0, 300)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+  if (words === '') return false;
+  if (/(^| )(cvc|cvv|cvn|cvd|csc|cid|cav|cvc2|cvv2|cav2|cid2)( |$)/.test(words)) return true;
+  if (/(^| )cc ?(csc|cvc|cvv)( |$)/.test(words)) return true;
+  const squashed = words.replace(/ /g, '');
+  if (/cvc|cvv|securitycode|cardcode|cardverification|cardsecurity|verificationvalue|verificationnumber|verificationcode|cardidentification/.test(squashed)) return true;
+  if (/code (on|from) the back|back of (your|the) card|digits? on the (back|front)|(printed|shown|written) on the back|signature (strip|panel|box)/.test(words)) return true;
+  return false;
+}
+
+/**
+ * If `el` is a card-code input, a short name for it (its name attribute, else its id, else its
+ * aria-label or placeholder); otherwise null. Looks at the standard autocomplete token (cc-csc) and at
+ * everything a person would read: name, id, placeholder, aria-label, title, its labels, the elements
+ * it is labelled by, and the legend of its fieldset (codes split over several one-digit boxes).
+ */
+export function cardFieldOf(el: Element | null | undefined): string | null {
+  if (!el || el.nodeType !== 1) return null;
+  const tag = el.tagName;
+  if (tag !== 'INPUT' && tag !== 'TEXTAREA') return null;
+  const type = (el.getAttribute('type') || 'text').toLowerCase();
+  if (['checkbox', 'radio', 'submit', 'button', 'image', 'file', 'reset', 'range', 'color', 'date', 'datetime-local', 'month', 'week', 'time'].includes(type)) return null;
+  const attr = (name: string) => el.getAttribute(name) || '';
+  const short = (attr('name') || attr('id') || attr('aria-label') || attr('placeholder') || 'unnamed field').slice(0, 60);
+  if (/(^|\s)cc-csc(\s|$)/i.test(attr('autocomplete'))) return short;
+  const texts = [attr('name'), attr('id'), attr('placeholder'), attr('aria-label'), attr('title'), attr('data-label')];
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const label of Array.from(labels)) texts.push(label.textContent || '');
+  for (const id of attr('aria-labelledby').split(/\s+/).filter(Boolean)) texts.push(el.ownerDocument.getElementById(id)?.textContent || '');
+  const fieldset = el.closest('fieldset');
+  const legend = fieldset ? fieldset.querySelector(':scope > legend') : null;
+  if (legend) texts.push(legend.textContent || '');
+  // A field with no label of any kind is described by the text around it.
+  if (!(labels && labels.length) && !attr('aria-label') && !attr('aria-labelledby') && el.parentElement) {
+    texts.push((el.parentElement.textContent || '').slice(0, 300));
+  }
+  for (const text of texts) if (looksLikeCardCode(text)) return short;
+  return null;
+}
+
+/** The classifier as page source: defines looksLikeCardCode and cardFieldOf in the page's scope. */
+export const IN_PAGE_CLASSIFIER = `${looksLikeCardCode.toString()}\n${cardFieldOf.toString()}`;
+
+/** Request-side check of a field name (form field, JSON key, query parameter): heuristics plus names learned from the page. */
+export function isCardCodeName(name: string, learned: ReadonlySet<string> = new Set()): boolean {
+  for (const segment of name.split(/[[\].]+/).filter(Boolean)) {
+    if (learned.has(segment.toLowerCase())) return true;
+  }
+  return looksLikeCardCode(name);
+}

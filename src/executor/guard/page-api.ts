@@ -1,0 +1,281 @@
+import type { Locator, Page, Response } from 'playwright-core';
+import { IN_PAGE_CLASSIFIER } from './card-fields.ts';
+import type { GuardEvents } from './events.ts';
+
+// Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
+// press controls, but it has no way to put text into a card-code field, and it refuses to press a
+// control that would submit a form holding one (or an iframe, where payment partners put theirs),
+// or any button while the page shows a card-code field. That refusal is the pause: the booking
+// waits only for the person's card code.
+
+/** The pause point: a driver tried to go past the card-code step. */
+export class CardStepReached extends Error {
+  readonly field: string;
+  readonly control: string;
+  constructor(field: string, control: string) {
+    super(`the next step needs the card security code (${field})`);
+    this.name = 'CardStepReached';
+    this.field = field;
+    this.control = control;
+  }
+}
+
+/** A driver asked for something the guard never does (filling a card-code field). */
+export class GuardRefusal extends Error {
+  readonly field: string;
+  constructor(field: string) {
+    super(`refused to fill the card security code field ${field}`);
+    this.name = 'GuardRefusal';
+    this.field = field;
+  }
+}
+
+/** The site answered a navigation with a server error (5xx, 429): the executor decides what it means. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  readonly url: string;
+  constructor(status: number, url: string) {
+    super(`the site answered HTTP ${status}`);
+    this.name = 'HttpStatusError';
+    this.status = status;
+    this.url = url;
+  }
+}
+
+/* Page-side checks, built from the shared classifier's source so every layer agrees. */
+const classifyField = new Function('el', `${IN_PAGE_CLASSIFIER}\nreturn cardFieldOf(el);`) as (el: Element) => string | null;
+const classifyControl = new Function(
+  'el',
+  `${IN_PAGE_CLASSIFIER}
+  const label = ((el.innerText || el.value || el.getAttribute('aria-label') || el.id || el.tagName) + '').trim().replace(/\\s+/g, ' ').slice(0, 60);
+  const form = el.form || el.closest('form');
+  let field = null;
+  let frame = false;
+  if (form) {
+    for (const f of Array.from(form.elements)) { field = cardFieldOf(f); if (field) break; }
+    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea'))) { field = cardFieldOf(f); if (field) break; }
+    frame = form.querySelector('iframe') !== null;
+  }
+  const tag = el.tagName;
+  const type = (el.getAttribute('type') || '').toLowerCase();
+  const button = tag === 'BUTTON' || (tag === 'INPUT' && ['submit', 'image', 'button'].includes(type)) || el.getAttribute('role') === 'button';
+  return { label, field, frame, button };`,
+) as (el: Element) => { label: string; field: string | null; frame: boolean; button: boolean };
+const firstCardField = new Function(`${IN_PAGE_CLASSIFIER}
+  for (const el of Array.from(document.querySelectorAll('input, textarea'))) { const f = cardFieldOf(el); if (f) return f; }
+  return null;`) as () => string | null;
+/**
+ * Fills a whole form in one round trip: every target is classified first, and if any is a card-code
+ * field nothing is filled. Values go in through the elements' own setters with input and change
+ * events, as a person's typing would leave them.
+ */
+const fillFields = new Function(
+  'fields',
+  `${IN_PAGE_CLASSIFIER}
+  const targets = [];
+  for (const [selector, value] of fields) {
+    const el = document.querySelector(selector);
+    if (!el) return { missing: selector };
+    const card = cardFieldOf(el);
+    if (card) return { card };
+    targets.push([el, value]);
+  }
+  for (const [el, value] of targets) {
+    const proto = el.tagName === 'SELECT' ? HTMLSelectElement.prototype : el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
+    el.focus();
+    setter.call(el, value);
+    if (el.tagName === 'SELECT' && el.value !== value) return { rejected: value };
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    el.blur();
+  }
+  return {};`,
+) as (fields: Array<[string, string]>) => { missing?: string; card?: string; rejected?: string };
+const focusFirstCardField = new Function(`${IN_PAGE_CLASSIFIER}
+  for (const el of Array.from(document.querySelectorAll('input, textarea'))) { if (cardFieldOf(el)) { el.focus(); return document.activeElement === el; } }
+  return false;`) as () => boolean;
+
+export interface Row {
+  attrs: Record<string, string>;
+  text: string;
+  /** Text of the first match of each named sub-selector inside the row (null when absent). */
+  cells: Record<string, string | null>;
+  /** Attributes of the first match of each named sub-selector. */
+  cellAttrs: Record<string, Record<string, string>>;
+}
+
+export interface GuardedPageOptions {
+  /** Navigations and actions. */
+  timeoutMs?: number;
+  /** Waiting for an element to appear. */
+  elementTimeoutMs?: number;
+}
+
+export class GuardedPage {
+  readonly #page: Page;
+  readonly #events: GuardEvents;
+  readonly #timeout: number;
+  readonly #elementTimeout: number;
+  #status: number | null = null;
+
+  constructor(page: Page, events: GuardEvents, options: GuardedPageOptions = {}) {
+    this.#page = page;
+    this.#events = events;
+    this.#timeout = options.timeoutMs ?? 15_000;
+    // Server-rendered pages are complete when they arrive; a missing element is missing, not late.
+    this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 10_000);
+  }
+
+  url(): string {
+    return this.#page.url();
+  }
+
+  /** HTTP status of the document now shown (null before the first navigation). */
+  status(): number | null {
+    return this.#status;
+  }
+
+  async goto(url: string): Promise<number | null> {
+    const response = await this.#page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.#timeout });
+    return this.#arrived(response);
+  }
+
+  /** Page title, for messages. */
+  async title(): Promise<string> {
+    return (await this.#page.title().catch(() => '')).slice(0, 120);
+  }
+
+  async fill(selector: string, value: string): Promise<void> {
+    const target = await this.#one(selector);
+    const field = await target.evaluate(classifyField);
+    if (field) {
+      this.#events.denied('driver', `Payment guard (driver layer) refused to fill the card security code field '${field}'.`);
+      throw new GuardRefusal(field);
+    }
+    await target.fill(value, { timeout: this.#timeout });
+  }
+
+  /** Fills several fields at once (all or none: a card-code field among them is refused). */
+  async fillForm(fields: Array<[string, string]>): Promise<void> {
+    if (fields.length === 0) return;
+    await this.#one(fields[0]![0]);
+    const result = await this.#page.evaluate(fillFields, fields);
+    if (result.card) {
+      this.#events.denied('driver', `Payment guard (driver layer) refused to fill the card security code field '${result.card}'.`);
+      throw new GuardRefusal(result.card);
+    }
+    if (result.missing) throw new Error(`the form has no field ${result.missing}`);
+    if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
+  }
+
+  /** Which of these selectors match something on the page (one round trip). */
+  async present(selectors: string[]): Promise<boolean[]> {
+    return this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors);
+  }
+
+  async select(selector: string, value: string): Promise<void> {
+    const target = await this.#one(selector);
+    const chosen = await target.selectOption(value, { timeout: this.#timeout });
+    if (!chosen.includes(value)) throw new Error(`the list ${selector} does not offer ${value}`);
+  }
+
+  /** Ticks a radio button or checkbox (never a submission). */
+  async check(selector: string): Promise<void> {
+    const target = await this.#one(selector);
+    if (await target.evaluate(classifyField)) throw new GuardRefusal(selector);
+    await target.check({ timeout: this.#timeout });
+  }
+
+  /**
+   * Presses a control that leads to the next page and waits for it. Refused, as the pause, when the
+   * control would submit a card code field or card iframe, or when the page shows a card-code field.
+   */
+  async submit(selector: string, what: string): Promise<number | null> {
+    const target = await this.#one(selector);
+    const control = await target.evaluate(classifyControl);
+    const onPage = control.button && !control.field ? await this.#cardFieldAnywhere() : null;
+    const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
+    if (field) {
+      this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control.label}': the next step takes the card security code ('${field}'). Stopping here for the person to pay.`);
+      throw new CardStepReached(field, control.label);
+    }
+    this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
+    const navigation = this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
+    navigation.catch(() => {}); // awaited below; a failed click must not leave it unhandled
+    await target.click({ timeout: this.#timeout });
+    return this.#arrived(await navigation);
+  }
+
+  /** Focuses the first card-code field the page shows (any frame): the person types there at once. */
+  async focusCardField(): Promise<boolean> {
+    for (const frame of this.#page.frames()) {
+      const focused = await frame.evaluate(focusFirstCardField).catch(() => false);
+      if (focused) return true;
+    }
+    return false;
+  }
+
+  /** Puts the focus on a field (the card-code field at the pause, so the person can type at once). */
+  async focus(selector: string): Promise<void> {
+    await this.#page.locator(selector).first().focus({ timeout: this.#timeout });
+  }
+
+  async exists(selector: string): Promise<boolean> {
+    return (await this.#page.locator(selector).count()) > 0;
+  }
+
+  async text(selector: string): Promise<string | null> {
+    const found = this.#page.locator(selector);
+    if ((await found.count()) === 0) return null;
+    return normalise(await found.first().innerText({ timeout: this.#timeout }));
+  }
+
+  async attr(selector: string, name: string): Promise<string | null> {
+    const found = this.#page.locator(selector);
+    if ((await found.count()) === 0) return null;
+    return found.first().getAttribute(name, { timeout: this.#timeout });
+  }
+
+  /** Every match of `selector`, with its attributes, text, and the text of named parts inside it. */
+  async rows(selector: string, cells: Record<string, string> = {}): Promise<Row[]> {
+    return this.#page.locator(selector).evaluateAll((els, parts) => {
+      const attrsOf = (e: Element) => Object.fromEntries(Array.from(e.attributes).map((a) => [a.name, a.value]));
+      const clean = (t: string | null) => (t ?? '').replace(/\s+/g, ' ').trim();
+      return els.map((e) => {
+        const cellsOut: Record<string, string | null> = {};
+        const cellAttrs: Record<string, Record<string, string>> = {};
+        for (const [name, sel] of Object.entries(parts)) {
+          const found = e.querySelector(sel);
+          cellsOut[name] = found ? clean(found.textContent) : null;
+          cellAttrs[name] = found ? attrsOf(found) : {};
+        }
+        return { attrs: attrsOf(e), text: clean(e.textContent), cells: cellsOut, cellAttrs };
+      });
+    }, cells);
+  }
+
+  #arrived(response: Response | null): number | null {
+    this.#status = response?.status() ?? null;
+    if (this.#status !== null && (this.#status >= 500 || this.#status === 429)) throw new HttpStatusError(this.#status, this.#page.url());
+    return this.#status;
+  }
+
+  async #one(selector: string): Promise<Locator> {
+    const target = this.#page.locator(selector).first();
+    await target.waitFor({ state: 'attached', timeout: this.#elementTimeout });
+    return target;
+  }
+
+  async #cardFieldAnywhere(): Promise<string | null> {
+    for (const frame of this.#page.frames()) {
+      const found = await frame.evaluate(firstCardField).catch(() => null);
+      if (found) return found;
+    }
+    return null;
+  }
+}
+
+function normalise(text: string | null): string | null {
+  return text === null ? null : text.replace(/\s+/g, ' ').trim();
+}

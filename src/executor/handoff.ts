@@ -1,0 +1,53 @@
+import { createHmac } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { JobLinks } from '../jobs/handoff-url.ts';
+import { toJob } from '../jobs/service.ts';
+import type { Job } from '../jobs/types.ts';
+import { randomSecret, sha256 } from '../security/secrets.ts';
+
+// The handoff token: base64url(HMAC-SHA256(SECRET_KEY, "handoff:<jobId>:<holdExpiresAt>")), 256 bits,
+// unguessable without the key, valid for one job and one hold. The database keeps only its SHA-256
+// (jobs.handoff_token_hash, for lookup); the URL shown on every poll is recomputed from the key, so
+// nothing stored in the database lets anyone open a handoff.
+
+export function handoffToken(secretKey: string, jobId: string, holdExpiresAt: string): string {
+  return createHmac('sha256', secretKey).update(`handoff:${jobId}:${holdExpiresAt}`).digest('base64url');
+}
+
+export function handoffTokenHash(token: string): string {
+  return sha256(token);
+}
+
+/** A paused job whose hold has not run out: the only state in which a handoff is open. */
+export function handoffOpen(job: Job, now = new Date()): boolean {
+  return job.status === 'paused_payment' && job.holdExpiresAt !== null && new Date(job.holdExpiresAt) > now;
+}
+
+export function handoffLinks(baseUrl: string, secretKey: string): Required<JobLinks> {
+  const issued = (job: Job) => (job.holdExpiresAt ? `${baseUrl}/handoff/${handoffToken(secretKey, job.jobId, job.holdExpiresAt)}` : null);
+  return {
+    handoffUrl: (job) => (handoffOpen(job) ? issued(job) : null),
+    issuedHandoffUrl: issued,
+    // The live view of a running job is the handoff issue's (issue 6).
+    sessionUrl: () => null,
+  };
+}
+
+/** The job a handoff token belongs to (whatever its status now), or null. Callers check handoffOpen(). */
+export async function findJobByHandoffToken(db: Kysely<DB>, token: string): Promise<Job | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const row = await db.selectFrom('jobs').selectAll().where('handoff_token_hash', '=', handoffTokenHash(token)).executeTakeFirst();
+  return row ? toJob(row) : null;
+}
+
+/**
+ * SECRET_KEY from the configuration, or (development and test only) one generated on first start and
+ * kept in the settings table, so every process on the database computes the same tokens.
+ */
+export async function resolveSecretKey(db: Kysely<DB>, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  await db.insertInto('settings').values({ name: 'secret_key', value: randomSecret(48) }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await db.selectFrom('settings').select('value').where('name', '=', 'secret_key').executeTakeFirstOrThrow();
+  return row.value;
+}

@@ -1,0 +1,318 @@
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { DB } from '../db/schema.ts';
+import type { NewAuditEvent } from '../jobs/audit.ts';
+import { transition } from '../jobs/transition.ts';
+import { DomainError } from '../jobs/types.ts';
+import type { Driver, ProviderId } from '../providers/types.ts';
+import type { GuardControls } from './guard/index.ts';
+import { GuardedPage } from './guard/page-api.ts';
+import type { GuardEvents } from './guard/events.ts';
+
+// Held sessions. A job paused at the card-code step keeps its browser context open on the provider's
+// payment page, in the process that ran it, until the person pays (the provider's confirmation page
+// is detected: completed), cancels, or the hold runs out (error, handoff_expired). Each process tells
+// the database it still holds its sessions (hold_seen_at, every few seconds); a paused job whose holder
+// stopped saying so (the process died) is released by any other process (error, hold_lost).
+//
+// The handoff page (issue 6) uses a HeldSession: the Page for the live view (CDP screencast, input
+// relay), expiresAt for the countdown, setUserInControl() before relaying the person's input,
+// cancel(), and onEnd() to learn of the confirmation.
+
+export type HoldEnd =
+  | { kind: 'completed'; confirmationCode: string }
+  | { kind: 'expired' }
+  | { kind: 'cancelled' }
+  | { kind: 'lost'; reason: string };
+
+export interface HeldSession {
+  readonly jobId: string;
+  readonly providerId: ProviderId;
+  readonly providerName: string;
+  /** The provider's tab. Read and stream it; relay the person's input only with setUserInControl(true). */
+  readonly page: Page;
+  readonly expiresAt: Date;
+  /** Resolves when the hold ends, however it ends. */
+  readonly done: Promise<HoldEnd>;
+  isEnded(): boolean;
+  /** Hands the tab to the person (the payment guard's in-page and network layers stand aside for it) or back to automation. */
+  setUserInControl(userInControl: boolean): Promise<void>;
+  isUserInControl(): boolean;
+  /** The person gives up: status error, reason cancelled_by_user. */
+  cancel(): Promise<void>;
+  onEnd(listener: (end: HoldEnd) => void): () => void;
+}
+
+const HEARTBEAT_MS = 5_000;
+const SWEEP_MS = 10_000;
+/** A holder silent for this long is presumed gone. */
+const STALE_SECONDS = 20;
+/** The confirmation page stays on screen this long for the live view before the context closes. */
+const CONFIRMATION_GRACE_MS = 5_000;
+
+export interface HoldInput {
+  jobId: string;
+  driver: Driver;
+  context: BrowserContext;
+  page: Page;
+  guard: GuardControls;
+  events: GuardEvents;
+  expiresAt: Date;
+  /** What is held (outcome.heldDescription), for the summaries written when the hold ends. */
+  what: string;
+  url: string;
+}
+
+class Session implements HeldSession {
+  readonly jobId: string;
+  readonly providerId: ProviderId;
+  readonly providerName: string;
+  readonly page: Page;
+  readonly expiresAt: Date;
+  readonly done: Promise<HoldEnd>;
+  readonly #input: HoldInput;
+  readonly #registry: HoldRegistry;
+  readonly #listeners = new Set<(end: HoldEnd) => void>();
+  #resolve!: (end: HoldEnd) => void;
+  #ended = false;
+  #timer: NodeJS.Timeout | null = null;
+  #reader: GuardedPage;
+
+  constructor(registry: HoldRegistry, input: HoldInput) {
+    this.#registry = registry;
+    this.#input = input;
+    this.jobId = input.jobId;
+    this.providerId = input.driver.id;
+    this.providerName = input.driver.name;
+    this.page = input.page;
+    this.expiresAt = input.expiresAt;
+    this.done = new Promise((resolve) => (this.#resolve = resolve));
+    this.#reader = new GuardedPage(input.page, input.events);
+  }
+
+  start(): void {
+    // While it waits, the held tab gives back what it can (caches, garbage): a third of its memory.
+    void this.#input.context.newCDPSession(this.page).then(async (cdp) => {
+      await cdp.send('Memory.simulatePressureNotification', { level: 'critical' });
+      await cdp.detach();
+    }).catch(() => {});
+    const delay = Math.max(0, this.expiresAt.getTime() - Date.now());
+    this.#timer = setTimeout(() => void this.#expire(), delay);
+    this.#timer.unref();
+    // The provider's confirmation page, once the person has paid.
+    this.page.on('domcontentloaded', () => void this.#checkConfirmation());
+    this.page.on('close', () => void this.#lose('the provider tab was closed'));
+    this.page.on('crash', () => void this.#lose('the provider tab crashed'));
+  }
+
+  isEnded(): boolean {
+    return this.#ended;
+  }
+
+  async setUserInControl(userInControl: boolean): Promise<void> {
+    if (this.#ended) return;
+    await this.#input.guard.setUserInControl(this.page, userInControl);
+  }
+
+  isUserInControl(): boolean {
+    return this.#input.guard.isUserInControl(this.page);
+  }
+
+  async cancel(): Promise<void> {
+    await this.#finish({ kind: 'cancelled' }, {
+      to: 'error',
+      event: { type: 'job_aborted', providerId: this.providerId, message: `The person cancelled the booking held at ${this.providerName}; the hold is released.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override' } },
+      error: { reason: 'cancelled_by_user', message: 'the person cancelled at the handoff' },
+      summary: `Cancelled by the person at the handoff; nothing was booked at ${this.providerName} (it held: ${this.#input.what}).`,
+    });
+  }
+
+  onEnd(listener: (end: HoldEnd) => void): () => void {
+    if (this.#ended) {
+      void this.done.then(listener);
+      return () => {};
+    }
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops watching without touching the job (the hold never became one, or the registry drops it). */
+  detach(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#resolve({ kind: 'lost', reason: 'detached' });
+  }
+
+  /** Releases the hold because this process cannot keep it (shutdown, browser gone). */
+  async lose(reason: string): Promise<void> {
+    await this.#lose(reason);
+  }
+
+  async #checkConfirmation(): Promise<void> {
+    if (this.#ended) return;
+    const code = await this.#input.driver.confirmation(this.#reader).catch(() => null);
+    if (!code) return;
+    await this.#finish({ kind: 'completed', confirmationCode: code }, {
+      to: 'completed',
+      event: { type: 'job_completed', providerId: this.providerId, message: `The person paid at ${this.providerName}; the booking is confirmed with code ${code}.`, data: { confirmationCode: code } },
+      confirmationCode: code,
+      summary: `Booked and paid at ${this.providerName}: ${this.#input.what}. Confirmation ${code}.`,
+    }, CONFIRMATION_GRACE_MS);
+  }
+
+  async #expire(): Promise<void> {
+    await this.#finish({ kind: 'expired' }, {
+      to: 'error',
+      event: { type: 'job_failed', providerId: this.providerId, message: `The hold at ${this.providerName} ran out before the card security code was entered; nothing was booked.`, data: { reason: 'handoff_expired', providerOutcome: 'manual_override' } },
+      error: { reason: 'handoff_expired', message: 'the hold ran out before the person paid' },
+      summary: `The hold at ${this.providerName} ran out before the person paid; nothing was booked (it held: ${this.#input.what}).`,
+    });
+  }
+
+  async #lose(reason: string): Promise<void> {
+    await this.#finish({ kind: 'lost', reason }, {
+      to: 'error',
+      event: { type: 'job_failed', providerId: this.providerId, message: `The held booking at ${this.providerName} was lost (${reason}); nothing was booked.`, data: { reason: 'hold_lost' } },
+      error: { reason: 'hold_lost', message: reason },
+      summary: `The booking held at ${this.providerName} was lost (${reason}); nothing was booked (it held: ${this.#input.what}).`,
+    });
+  }
+
+  async #finish(end: HoldEnd, change: { to: 'completed' | 'error'; event: NewAuditEvent; error?: { reason: string; message: string }; confirmationCode?: string; summary: string }, closeAfterMs = 0): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    try {
+      await transition(this.#registry.db, this.jobId, {
+        to: change.to,
+        from: ['paused_payment'],
+        event: change.event,
+        set: {
+          summary: change.summary,
+          hold_instance: null,
+          ...(change.confirmationCode ? { confirmation_code: change.confirmationCode } : {}),
+          ...(change.error ? { error: JSON.stringify({ ...change.error, step: 'payment', provider: this.providerId, url: this.#input.url }) } : {}),
+        },
+      });
+    } catch (error) {
+      // Someone else settled it first (another process's sweep): the hold is over all the same.
+      if (!(error instanceof DomainError)) this.#registry.log.warn({ err: { message: (error as Error).message }, jobId: this.jobId }, 'could not record the end of a hold');
+    }
+    this.#resolve(end);
+    for (const listener of this.#listeners) {
+      try {
+        listener(end);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+    this.#registry.forget(this.jobId);
+    const close = () => this.#input.context.close().catch(() => {});
+    if (closeAfterMs > 0) setTimeout(() => void close(), closeAfterMs).unref();
+    else await close();
+  }
+}
+
+export class HoldRegistry {
+  readonly db: Kysely<DB>;
+  readonly log: Logger;
+  /** This process, as named in jobs.hold_instance. */
+  readonly instanceId: string;
+  readonly #sessions = new Map<string, Session>();
+  #timers: NodeJS.Timeout[] = [];
+
+  constructor(db: Kysely<DB>, log: Logger, instanceId: string) {
+    this.db = db;
+    this.log = log;
+    this.instanceId = instanceId;
+  }
+
+  get(jobId: string): HeldSession | undefined {
+    return this.#sessions.get(jobId);
+  }
+
+  list(): HeldSession[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** Registers a hold before the job is marked paused, so the handoff finds it as soon as the status says so. */
+  add(input: HoldInput): HeldSession {
+    const session = new Session(this, input);
+    this.#sessions.set(input.jobId, session);
+    session.start();
+    return session;
+  }
+
+  /** Drops a session without changing its job (used when a pause could not be recorded). */
+  forget(jobId: string): void {
+    this.#sessions.get(jobId)?.detach();
+    this.#sessions.delete(jobId);
+  }
+
+  /** Heartbeats for this process's holds, and the sweep that releases other processes' dead or expired holds. */
+  start(options: { sweep: boolean }): void {
+    this.#timers.push(setInterval(() => void this.heartbeat().catch(() => {}), HEARTBEAT_MS));
+    if (options.sweep) {
+      this.#timers.push(setInterval(() => void this.sweep().catch((error: unknown) => this.log.warn({ err: { message: (error as Error).message } }, 'hold sweep failed')), SWEEP_MS));
+      void this.sweep().catch(() => {});
+    }
+    for (const timer of this.#timers) timer.unref();
+  }
+
+  async heartbeat(): Promise<void> {
+    const ids = [...this.#sessions.keys()];
+    if (ids.length === 0) return;
+    await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now()` }).where('id', 'in', ids).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+  }
+
+  /** Paused jobs held by no live process (or past their hold) become errors. Returns how many. */
+  async sweep(): Promise<number> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['id', 'provider_id', sql<boolean>`hold_expires_at is not null and hold_expires_at <= now()`.as('expired')])
+      .where('status', '=', 'paused_payment')
+      .where((eb) =>
+        eb.or([
+          eb('hold_expires_at', 'is', null),
+          eb('hold_expires_at', '<=', sql<Date>`now()`),
+          eb('hold_seen_at', 'is', null),
+          eb('hold_seen_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_SECONDS})`),
+        ]),
+      )
+      .execute();
+    let released = 0;
+    for (const row of rows) {
+      if (this.#sessions.has(row.id)) continue;
+      const expired = row.expired;
+      const providerId = row.provider_id ?? undefined;
+      try {
+        await transition(this.db, row.id, {
+          to: 'error',
+          from: ['paused_payment'],
+          event: expired
+            ? { type: 'job_failed', providerId, message: 'The hold ran out before the card security code was entered; nothing was booked.', data: { reason: 'handoff_expired', providerOutcome: 'manual_override' } }
+            : { type: 'job_failed', providerId, message: 'The process holding this booking\'s browser session stopped; the hold is lost and nothing was booked.', data: { reason: 'hold_lost' } },
+          set: {
+            hold_instance: null,
+            error: JSON.stringify(expired
+              ? { reason: 'handoff_expired', step: 'payment', provider: providerId ?? null, message: 'the hold ran out before the person paid' }
+              : { reason: 'hold_lost', step: 'payment', provider: providerId ?? null, message: 'the process holding the browser session stopped' }),
+          },
+        });
+        released += 1;
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+      }
+    }
+    return released;
+  }
+
+  /** At shutdown: a browser session cannot outlive its process, so its holds end now. */
+  async stop(): Promise<void> {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    await Promise.all([...this.#sessions.values()].map((s) => s.lose('the service stopped')));
+  }
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { JobWithMetadata } from 'pg-boss';
+import type { Logger } from 'pino';
+import { BrowserPool } from '../browser/pool.ts';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/schema.ts';
+import { BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
+import { HoldRegistry } from './holds.ts';
+import { runJob, type RunDeps } from './run-job.ts';
+
+export type { HeldSession, HoldEnd } from './holds.ts';
+
+// The executor of a process: WORKERS booking jobs at a time taken from the pg-boss queue (each with
+// its heartbeat, so a killed worker's job is taken up again by another), one shared Chromium, and the
+// registry of booking sessions held for the handoff.
+
+export interface Executor {
+  /** Sessions held at the card-code step in this process (the handoff's way in). */
+  holds: HoldRegistry;
+  stop(): Promise<void>;
+}
+
+export async function startExecutor(options: { config: Config; db: Kysely<DB>; queue: Queue; log: Logger; secretKey: string }): Promise<Executor> {
+  const { config, db, queue, log } = options;
+  const holds = new HoldRegistry(db, log, randomUUID());
+  const pool = new BrowserPool({ chromiumPath: config.CHROMIUM_PATH, wsEndpoint: config.BROWSER_WS_ENDPOINT });
+  const stopping = new AbortController();
+  const deps: RunDeps = {
+    db,
+    pool,
+    holds,
+    log,
+    secretKey: options.secretKey,
+    stopping: stopping.signal,
+    settings: {
+      holdSeconds: config.HOLD_SECONDS,
+      providerUrlTemplate: config.PROVIDER_URL_TEMPLATE,
+      stepDelayMs: config.EXECUTOR_STEP_DELAY_MS,
+      timeoutMs: 30_000,
+      backoffMs: 300,
+    },
+  };
+
+  if (config.WORKERS > 0) {
+    // One pg-boss worker per slot, so that a job created in this process wakes one idle slot at
+    // once; other processes' jobs are found by polling.
+    const idle = new Set<string>();
+    const busy = new Set<string>();
+    for (let i = 0; i < config.WORKERS; i++) {
+      let id = '';
+      id = await queue.boss.work<BookingMessage>(BOOKING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true }, async ([job]) => {
+        if (!job) return;
+        idle.delete(id);
+        busy.add(id);
+        try {
+          const { retryLimit } = job as JobWithMetadata<BookingMessage>;
+          await runJob(deps, job.data.jobId, { signal: job.signal, retryCount: job.retryCount, lastTry: job.retryCount >= retryLimit });
+        } finally {
+          busy.delete(id);
+          idle.add(id);
+        }
+      });
+      idle.add(id);
+    }
+    queue.onWake(() => {
+      const next = idle.values().next();
+      if (next.done) return;
+      idle.delete(next.value);
+      queue.boss.notifyWorker(next.value);
+      // Not picked up after all (another process was faster): it is idle again.
+      setTimeout(() => {
+        if (!busy.has(next.value)) idle.add(next.value);
+      }, 1_000).unref();
+    });
+    holds.start({ sweep: true });
+  }
+
+  let stopped: Promise<void> | null = null;
+  return {
+    holds,
+    stop() {
+      stopped ??= (async () => {
+        stopping.abort();
+        if (config.WORKERS > 0) await queue.boss.offWork(BOOKING_QUEUE, { wait: true }).catch((error: unknown) => log.warn({ err: { message: (error as Error).message } }, 'stopping the booking workers'));
+        await holds.stop();
+        await pool.close();
+      })();
+      return stopped;
+    },
+  };
+}

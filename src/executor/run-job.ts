@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { BrowserContext } from 'playwright-core';
+import type { BrowserPool } from '../browser/pool.ts';
+import { trackRunningContext } from '../browser/running-tabs.ts';
+import type { DB } from '../db/schema.ts';
+import { toJob } from '../jobs/service.ts';
+import { transition } from '../jobs/transition.ts';
+import { DomainError, type JobStatus } from '../jobs/types.ts';
+import { DRIVERS, providerBaseUrl, providerChain } from '../providers/registry.ts';
+import type { Driver } from '../providers/types.ts';
+import { attemptProvider, type AttemptDeps, type Failure } from './attempt.ts';
+import { RunAborted, type AbortReason } from './failures.ts';
+import { installGuard } from './guard/index.ts';
+import { handoffToken, handoffTokenHash } from './handoff.ts';
+import type { HoldRegistry } from './holds.ts';
+import { completedSummary, failedSummary, finalStatus, heldDescription, pausedSummary } from './outcome.ts';
+import { JobRecorder, RunSuperseded } from './recorder.ts';
+import { describeRequest, planFor, planProblem } from './request.ts';
+
+// One run of one job, from the queue's claim to its outcome: pending → running, the provider chain
+// with fallback, then paused_payment (the browser session is handed to the hold registry), completed,
+// or a failure status with its reasons. A run is fenced by its run id: if its job is taken over (this
+// worker's heartbeat went silent and another worker claimed it), it stops and writes nothing more.
+
+export interface ExecutorSettings {
+  holdSeconds: number;
+  providerUrlTemplate: string;
+  stepDelayMs: number;
+  /** Navigation and action timeout in the browser. */
+  timeoutMs: number;
+  /** First retry backoff (doubles per retry). */
+  backoffMs: number;
+}
+
+export interface RunDeps {
+  db: Kysely<DB>;
+  pool: BrowserPool;
+  holds: HoldRegistry;
+  log: Logger;
+  secretKey: string;
+  settings: ExecutorSettings;
+  /** Aborted when the process is shutting down. */
+  stopping: AbortSignal;
+}
+
+export interface Claim {
+  /** Aborted by the queue when this worker no longer holds the job. */
+  signal: AbortSignal;
+  retryCount: number;
+  /** The queue will not retry this job again if this run fails. */
+  lastTry: boolean;
+}
+
+const NAMES: Record<string, string> = Object.fromEntries(Object.values(DRIVERS).map((d) => [d.id, d.name]));
+
+export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promise<void> {
+  const { db } = deps;
+  const row = await db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  // Already settled (a crash after the outcome was written, before the queue heard of it): nothing to do.
+  if (!row || (row.status !== 'pending' && row.status !== 'running')) return;
+  const resumed = row.status === 'running';
+  const runId = randomUUID();
+  try {
+    await transition(db, jobId, {
+      to: 'running',
+      from: ['pending', 'running'],
+      set: { run_id: runId, ...(row.started_at ? {} : { started_at: new Date() }) },
+      event: resumed
+        ? { type: 'job_started', message: `Taken up again from the start by another worker: the previous run stopped responding (its heartbeat went silent). Queue try ${claim.retryCount + 1}.`, data: { resumed: true, previousRunId: row.run_id, retryCount: claim.retryCount } }
+        : { type: 'job_started', message: 'A worker took the job and opened a fresh browser session.', data: { retryCount: claim.retryCount } },
+    });
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'invalid_transition') return;
+    throw error;
+  }
+
+  const controller = new AbortController();
+  const abort = (reason: AbortReason) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+  };
+  const recorder = new JobRecorder(db, jobId, runId, { attemptCount: row.attempt_count, usedFallback: row.used_fallback }, () => abort('claim_lost'));
+  const job = toJob(row);
+  const plan = planFor(job);
+  const startedAt = row.started_at ?? new Date();
+  const fail = (to: JobStatus, event: Parameters<JobRecorder['transition']>[0]['event'], error: Record<string, unknown> | null, summary: string) =>
+    recorder.transition({ to, from: ['running'], event, set: { summary, ...(error ? { error: JSON.stringify(error) } : {}) } });
+
+  const problem = planProblem(plan);
+  if (problem) {
+    await fail('error', { type: 'job_failed', message: `Not started: ${problem.message}.`, data: { reason: problem.reason } }, { reason: problem.reason, step: 'plan', provider: null, url: null, message: problem.message }, `Not booked: ${problem.message}.`);
+    return;
+  }
+  const chain = providerChain(job.scenario, plan.consent);
+  const skipped = chain.skipped.map((s) => `${NAMES[s.id]} skipped (${s.reason})`);
+  await recorder.record({
+    type: 'step_started',
+    message: chain.drivers.length
+      ? `Provider chain for this ${job.scenario}: ${chain.drivers.map((d) => d.name).join(', then ')}.${skipped.length ? ` ${skipped.join('; ')}.` : ''}`
+      : `No provider is left for this ${job.scenario}: ${skipped.join('; ')}.`,
+    data: { step: 'plan', providers: chain.drivers.map((d) => d.id), skipped: chain.skipped },
+  });
+  if (chain.drivers.length === 0) {
+    const message = 'consent.allowedProviders and consent.blockedProviders leave no provider for this scenario';
+    await fail('error', { type: 'job_failed', message: `Not booked: ${message}.`, data: { reason: 'no_providers' } }, { reason: 'no_providers', step: 'plan', provider: null, url: null, message }, `Not booked: ${message}.`);
+    return;
+  }
+
+  // The soft cap counts from the job's first start, so a run taken up again does not get a fresh allowance.
+  const remaining = startedAt.getTime() + plan.consent.maxJobDurationSeconds * 1000 - Date.now();
+  const deadline = setTimeout(() => abort('max_duration_exceeded'), Math.max(0, remaining));
+  const onClaimLost = () => abort('claim_lost');
+  const onStopping = () => abort('shutting_down');
+  claim.signal.addEventListener('abort', onClaimLost);
+  deps.stopping.addEventListener('abort', onStopping);
+  if (claim.signal.aborted) onClaimLost();
+  if (deps.stopping.aborted) onStopping();
+
+  let context: BrowserContext | null = null;
+  let paused = false;
+  const current: { driver: Driver | null } = { driver: null };
+  // Closing the context interrupts whatever the browser is doing when the run must stop.
+  const closeOnAbort = () => {
+    if (!paused) void context?.close().catch(() => {});
+  };
+  controller.signal.addEventListener('abort', closeOnAbort);
+
+  try {
+    try {
+      context = await deps.pool.newContext();
+      trackRunningContext(jobId, context);
+    } catch (error) {
+      const message = `the browser could not be started: ${(error as Error).message.split('\n')[0]}`;
+      deps.log.error({ jobId, err: { message } }, 'browser unavailable');
+      await fail('error', { type: 'job_failed', message: `Not booked: ${message}.`, data: { reason: 'browser_unavailable' } }, { reason: 'browser_unavailable', step: 'start', provider: null, url: null, message }, `Not booked: ${message}.`);
+      return;
+    }
+    if (controller.signal.aborted) throw new RunAborted(controller.signal.reason as AbortReason);
+    const guard = await installGuard(context, recorder);
+    const failures: Failure[] = [];
+    const attemptDeps = (driver: Driver): AttemptDeps => ({
+      context: context!,
+      recorder,
+      plan,
+      baseUrl: providerBaseUrl(deps.settings.providerUrlTemplate, driver.id),
+      signal: controller.signal,
+      stepDelayMs: deps.settings.stepDelayMs,
+      timeoutMs: deps.settings.timeoutMs,
+      backoffMs: deps.settings.backoffMs,
+    });
+
+    for (let i = 0; i < chain.drivers.length; i++) {
+      const driver = chain.drivers[i]!;
+      current.driver = driver;
+      recorder.provider = driver.id;
+      const outcome = await attemptProvider(attemptDeps(driver), driver);
+
+      if (outcome.kind === 'paused') {
+        const now = Date.now();
+        const siteHold = (outcome.payment?.holdExpiresAt ?? outcome.held?.holdExpiresAt)?.getTime();
+        const ownHold = now + deps.settings.holdSeconds * 1000;
+        const expiresAt = new Date(siteHold && siteHold > now ? Math.min(siteHold, ownHold) : ownHold);
+        const what = heldDescription(plan.request, outcome.held, outcome.payment, outcome.step);
+        const summary = pausedSummary(driver, what, expiresAt, outcome.adjusted);
+        const token = handoffToken(deps.secretKey, jobId, expiresAt.toISOString());
+        paused = true;
+        deps.holds.add({ jobId, driver, context, page: outcome.page, guard, events: recorder, expiresAt, what, url: outcome.page.url().split('?')[0] ?? '' });
+        try {
+          await recorder.transition({
+            to: 'paused_payment',
+            from: ['running'],
+            set: { summary, provider_id: driver.id, hold_expires_at: expiresAt, handoff_token_hash: handoffTokenHash(token), hold_instance: deps.holds.instanceId, hold_seen_at: new Date() },
+            event: {
+              type: 'paused_payment',
+              providerId: driver.id,
+              message: `Stopped before the card security code at ${driver.name}: ${what}. The person completes the payment at the handoff URL until ${expiresAt.toISOString()}.`,
+              data: { providerOutcome: 'accepted', holdExpiresAt: expiresAt.toISOString(), step: outcome.step },
+            },
+          });
+        } catch (error) {
+          // Not paused after all (the run lost its job): the session must not outlive it.
+          paused = false;
+          deps.holds.forget(jobId);
+          throw error;
+        }
+        return;
+      }
+
+      if (outcome.kind === 'completed') {
+        const what = heldDescription(plan.request, outcome.held, undefined, 'review');
+        await recorder.transition({
+          to: 'completed',
+          from: ['running'],
+          set: { summary: completedSummary(driver, what, outcome.code, outcome.adjusted), provider_id: driver.id, confirmation_code: outcome.code },
+          event: { type: 'job_completed', providerId: driver.id, message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`, data: { providerOutcome: 'accepted', confirmationCode: outcome.code } },
+        });
+        return;
+      }
+
+      failures.push(outcome.failure);
+      const next = chain.drivers[i + 1];
+      if (next) {
+        recorder.usedFallback = true;
+        await recorder.record(
+          {
+            type: 'provider_fallback',
+            providerId: driver.id,
+            message: `${driver.name} failed at ${outcome.failure.step.replace('_', ' ')}: ${outcome.failure.message}. Falling back to ${next.name}.`,
+            data: { providerOutcome: 'failed', fromProvider: driver.id, toProvider: next.id, reason: outcome.failure.kind },
+          },
+          { used_fallback: true },
+        );
+      }
+    }
+
+    const last = failures[failures.length - 1]!;
+    const { status, reason } = finalStatus(failures);
+    const summary = failedSummary(status, plan.request, failures, NAMES);
+    await fail(
+      status,
+      {
+        type: 'job_failed',
+        providerId: last.provider,
+        message: `Not booked (${status}): ${failures.length === 1 ? 'the only provider' : `all ${failures.length} providers`} failed for ${describeRequest(plan.request)}; last, ${NAMES[last.provider]}: ${last.message}.`,
+        data: { providerOutcome: 'failed', reason, status },
+      },
+      status === 'error' ? { reason, step: last.step, provider: last.provider, url: last.url, message: last.message, attempts: failures.map((f) => ({ provider: f.provider, kind: f.kind, step: f.step, message: f.message })) } : null,
+      summary,
+    );
+  } catch (error) {
+    const reason = error instanceof RunAborted ? error.reason : error instanceof RunSuperseded ? 'claim_lost' : controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
+    if (reason === 'claim_lost') return; // another run owns the job now: write nothing
+    if (reason === 'shutting_down') throw new Error('the worker is shutting down; the job will be taken up again', { cause: error }); // the queue retries it
+    if (reason === 'max_duration_exceeded') {
+      const seconds = plan.consent.maxJobDurationSeconds;
+      const driver = current.driver;
+      await fail(
+        'error',
+        { type: 'job_aborted', ...(driver ? { providerId: driver.id } : {}), message: `Stopped: the job ran past its ${seconds} s limit (consent.maxJobDurationSeconds)${driver ? ` while working at ${driver.name}` : ''}.`, data: { reason: 'max_duration_exceeded', ...(driver ? { providerOutcome: 'failed' } : {}) } },
+        { reason: 'max_duration_exceeded', step: null, provider: driver?.id ?? null, url: null, message: `the job ran past consent.maxJobDurationSeconds (${seconds} s)` },
+        `Stopped after ${seconds} s (the job's time limit) before anything was booked: ${describeRequest(plan.request)}.`,
+      );
+      return;
+    }
+    if (claim.lastTry) {
+      const message = (error as Error).message?.split('\n')[0] ?? 'unknown error';
+      deps.log.error({ jobId, err: { message } }, 'executor run failed');
+      await fail('error', { type: 'job_failed', message: `Not booked: an internal error stopped the run (${message}).`, data: { reason: 'internal_error' } }, { reason: 'internal_error', step: null, provider: current.driver?.id ?? null, url: null, message }, `Not booked: an internal error stopped the run.`).catch(() => {});
+      return;
+    }
+    throw error;
+  } finally {
+    clearTimeout(deadline);
+    claim.signal.removeEventListener('abort', onClaimLost);
+    deps.stopping.removeEventListener('abort', onStopping);
+    controller.signal.removeEventListener('abort', closeOnAbort);
+    if (!paused) await context?.close().catch(() => {});
+    await recorder.flush().catch(() => {});
+  }
+}

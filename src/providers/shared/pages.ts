@@ -1,0 +1,55 @@
+import type { GuardedPage } from '../../executor/guard/page-api.ts';
+import type { Availability, Offer } from '../types.ts';
+
+// Helpers the drivers share: reading prices and holds as sites print them, filling a form from a
+// list of (selector, value) pairs, and telling the usual non-result pages apart.
+
+/** "€1,234.50" → 1234.5 (the first amount in the text), or undefined. */
+export function amount(text: string | null | undefined): number | undefined {
+  const m = /(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)/.exec((text ?? '').replace(/\s/g, ''));
+  if (!m?.[1]) return undefined;
+  return Number(m[1].replace(/,/g, ''));
+}
+
+/** The first price-looking run in a text ("€30.00", "$1,020.00", "£12.50"), as written. */
+export function priceIn(text: string | null | undefined): string | undefined {
+  return /[€$£]\s?\d[\d,]*(?:\.\d{2})?/.exec(text ?? '')?.[0];
+}
+
+/** Reads the provider's own hold deadline (an ISO time in an attribute), if the page states one. */
+export async function holdDeadline(page: GuardedPage, selector: string, attribute = 'data-hold-expires-at'): Promise<Date | undefined> {
+  const iso = await page.attr(selector, attribute);
+  const at = iso ? new Date(iso) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : undefined;
+}
+
+/** Fills each field that has a value (one round trip); optional fields without one are left as the site set them. */
+export async function fillAll(page: GuardedPage, fields: Array<[string, string | number | undefined]>): Promise<void> {
+  await page.fillForm(fields.filter(([, v]) => v !== undefined && v !== '').map(([selector, v]) => [selector, String(v)]));
+}
+
+export interface GateSelectors {
+  offers: string;
+  none: string;
+  loginWall: string;
+  captcha: string;
+}
+
+/** What an availability page is: options, an explicit "nothing available", a login wall, a CAPTCHA, or something else. */
+export async function gate(page: GuardedPage, selectors: GateSelectors, readOffers: () => Promise<Offer[]>): Promise<Availability> {
+  const [login, captcha, none, offers] = await page.present([selectors.loginWall, selectors.captcha, selectors.none, selectors.offers]);
+  if (login) return { kind: 'login_wall', message: (await page.text(`${selectors.loginWall} h1`)) ?? 'sign-in required' };
+  if (captcha) return { kind: 'captcha', message: (await page.text(`${selectors.captcha} h1`)) ?? 'CAPTCHA challenge' };
+  if (none) return { kind: 'none', message: (await page.text(selectors.none)) ?? 'no availability' };
+  if (offers) {
+    const offers = await readOffers();
+    if (offers.length > 0) return { kind: 'offers', offers };
+    return { kind: 'unexpected', message: 'the availability page lists no options and says nothing about availability' };
+  }
+  return { kind: 'unexpected', message: 'the page after the search is not an availability page the driver knows (no options, no "no availability" notice, no sign-in or CAPTCHA)' };
+}
+
+/** Texts of the elements matching `selector` (validation messages and the like). */
+export async function texts(page: GuardedPage, selector: string): Promise<string[]> {
+  return (await page.rows(selector)).map((r) => r.text).filter(Boolean);
+}

@@ -1,0 +1,103 @@
+import type { GuardedPage } from '../executor/guard/page-api.ts';
+import type { Scenario } from '../jobs/types.ts';
+
+// What a provider driver is: the knowledge of one website's pages, and nothing else. Decisions
+// (which option, retries, fallback, when to stop) are the executor's; the page API is the payment
+// guard's (a driver cannot fill a card-code field, and pressing Pay is refused: that is the pause).
+
+export const PROVIDER_IDS = ['tablebook', 'dinenow', 'staysearch', 'roomly', 'skyfare', 'jetdeck', 'tixhub', 'eventgo'] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/** The booking asked for, in the executor's words (the REST params, normalised per scenario). */
+export type SearchRequest =
+  | { scenario: 'restaurant'; venue: string; city: string; date: string; time: string; partySize: number }
+  | { scenario: 'hotel'; venue: string; city: string; checkIn: string; checkOut: string; adults: number; roomPreference?: string }
+  | { scenario: 'flight'; origin: string; destination: string; date: string; passengers: number; airline?: string; departureTime?: string; cabin?: string }
+  | { scenario: 'activity'; venue: string; city: string; date: string; tickets: number; seatType?: string };
+
+/** The person travelling, from the job's profile. */
+export interface Traveller {
+  givenName: string;
+  familyName: string;
+  email: string;
+  phone: string;
+  birthDate?: string;
+  passportNumber?: string;
+  passportCountry?: string;
+  knownTravelerNumber?: string;
+}
+
+/** One option on an availability page, as the site shows it. */
+export interface Offer {
+  /** What the driver needs to choose it again (a slot id, a room type…). */
+  key: string;
+  available: boolean;
+  /** The option's title as shown ("19:30", "Deluxe King Room", "NW 214", "Premium seating"). */
+  label: string;
+  /** Restaurant slot or flight departure, HH:MM. */
+  time?: string;
+  flightNumber?: string;
+  description?: string;
+  /** Price per unit (person, night, ticket, passenger) in major units, when the page shows it. */
+  unitPrice?: number;
+  total?: number;
+  /** The price as the page writes it ("€30.00"). */
+  priceText?: string;
+}
+
+export type Availability =
+  | { kind: 'offers'; offers: Offer[] }
+  | { kind: 'none'; message: string }
+  | { kind: 'login_wall'; message: string }
+  | { kind: 'captcha'; message: string }
+  | { kind: 'unexpected'; message: string };
+
+/** Exactly what the provider holds, read from its review and payment pages. */
+export interface Held {
+  venue: string;
+  when: string;
+  /** Party size, rooms and guests, passengers, tickets: as the site says it. */
+  quantity: string;
+  /** Seating area, room, flight, section. */
+  item?: string;
+  price: string;
+  cardOnFile?: string;
+  holdExpiresAt?: Date;
+}
+
+export interface ReviewPage {
+  held: Held;
+  /** The site books without a card step ("pay at the venue"). */
+  noCardStep: boolean;
+}
+
+export interface PaymentPage {
+  price?: string;
+  cardOnFile?: string;
+  holdExpiresAt?: Date;
+  /** Selector of the card-code field (focused for the person at the pause; never filled). */
+  cardField: string;
+}
+
+export interface Driver {
+  id: ProviderId;
+  name: string;
+  scenario: Scenario;
+  /** Opens the site (base: the provider's origin), fills the search and submits it. */
+  search(page: GuardedPage, base: string, request: SearchRequest): Promise<void>;
+  availability(page: GuardedPage): Promise<Availability>;
+  choose(page: GuardedPage, offer: Offer): Promise<void>;
+  guestDetails(page: GuardedPage, traveller: Traveller, request: SearchRequest): Promise<void>;
+  /** Reads the review page; null when the page shown is not the review page. */
+  review(page: GuardedPage): Promise<ReviewPage | null>;
+  /** Presses the review page's button: on to payment, or "confirm" when no card is needed. */
+  confirmReview(page: GuardedPage): Promise<void>;
+  /** Reads the payment page; null when the page shown is not the payment page. */
+  payment(page: GuardedPage): Promise<PaymentPage | null>;
+  /** Presses Pay. The payment guard refuses it (CardStepReached): that is the pause. */
+  pay(page: GuardedPage): Promise<void>;
+  /** The confirmation code when the page shown is the booking confirmation, else null. */
+  confirmation(page: GuardedPage): Promise<string | null>;
+  /** Validation messages the page shows after a submission (guest details rejected…). */
+  formErrors(page: GuardedPage): Promise<string[]>;
+}

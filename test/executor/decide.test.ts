@@ -1,0 +1,68 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { choose } from '../../src/executor/decide.ts';
+import type { BookingPlan } from '../../src/executor/request.ts';
+import { consentSchema } from '../../src/jobs/schemas.ts';
+import type { Offer, SearchRequest } from '../../src/providers/types.ts';
+
+// The executor's choices among a provider's options, within the consent: pure functions, no browser.
+
+const traveller = { givenName: 'Ada', familyName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' };
+function plan(request: SearchRequest, consent: Record<string, unknown> = {}, preferences: BookingPlan['preferences'] = {}): BookingPlan {
+  return { request, traveller, consent: consentSchema.parse(consent), preferences };
+}
+const dinner = { scenario: 'restaurant', venue: 'Noma', city: 'Copenhagen', date: '2031-03-14', time: '19:30', partySize: 2 } as const;
+const slot = (time: string, available = true): Offer => ({ key: time.replace(':', ''), available, label: time, time });
+
+describe('choosing within consent', () => {
+  test('the exact time when it is free', () => {
+    const c = choose(plan(dinner), [slot('19:00'), slot('19:30'), slot('20:00')]);
+    assert.equal(c.kind === 'offer' && c.offer.time, '19:30');
+    assert.equal(c.kind === 'offer' && c.adjusted, undefined);
+  });
+
+  test('the nearest free time when allowed and within the limit; the later one on a tie', () => {
+    const c = choose(plan(dinner), [slot('18:30'), slot('19:30', false), slot('20:00')]);
+    assert.deepEqual(c.kind === 'offer' && c.adjusted, { from: '19:30', to: '20:00', minutes: 30 });
+    const tie = choose(plan(dinner), [slot('19:00'), slot('19:30', false), slot('20:00')]);
+    assert.equal(tie.kind === 'offer' && tie.offer.time, '20:00');
+  });
+
+  test('no time shift without consent, and none beyond maxTimeAdjustmentMinutes', () => {
+    const offers = [slot('18:30'), slot('19:30', false), slot('20:00')];
+    const refused = choose(plan(dinner, { allowTimeAdjustment: false }), offers);
+    assert.equal(refused.kind, 'none');
+    assert.match(refused.kind === 'none' ? refused.why : '', /does not allow adjusting the time/);
+    const far = choose(plan(dinner, { maxTimeAdjustmentMinutes: 29 }), offers);
+    assert.equal(far.kind, 'none');
+    const edge = choose(plan(dinner, { maxTimeAdjustmentMinutes: 30 }), offers);
+    assert.equal(edge.kind === 'offer' && edge.offer.time, '20:00');
+  });
+
+  test('flights: a flight number asked for, else the departure time rule, else the cheapest', () => {
+    const flight = { scenario: 'flight', origin: 'LHR', destination: 'JFK', date: '2031-03-14', passengers: 1 } as const;
+    const offers: Offer[] = [
+      { key: 'a', available: true, label: 'NA 100', flightNumber: 'NA 100', time: '07:00', unitPrice: 300 },
+      { key: 'b', available: true, label: 'NA 200', flightNumber: 'NA 200', time: '10:45', unitPrice: 200 },
+      { key: 'c', available: false, label: 'NA 300', flightNumber: 'NA 300', time: '10:00', unitPrice: 100 },
+    ];
+    assert.equal((choose(plan(flight, {}, { targetFlightNumber: 'NA100' }), offers) as { offer: Offer }).offer.key, 'a');
+    assert.equal(choose(plan(flight, {}, { targetFlightNumber: 'NA300' }), offers).kind, 'none');
+    const timed = choose(plan({ ...flight, departureTime: '10:00' }), offers);
+    assert.deepEqual(timed.kind === 'offer' && timed.adjusted, { from: '10:00', to: '10:45', minutes: 45 });
+    assert.equal((choose(plan(flight), offers) as { offer: Offer }).offer.key, 'b');
+  });
+
+  test('hotels and activities: the best match of the preference, cheapest first; a budget is a hard limit', () => {
+    const hotel = { scenario: 'hotel', venue: 'Lutetia', city: 'Paris', checkIn: '2031-03-14', checkOut: '2031-03-16', adults: 2, roomPreference: 'king bed' } as const;
+    const rooms: Offer[] = [
+      { key: 's', available: true, label: 'Standard Double Room', description: '1 double bed', unitPrice: 100 },
+      { key: 'k', available: true, label: 'Deluxe King Room', description: '1 king bed', unitPrice: 150 },
+      { key: 'j', available: true, label: 'Junior Suite', description: '1 king bed + sofa bed', unitPrice: 200 },
+    ];
+    assert.equal((choose(plan(hotel), rooms) as { offer: Offer }).offer.key, 'k');
+    assert.equal((choose(plan({ ...hotel, roomPreference: undefined }), rooms) as { offer: Offer }).offer.key, 's');
+    assert.equal(choose(plan(hotel, {}, { budgetPerUnit: 90 }), rooms).kind, 'none');
+    assert.equal((choose(plan(hotel, {}, { budgetPerUnit: 120 }), rooms) as { offer: Offer }).offer.key, 's');
+  });
+});

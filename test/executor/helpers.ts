@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { call } from '../helpers/http.ts';
+import { daysFromNow, FLIGHT_PROFILE, PROFILE, type TestService } from '../helpers/service.ts';
+
+// Shared by the executor's end-to-end tests: create a job over REST as an API client would, poll it
+// to a terminal status, read its audit log.
+
+export const TERMINAL = ['paused_payment', 'completed', 'no_availability', 'needs_login', 'captcha', 'error'];
+
+/** A venue name unique to one test: the sandbox's Flaky behaviour remembers venues it has failed once. */
+export function venue(word: string): string {
+  return `${word} ${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export const requests = {
+  restaurant: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
+    request: { scenario: 'restaurant', params: { restaurant_name: 'Noma', city: 'Copenhagen', date: daysFromNow(7), time: '19:30', covers: 2, ...params } },
+    profile: PROFILE,
+    ...(consent ? { consent } : {}),
+  }),
+  hotel: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
+    request: { scenario: 'hotel', params: { hotel_name: 'Hotel Lutetia', city: 'Paris', checkin: daysFromNow(10), checkout: daysFromNow(12), adults: 2, ...params } },
+    profile: PROFILE,
+    ...(consent ? { consent } : {}),
+  }),
+  flight: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
+    request: { scenario: 'flight', params: { origin: 'LHR', dest: 'JFK', date: daysFromNow(20), passengers: 1, targetAirline: 'Northwind Airways', targetDepartureTime: '10:00', ...params } },
+    profile: FLIGHT_PROFILE,
+    ...(consent ? { consent } : {}),
+  }),
+  activity: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
+    request: { scenario: 'activity', params: { event_name: 'Hamilton', city: 'London', event_date: daysFromNow(15), num_tickets: 2, ...params } },
+    profile: PROFILE,
+    ...(consent ? { consent } : {}),
+  }),
+};
+
+export async function createJob(service: TestService, key: string, body: unknown): Promise<string> {
+  const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
+  assert.equal(created.status, 202, created.text);
+  return created.body.jobId;
+}
+
+/** Polls GET /execution-jobs/{id} until the status is one of `until` (default: terminal). */
+export async function waitForJob(service: TestService, key: string, jobId: string, options: { until?: string[]; timeoutMs?: number } = {}): Promise<any> {
+  const until = options.until ?? TERMINAL;
+  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
+  for (;;) {
+    const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
+    assert.equal(read.status, 200, read.text);
+    if (until.includes(read.body.status)) return read.body;
+    if (Date.now() > deadline) assert.fail(`job ${jobId} still ${read.body.status} after ${options.timeoutMs ?? 150_000} ms`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export async function auditOf(service: TestService, key: string, jobId: string): Promise<any[]> {
+  const audit = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}/audit`, { key });
+  assert.equal(audit.status, 200, audit.text);
+  return audit.body.events;
+}
+
+export async function runJob(service: TestService, key: string, body: unknown, options: { until?: string[]; timeoutMs?: number } = {}): Promise<{ job: any; events: any[] }> {
+  const jobId = await createJob(service, key, body);
+  const job = await waitForJob(service, key, jobId, options);
+  return { job, events: await auditOf(service, key, jobId) };
+}
+
+export const types = (events: any[]) => events.map((e) => e.type);
+
+/** attemptCount and usedFallback must agree with the audit events. */
+export function assertCountersAgree(job: any, events: any[]): void {
+  assert.equal(job.attemptCount, events.filter((e) => e.type === 'step_attempt').length, 'attemptCount = number of step_attempt events');
+  assert.equal(job.usedFallback, events.some((e) => e.type === 'provider_fallback'), 'usedFallback = a provider_fallback event exists');
+  assert.deepEqual(job.decisionLog.map((e: any) => e.type), types(events), 'decisionLog lists the audit events in order');
+}
+
+/** Every provider attempt ends with exactly one event carrying providerOutcome. */
+export function outcomes(events: any[]): Array<[string, string]> {
+  return events.filter((e) => e.providerOutcome).map((e) => [e.providerId, e.providerOutcome]);
+}

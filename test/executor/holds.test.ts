@@ -1,0 +1,144 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { call } from '../helpers/http.ts';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { findJobByHandoffToken, handoffOpen } from '../../src/executor/handoff.ts';
+import { auditOf, outcomes, requests, runJob, waitForJob } from './helpers.ts';
+
+// The held session at paused_payment: it waits on the provider's payment page, blocks automation
+// from typing the card code, hands the tab to the person, detects the provider's confirmation, and
+// ends by itself when the hold runs out, when the person cancels, or when its process is gone.
+
+for (const backend of BACKENDS) {
+  describe(`held sessions on ${backend.name}`, () => {
+    let service: TestService;
+    let key: string;
+    before(async () => {
+      service = await startTestService(backend.url, { WORKERS: '2' }, { sandbox: true });
+      key = await service.mintKey();
+    });
+    after(() => service.close());
+
+    test('the person pays on the held page: automation could not type the code, the person can; the confirmation page completes the job with the site\'s code', async () => {
+      const { job } = await runJob(service, key, requests.restaurant({ restaurant_name: 'Alchemist' }));
+      assert.equal(job.status, 'paused_payment');
+      const held = service.services.executor.holds.get(job.jobId)!;
+      assert.ok(held, 'held in this process');
+      // The handoff finds the job from the token in its URL (only the token's hash is stored).
+      const token = job.handoffUrl.split('/').pop();
+      const found = await findJobByHandoffToken(service.services.db, token);
+      assert.equal(found?.jobId, job.jobId);
+      assert.equal(handoffOpen(found!), true);
+      assert.equal(await findJobByHandoffToken(service.services.db, `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`), null);
+
+      // While automation is in control the code field takes nothing, and the block is audited.
+      await held.page.keyboard.type('987');
+      assert.equal(await held.page.inputValue('#tb-cvc'), '');
+      await new Promise((r) => setTimeout(r, 300));
+      const blocked = (await auditOf(service, key, job.jobId)).filter((e) => e.type === 'action_denied' && e.layer === 'page');
+      assert.ok(blocked.length >= 1, 'the in-page layer reported the typing');
+      assert.match(blocked[0].message, /in-page layer.*'cvc'/);
+      assert.ok(!blocked.some((e) => /987/.test(e.message)), 'no value in any event');
+
+      // The person takes over (the handoff relays their keys): the code goes in, Enter pays.
+      await held.setUserInControl(true);
+      assert.equal(held.isUserInControl(), true);
+      await held.page.focus('#tb-cvc');
+      await held.page.keyboard.type('123');
+      assert.equal(await held.page.inputValue('#tb-cvc'), '123');
+      const ended = held.done;
+      await held.page.keyboard.press('Enter');
+      const end = await ended;
+      assert.equal(end.kind, 'completed');
+
+      const done = await waitForJob(service, key, job.jobId, { until: ['completed', 'error'] });
+      assert.equal(done.status, 'completed');
+      const confirmation = service.sandbox!.confirmations().find((c) => c.code === done.confirmationCode);
+      assert.ok(confirmation?.paidWithCard, 'the code is the one the provider issued for a card payment');
+      assert.deepEqual(end, { kind: 'completed', confirmationCode: done.confirmationCode });
+      assert.equal(done.handoffUrl, null, 'the handoff closes with the hold');
+      assert.match(done.summary, /^Booked and paid at TableBook: .*Confirmation/);
+      const events = await auditOf(service, key, job.jobId);
+      assert.equal(events.at(-1).type, 'job_completed');
+      assert.equal(events.at(-1).confirmationCode, done.confirmationCode);
+      assert.deepEqual(outcomes(events), [['tablebook', 'accepted']], 'one attempt, one outcome');
+      assert.equal(service.services.executor.holds.get(job.jobId), undefined);
+      // The only card code the provider ever saw is the one the person typed.
+      assert.deepEqual(service.sandbox!.cardCodesReceived().map((r) => r.field), ['cvc']);
+    });
+
+    test('the person cancels: error cancelled_by_user, the hold is released and counted as a manual override', async () => {
+      const { job } = await runJob(service, key, requests.restaurant({ restaurant_name: 'Kadeau' }));
+      const held = service.services.executor.holds.get(job.jobId)!;
+      await held.cancel();
+      assert.equal(held.isEnded(), true);
+      const done = await waitForJob(service, key, job.jobId, { until: ['error'] });
+      assert.equal(done.error.reason, 'cancelled_by_user');
+      assert.equal(done.error.provider, 'tablebook');
+      const events = await auditOf(service, key, job.jobId);
+      assert.equal(events.at(-1).type, 'job_aborted');
+      assert.deepEqual(outcomes(events), [['tablebook', 'accepted'], ['tablebook', 'manual_override']]);
+      assert.equal(held.page.isClosed(), true);
+    });
+
+    test('a hold whose process is gone is released by the sweep (hold_lost); one past its deadline is handoff_expired', async () => {
+      const lost = await runJob(service, key, requests.restaurant({ restaurant_name: 'Amass' }));
+      const expired = await runJob(service, key, requests.restaurant({ restaurant_name: 'Barr' }));
+      const holds = service.services.executor.holds;
+      // As if another process held them and died: this process forgets them, their heartbeats stop.
+      for (const id of [lost.job.jobId, expired.job.jobId]) {
+        const session = holds.get(id)!;
+        holds.forget(id);
+        await session.page.context().close();
+      }
+      await service.services.db.updateTable('jobs').set({ hold_instance: 'gone', hold_seen_at: sql<Date>`now() - interval '1 minute'` }).where('id', '=', lost.job.jobId).execute();
+      await service.services.db.updateTable('jobs').set({ hold_instance: 'gone', hold_expires_at: sql<Date>`now() - interval '1 second'` }).where('id', '=', expired.job.jobId).execute();
+      assert.equal(await holds.sweep(), 2);
+      const a = await waitForJob(service, key, lost.job.jobId, { until: ['error'] });
+      assert.equal(a.error.reason, 'hold_lost');
+      const b = await waitForJob(service, key, expired.job.jobId, { until: ['error'] });
+      assert.equal(b.error.reason, 'handoff_expired');
+      assert.deepEqual(outcomes(await auditOf(service, key, expired.job.jobId)).at(-1), ['tablebook', 'manual_override']);
+      assert.equal(await holds.sweep(), 0, 'nothing left to release');
+    });
+  });
+
+  describe(`hold expiry on ${backend.name}`, () => {
+    let service: TestService;
+    let key: string;
+    before(async () => {
+      service = await startTestService(backend.url, { WORKERS: '1', HOLD_SECONDS: '3' }, { sandbox: true });
+      key = await service.mintKey();
+    });
+    after(() => service.close());
+
+    test('HOLD_SECONDS later the hold ends by itself: error handoff_expired, job_failed with manual_override, the tab closed', async () => {
+      const { job, events } = await runJob(service, key, requests.restaurant({ restaurant_name: 'Jordnær' }));
+      assert.equal(job.status, 'paused_payment');
+      const pausedAt = Date.parse(events.at(-1).timestamp);
+      const held = service.services.executor.holds.get(job.jobId)!;
+      assert.ok(held.expiresAt.getTime() - pausedAt <= 3_100);
+      const done = await waitForJob(service, key, job.jobId, { until: ['error'], timeoutMs: 20_000 });
+      assert.equal(done.error.reason, 'handoff_expired');
+      assert.equal(done.handoffUrl, null);
+      assert.match(done.summary, /ran out before the person paid/);
+      const after = await auditOf(service, key, job.jobId);
+      assert.equal(after.at(-1).type, 'job_failed');
+      assert.equal(after.at(-1).providerOutcome, 'manual_override');
+      assert.equal(held.page.isClosed(), true);
+      const metrics = await call(service.url, 'GET', '/api/v1/metrics/providers/tablebook', { key });
+      assert.equal(metrics.body.manualOverrideCount, 1);
+      assert.equal(metrics.body.acceptedCount, 1);
+    });
+
+    test('stopping the service releases the holds it kept (hold_lost): a browser session cannot outlive its process', async () => {
+      const { job } = await runJob(service, key, requests.restaurant({ restaurant_name: 'Koan' }));
+      assert.equal(job.status, 'paused_payment');
+      await service.services.executor.stop();
+      const row = await service.services.db.selectFrom('jobs').select(['status', 'error']).where('id', '=', job.jobId).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'error');
+      assert.equal(row.error?.reason, 'hold_lost');
+    });
+  });
+}

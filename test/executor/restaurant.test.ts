@@ -1,0 +1,212 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { call } from '../helpers/http.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { sha256 } from '../../src/security/secrets.ts';
+import { assertCountersAgree, outcomes, requests, runJob, types, venue } from './helpers.ts';
+
+// Every sandbox behaviour through REST, end to end in a real headless Chromium: a job is created
+// with an API key and polled to its terminal status; status, summary, decisionLog and audit events
+// are checked. One backend (PGlite) for this Chromium-heavy matrix; storage-sensitive paths run on
+// every backend in holds.test.ts and storage.test.ts.
+
+let service: TestService;
+let key: string;
+const jobIds: string[] = [];
+
+async function book(body: unknown) {
+  const result = await runJob(service, key, body);
+  jobIds.push(result.job.jobId);
+  assertCountersAgree(result.job, result.events);
+  return result;
+}
+
+before(async () => {
+  service = await startTestService('pglite:memory:', { WORKERS: '4', BASE_URL: 'http://concierge.test' }, { sandbox: true });
+  key = await service.mintKey();
+});
+after(() => service.close());
+
+describe('restaurant bookings in the sandbox', { concurrency: 4 }, () => {
+  test('a normal booking stops at the card code: paused_payment with a handoff URL, the held details and the session kept on the focused code field', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: 'Noma' }));
+    assert.equal(job.status, 'paused_payment');
+    assert.match(job.handoffUrl, /^http:\/\/concierge\.test\/handoff\/[A-Za-z0-9_-]{43}$/);
+    for (const part of ['TableBook', 'Noma, Copenhagen', '19:30', 'party of 2', '€', 'Visa •••• 4242']) assert.ok(job.summary.includes(part), `summary names ${part}: ${job.summary}`);
+    assert.equal(job.attemptCount, 1);
+    assert.equal(job.usedFallback, false);
+
+    assert.deepEqual(types(events).slice(0, 4), ['job_created', 'job_started', 'step_started', 'step_attempt']);
+    assert.deepEqual(types(events).slice(-2), ['action_denied', 'paused_payment']);
+    const steps = events.filter((e) => e.type === 'step_started' && e.providerId).map((e) => e.step);
+    assert.deepEqual(steps, ['search', 'choose', 'guest_details', 'review', 'payment']);
+    const denied = events.at(-2);
+    assert.match(denied.message, /driver layer/);
+    assert.match(denied.message, /'cvc'/);
+    const paused = events.at(-1);
+    assert.equal(paused.handoffUrl, job.handoffUrl);
+    assert.equal(paused.providerId, 'tablebook');
+    assert.deepEqual(outcomes(events), [['tablebook', 'accepted']]);
+
+    // Only the token's hash is stored; the URL in the audit event is computed when read.
+    const token = job.handoffUrl.split('/').pop();
+    const row = await service.services.db.selectFrom('jobs').select(['handoff_token_hash', 'hold_instance']).where('id', '=', job.jobId).executeTakeFirstOrThrow();
+    assert.equal(row.handoff_token_hash, sha256(token));
+    const stored = await sql<{ n: number }>`select count(*)::int as n from audit_events where job_id = ${job.jobId} and (data::text like ${`%${token}%`} or message like ${`%${token}%`})`.execute(service.services.db);
+    assert.equal(stored.rows[0]!.n, 0, 'the token is nowhere in the stored events');
+
+    const held = service.services.executor.holds.get(job.jobId);
+    assert.ok(held, 'the session is held');
+    assert.equal(row.hold_instance, service.services.executor.holds.instanceId);
+    assert.match(held.page.url(), /tablebook\.localhost:\d+\/reservations\/\w+\/payment$/);
+    assert.equal(await held.page.evaluate(() => document.activeElement?.id), 'tb-cvc');
+    assert.ok(held.expiresAt.getTime() > Date.now());
+    assert.deepEqual(service.sandbox!.cardCodesReceived(), []);
+  });
+
+  test('Busy, time adjustment allowed: the nearest free slot within the limit is taken (time_adjusted from/to)', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Busy Bistro') }));
+    assert.equal(job.status, 'paused_payment');
+    const adjusted = events.filter((e) => e.type === 'time_adjusted');
+    assert.equal(adjusted.length, 1);
+    assert.equal(adjusted[0].fromTime, '19:30');
+    assert.equal(adjusted[0].toTime, '20:00');
+    assert.equal(adjusted[0].providerId, 'tablebook');
+    assert.match(job.summary, /20:00/);
+    assert.match(job.summary, /moved from 19:30 to 20:00/);
+  });
+
+  test('Busy, time adjustment not allowed: no_availability on every provider', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Busy Bistro') }, { allowTimeAdjustment: false }));
+    assert.equal(job.status, 'no_availability');
+    assert.equal(events.filter((e) => e.type === 'time_adjusted').length, 0);
+    assert.equal(job.attemptCount, 2);
+    assert.equal(job.usedFallback, true);
+    assert.match(events.find((e) => e.type === 'provider_fallback').message, /does not allow adjusting the time/);
+    assert.deepEqual(outcomes(events), [['tablebook', 'failed'], ['dinenow', 'failed']]);
+  });
+
+  test('Busy, nearest slot beyond maxTimeAdjustmentMinutes: no_availability', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Busy Bistro') }, { maxTimeAdjustmentMinutes: 15 }));
+    assert.equal(job.status, 'no_availability');
+    assert.equal(events.filter((e) => e.type === 'time_adjusted').length, 0);
+    assert.match(job.summary, /beyond the 15 minutes/);
+  });
+
+  test('Sold Out: no_availability after trying both providers', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Sold Out Grill') }));
+    assert.equal(job.status, 'no_availability');
+    assert.deepEqual(events.filter((e) => e.type === 'step_attempt').map((e) => e.providerId), ['tablebook', 'dinenow']);
+    assert.equal(events.at(-1).type, 'job_failed');
+    assert.equal(job.error, undefined);
+  });
+
+  test('Members: a login wall on every provider is needs_login', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Members Club') }));
+    assert.equal(job.status, 'needs_login');
+    const fallback = events.find((e) => e.type === 'provider_fallback');
+    assert.equal(fallback.fromProvider, 'tablebook');
+    assert.equal(fallback.toProvider, 'dinenow');
+    assert.match(fallback.message, /TableBook .*sign in.*DineNow/);
+  });
+
+  test('Captcha: a CAPTCHA on every provider is captcha', async () => {
+    const { job } = await book(requests.restaurant({ restaurant_name: venue('Captcha Cafe') }));
+    assert.equal(job.status, 'captcha');
+    assert.match(job.summary, /CAPTCHA/);
+  });
+
+  test('Outage: the first provider answers 503, the second holds the booking (usedFallback, provider_fallback naming both)', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Outage Osteria') }));
+    assert.equal(job.status, 'paused_payment');
+    assert.equal(job.usedFallback, true);
+    assert.match(job.summary, /^Held at DineNow/);
+    assert.match(job.summary, /VISA ending in 4242/);
+    const fallback = events.filter((e) => e.type === 'provider_fallback');
+    assert.equal(fallback.length, 1);
+    assert.match(fallback[0].message, /TableBook failed at search: the site is unavailable \(HTTP 503\)\. Falling back to DineNow/);
+    assert.deepEqual(outcomes(events), [['tablebook', 'failed'], ['dinenow', 'accepted']]);
+  });
+
+  test('Flaky: a transient 502 is retried from the search, then the booking is held', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Flaky Fish') }));
+    assert.equal(job.status, 'paused_payment');
+    const tries = events.filter((e) => e.type === 'step_attempt');
+    assert.deepEqual(tries.map((e) => [e.providerId, e.attempt]), [['tablebook', 1], ['tablebook', 2]]);
+    assert.match(tries[1].message, /transient error at search: the site answered HTTP 502/);
+    assert.equal(job.attemptCount, 2);
+    assert.equal(job.usedFallback, false);
+    assert.deepEqual(outcomes(events), [['tablebook', 'accepted']]);
+  });
+
+  test('Walk In: booked without a card step, completed with the site\'s confirmation code', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Walk In Wok') }));
+    assert.equal(job.status, 'completed');
+    assert.match(job.confirmationCode, /^TB-[A-Z2-9]{6}$/);
+    assert.ok(service.sandbox!.confirmations().some((c) => c.code === job.confirmationCode && !c.paidWithCard));
+    assert.equal(job.handoffUrl, null);
+    assert.equal(events.at(-1).type, 'job_completed');
+    assert.deepEqual(outcomes(events), [['tablebook', 'accepted']]);
+  });
+
+  test('Broken: an unexpected page moves on to the next provider, then error with step, provider, URL and message', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Broken Brasserie') }));
+    assert.equal(job.status, 'error');
+    assert.equal(job.error.reason, 'unexpected_page');
+    assert.equal(job.error.step, 'search');
+    assert.equal(job.error.provider, 'dinenow');
+    assert.match(job.error.url, /^http:\/\/dinenow\.localhost:\d+\/find\/\w+$/);
+    assert.match(job.error.message, /not an availability page/);
+    assert.deepEqual(job.error.attempts.map((a: any) => a.provider), ['tablebook', 'dinenow']);
+    assert.equal(events.filter((e) => e.type === 'provider_fallback').length, 1);
+  });
+
+  test('allowedProviders: only the listed provider is used', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: 'Geranium' }, { allowedProviders: ['dinenow'] }));
+    assert.equal(job.status, 'paused_payment');
+    assert.match(job.summary, /^Held at DineNow/);
+    assert.deepEqual(events.filter((e) => e.type === 'step_attempt').map((e) => e.providerId), ['dinenow']);
+    assert.match(events.find((e) => e.step === 'plan').message, /TableBook skipped \(not in consent\.allowedProviders\)/);
+  });
+
+  test('blockedProviders: a blocked provider is skipped; Outage then has nowhere to fall back', async () => {
+    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Outage Osteria') }, { blockedProviders: ['dinenow'] }));
+    assert.equal(job.status, 'error');
+    assert.equal(job.error.reason, 'provider_outage');
+    assert.equal(job.usedFallback, false);
+    assert.deepEqual(events.filter((e) => e.type === 'step_attempt').map((e) => e.providerId), ['tablebook']);
+  });
+
+  test('a consent that leaves no provider is an error before any browsing', async () => {
+    const { job, events } = await book(requests.restaurant({}, { allowedProviders: ['tablebook'], blockedProviders: ['tablebook'] }));
+    assert.equal(job.status, 'error');
+    assert.equal(job.error.reason, 'no_providers');
+    assert.equal(job.attemptCount, 0);
+    assert.equal(events.filter((e) => e.type === 'step_attempt').length, 0);
+  });
+});
+
+describe('after the restaurant matrix', () => {
+  test('no card code ever reached a provider', () => {
+    assert.deepEqual(service.sandbox!.cardCodesReceived(), []);
+  });
+
+  test('provider metrics count each attempt\'s outcome from the audit log', async () => {
+    const expected: Record<string, { accepted: number; failed: number }> = { tablebook: { accepted: 0, failed: 0 }, dinenow: { accepted: 0, failed: 0 } };
+    for (const id of jobIds) {
+      const audit = await call(service.url, 'GET', `/api/v1/execution-jobs/${id}/audit`, { key });
+      for (const [provider, outcome] of outcomes(audit.body.events)) expected[provider]![outcome as 'accepted' | 'failed'] += 1;
+    }
+    for (const provider of ['tablebook', 'dinenow']) {
+      const metrics = await call(service.url, 'GET', `/api/v1/metrics/providers/${provider}`, { key });
+      assert.equal(metrics.status, 200);
+      const { accepted, failed } = expected[provider]!;
+      assert.equal(metrics.body.acceptedCount, accepted, provider);
+      assert.equal(metrics.body.failedCount, failed, provider);
+      assert.equal(metrics.body.totalAttempts, accepted + failed);
+      assert.equal(metrics.body.successRate, accepted / (accepted + failed));
+      assert.ok(accepted > 0 && failed > 0, `${provider} saw both outcomes`);
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import type { Browser, Frame, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../src/browser/pool.ts';
+
+// Raw automation against the sandbox's adversarial pages: it types a card code into every field it
+// finds and then does what the page invites (submit, wait for the page's own scripts to send it).
+// Used with one guard layer at a time, with all of them, and with none (the control that shows each
+// page really does send the code when nothing stops it).
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export const CODE = '735';
+
+export interface Attack {
+  path: string;
+  /** Card-code fields, in the frame named by `frame` (a selector of the iframe) or the page. */
+  fields: string[];
+  frame?: string;
+  /** What sends the code: a submit button, or nothing (the page's own listeners do). */
+  submit?: string;
+  /** Leave the field after typing (pages that send on `change`). */
+  blur?: boolean;
+}
+
+export const ATTACKS: Attack[] = [
+  { path: '/odd-label', fields: ['input[name="f7"]'], submit: '#adv-submit' },
+  { path: '/odd-label/back-digits', fields: ['#cvc2'], submit: '#adv-submit' },
+  { path: '/odd-label/password', fields: ['#vnum'], submit: '#adv-submit' },
+  { path: '/odd-label/split', fields: ['input[name="d1"]', 'input[name="d2"]', 'input[name="d3"]'], submit: '#adv-submit' },
+  { path: '/iframe', frame: '#adv-payment-frame', fields: ['#frame-cvc'], submit: '#pay-frame-submit' },
+  { path: '/iframe/odd', frame: '#adv-payment-frame', fields: ['input[name="fld_a"]'], submit: '#pay-frame-submit' },
+  { path: '/early', fields: ['#sc'], submit: '#adv-submit' },
+  { path: '/autosubmit', fields: ['#cvv'] },
+  { path: '/fetch', fields: ['#code'], blur: true },
+  { path: '/fetch/get', fields: ['#code'] },
+  { path: '/fetch/beacon', fields: ['#code'], blur: true },
+  { path: '/fetch/ws', fields: ['#code'] },
+];
+
+async function frameOf(page: Page, attack: Attack): Promise<Frame> {
+  if (!attack.frame) return page.mainFrame();
+  const handle = await page.waitForSelector(attack.frame);
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error(`no frame ${attack.frame}`);
+  await frame.waitForLoadState('domcontentloaded');
+  return frame;
+}
+
+/** Every way a script or an automation could put the code in: typing, fill, setting value, setAttribute. */
+export async function attack(page: Page, origin: string, a: Attack, how: 'fill' | 'type' | 'script' = 'fill'): Promise<void> {
+  // A blocked submission from the previous page may still be turning into an error page: go again.
+  const url = `${origin}${a.path}`;
+  await page.goto(url, { waitUntil: 'load' }).catch(() => page.goto(url, { waitUntil: 'load' }));
+  if (a.path === '/fetch/ws') await page.waitForTimeout(150); // let the page's socket open
+  const frame = await frameOf(page, a);
+  for (const field of a.fields) {
+    const digits = a.fields.length > 1 ? CODE[a.fields.indexOf(field)]! : CODE;
+    if (how === 'fill') await frame.fill(field, digits, { timeout: 3_000 }).catch(() => {});
+    else if (how === 'type') {
+      await frame.focus(field).catch(() => {});
+      await page.keyboard.type(digits);
+    } else {
+      await frame.evaluate(([sel, v]) => {
+        const el = document.querySelector(sel!) as HTMLInputElement | null;
+        if (!el) return;
+        el.value = v!;
+        el.setAttribute('value', v!);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      }, [field, digits]).catch(() => {});
+    }
+    if (a.blur) await frame.locator(field).blur().catch(() => {});
+  }
+  if (a.submit) await frame.click(a.submit, { timeout: 3_000, noWaitAfter: true }).catch(() => {});
+  // Let the page's own scripts and the submission run their course.
+  await page.waitForTimeout(250);
+}
+
+/** The values now in the attacked fields (what the guard let in). */
+export async function fieldValues(page: Page, a: Attack): Promise<string[]> {
+  const frame = await frameOf(page, a).catch(() => null);
+  if (!frame) return [];
+  return Promise.all(a.fields.map((f) => frame.inputValue(f, { timeout: 1_000 }).catch(() => '(gone)')));
+}

@@ -1,0 +1,97 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { GuardLog } from '../../src/executor/guard/events.ts';
+import { installGuard } from '../../src/executor/guard/index.ts';
+import { ATTACKS, attack, fieldValues, launch } from './attacks.ts';
+
+// Layer 2 on its own: no driver API, no network interception. The in-page script must keep every
+// card-code field of every adversarial page empty while automation is in control, whether the
+// automation fills, types key by key, or sets the value by script, in the page and in a cross-origin
+// iframe; so the pages' own senders (auto-submit, fetch, beacon, WebSocket, form posts) have nothing
+// to send. It stands aside only for a tab the person controls.
+
+let browser: Browser;
+let sandbox: Sandbox;
+before(async () => {
+  browser = await launch();
+  sandbox = await startSandbox();
+});
+after(async () => {
+  await browser.close();
+  await sandbox.close();
+});
+
+describe('payment guard, in-page layer alone', () => {
+  for (const how of ['fill', 'type', 'script'] as const) {
+    test(`input by ${how} into card-code fields is blocked on every adversarial page, nothing reaches the server`, async () => {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const log = new GuardLog();
+      await installGuard(context, log, { inPage: true, network: false });
+      const page = await context.newPage();
+      for (const a of ATTACKS.filter((x) => !x.submit)) {
+        // Pages that send on their own: the field must still be empty after the attempt.
+        await attack(page, sandbox.origin('adversarial'), a, how);
+        assert.deepEqual(await fieldValues(page, a), a.fields.map(() => ''), `${a.path}: the field stayed empty`);
+      }
+      for (const a of ATTACKS.filter((x) => x.submit)) {
+        await attack(page, sandbox.origin('adversarial'), a, how);
+      }
+      await page.waitForTimeout(200);
+      assert.deepEqual(sandbox.cardCodesReceived(), []);
+      const denied = log.deniedBy('page');
+      for (const field of ["'f7'", "'sc_in'", "'vn'", "'d1'", "'cvc'", "'fld_a'", "'security_code'", "'cvv'", "'code'"]) {
+        assert.ok(denied.some((m) => m.includes(field)), `an in-page block names ${field}`);
+      }
+      assert.ok(denied.every((m) => !m.includes('735') && /in-page layer/.test(m)));
+      await context.close();
+    });
+  }
+
+  test('a page script cannot undo the guard: the value setter and form.submit stay guarded', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    await installGuard(context, new GuardLog(), { inPage: true, network: false });
+    const page = await context.newPage();
+    await page.goto(`${sandbox.origin('adversarial')}/early/payment`);
+    const result = await page.evaluate(() => {
+      const el = document.getElementById('cvc') as HTMLInputElement;
+      let redefined = true;
+      try {
+        Object.defineProperty(HTMLInputElement.prototype, 'value', { set() {}, get() { return ''; } });
+      } catch {
+        redefined = false;
+      }
+      el.value = '999';
+      const form = el.form!;
+      HTMLFormElement.prototype.submit.call(form);
+      return { redefined, value: el.value };
+    });
+    assert.deepEqual(result, { redefined: false, value: '' });
+    await page.waitForTimeout(200);
+    assert.deepEqual(sandbox.cardCodesReceived(), []);
+    await context.close();
+  });
+
+  test('the person in control of the tab types freely; back under automation, input is blocked again', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const log = new GuardLog();
+    const guard = await installGuard(context, log, { inPage: true, network: false });
+    const page = await context.newPage();
+    await page.goto(`${sandbox.origin('adversarial')}/early/payment`);
+    await guard.setUserInControl(page, true);
+    await page.focus('#cvc');
+    await page.keyboard.type('42');
+    assert.equal(await page.inputValue('#cvc'), '42');
+    // A new document in the same tab asks who is in control as it starts.
+    await page.reload();
+    await page.fill('#cvc', '43');
+    assert.equal(await page.inputValue('#cvc'), '43');
+    await guard.setUserInControl(page, false);
+    await page.fill('#cvc', '');
+    await page.fill('#cvc', '44');
+    assert.equal(await page.inputValue('#cvc'), '');
+    assert.equal(log.deniedBy('page').length > 0, true);
+    await context.close();
+  });
+});

@@ -1,0 +1,79 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { GuardLog } from '../../src/executor/guard/events.ts';
+import { installGuard } from '../../src/executor/guard/index.ts';
+import { ATTACKS, attack, launch } from './attacks.ts';
+
+// Layer 3 on its own: no driver API, no in-page script. The automation types the code into every
+// adversarial page (nothing stops the typing) and lets each page send it its own way: a form post,
+// an auto-submit, fetch with a JSON body, a GET query, sendBeacon, a WebSocket, a cross-origin iframe
+// form. The network layer must stop every one: zero card codes reach the sandbox's server.
+// A control run with no guard at all shows each page really does send the code.
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(() => browser.close());
+
+describe('payment guard, network layer alone', () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox.close());
+
+  test('every adversarial page\'s attempt to send the code is blocked: the server receives none', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const log = new GuardLog();
+    await installGuard(context, log, { inPage: false, network: true });
+    const page = await context.newPage();
+    for (const a of ATTACKS) {
+      await attack(page, sandbox.origin('adversarial'), a, 'fill');
+      assert.deepEqual(sandbox.cardCodesReceived(), [], `nothing reached the server from ${a.path}`);
+    }
+    const denied = log.deniedBy('network');
+    for (const expected of ["'f7'", "'sc_in'", "'vn'", "'d1'", "'fld_a'", "'security_code'", "'cvv'", 'securityCode', "'cvc'", 'WebSocket']) {
+      assert.ok(denied.some((m) => m.includes(expected)), `a network block mentions ${expected}:\n${denied.join('\n')}`);
+    }
+    assert.ok(denied.every((m) => !m.includes('735')), 'no value in any message');
+    assert.deepEqual(log.deniedBy('page'), [], 'the in-page layer was not installed');
+    await context.close();
+  });
+
+  test('a tab handed to the person is let through (the handoff), other tabs stay guarded', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const log = new GuardLog();
+    const guard = await installGuard(context, log, { inPage: false, network: true });
+    const person = await context.newPage();
+    const robot = await context.newPage();
+    await guard.setUserInControl(person, true);
+    await attack(robot, sandbox.origin('adversarial'), ATTACKS.find((a) => a.path === '/fetch/get')!);
+    assert.equal(sandbox.cardCodesReceived().length, 0);
+    await attack(person, sandbox.origin('adversarial'), ATTACKS.find((a) => a.path === '/fetch/get')!);
+    assert.ok(sandbox.cardCodesReceived().length > 0, 'the person\'s own request went through');
+    await context.close();
+  });
+});
+
+describe('control: the same automation with no guard', () => {
+  test('each adversarial page does deliver the code to the server when nothing stops it', async () => {
+    const sandbox = await startSandbox();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      for (const a of ATTACKS) {
+        const before = sandbox.cardCodesReceived().length;
+        await attack(page, sandbox.origin('adversarial'), a, 'fill');
+        // The page's own send may land a moment after the submit or the event that triggered it.
+        for (let i = 0; i < 20 && sandbox.cardCodesReceived().length === before; i++) await page.waitForTimeout(50);
+        assert.ok(sandbox.cardCodesReceived().length > before, `${a.path} sends the code without a guard`);
+      }
+    } finally {
+      await context.close();
+      await sandbox.close();
+    }
+  });
+});

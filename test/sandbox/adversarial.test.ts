@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { launchBrowser, newContext, SUITE_TIMEOUT } from './drivers.ts';
+
+let sandbox: Sandbox;
+let browser: Browser;
+let context: BrowserContext;
+
+before(async () => {
+  [sandbox, browser] = await Promise.all([startSandbox(), launchBrowser()]);
+  context = await newContext(browser);
+});
+after(async () => {
+  await browser?.close();
+  await sandbox?.close();
+});
+
+const SECRET = '739';
+
+function receiptsFor(path: string) {
+  return sandbox.cardCodesReceived().filter((r) => r.path === path);
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting for the server to receive the code');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function onPage(path: string, fn: (page: Page) => Promise<void>): Promise<void> {
+  const page = await context.newPage();
+  try {
+    await page.goto(`${sandbox.origin('adversarial')}${path}`);
+    assert.equal(receiptsFor(path).length, 0, 'loading the page sends nothing');
+    await fn(page);
+  } finally {
+    await page.close();
+  }
+}
+
+function assertRecorded(path: string, field: string, host: 'adversarial' | 'payments' = 'adversarial'): void {
+  const r = receiptsFor(path).filter((x) => x.field === field);
+  assert.ok(r.length >= 1, `a code arrived at ${path} in field ${field}`);
+  assert.equal(r[0]?.host, new URL(sandbox.origin(host)).host);
+  assert.ok(!JSON.stringify(sandbox.cardCodesReceived()).includes(SECRET), 'the value itself is never stored');
+}
+
+describe('adversarial pages: a human typing a code is detected server-side', { concurrency: 3, timeout: SUITE_TIMEOUT }, () => {
+  test('index lists the pages', async () => {
+    const page = await context.newPage();
+    await page.goto(`${sandbox.origin('adversarial')}/`);
+    assert.ok(await page.locator('#adv-index li').count() >= 10);
+    await page.close();
+  });
+
+  test('/odd-label: name="f7", only placeholder CVV + aria-label', () => onPage('/odd-label', async (page) => {
+    const field = page.getByPlaceholder('CVV');
+    assert.equal(await field.getAttribute('name'), 'f7');
+    assert.equal(await field.getAttribute('autocomplete'), null);
+    assert.equal(await page.getByLabel('Card verification value').count(), 1);
+    await field.pressSequentially(SECRET);
+    await Promise.all([page.waitForNavigation(), page.click('#adv-submit')]);
+    assertRecorded('/odd-label', 'f7');
+  }));
+
+  test('/odd-label/back-digits: label "Security code (3 digits on the back)", id cvc2', () => onPage('/odd-label/back-digits', async (page) => {
+    await page.getByLabel('Security code (3 digits on the back)').pressSequentially(SECRET);
+    assert.equal(await page.locator('#cvc2').inputValue(), SECRET);
+    await Promise.all([page.waitForNavigation(), page.click('#adv-submit')]);
+    assertRecorded('/odd-label/back-digits', 'sc_in');
+  }));
+
+  test('/odd-label/password: password-type "Verification number"', () => onPage('/odd-label/password', async (page) => {
+    await page.getByLabel('Verification number').pressSequentially(SECRET);
+    await Promise.all([page.waitForNavigation(), page.click('#adv-submit')]);
+    assertRecorded('/odd-label/password', 'vn');
+  }));
+
+  test('/odd-label/split: three one-digit inputs', () => onPage('/odd-label/split', async (page) => {
+    await page.getByLabel('Digit 1').click();
+    await page.keyboard.type(SECRET, { delay: 10 }); // focus auto-advances
+    assert.equal(await page.getByLabel('Digit 3').inputValue(), '9');
+    await Promise.all([page.waitForNavigation(), page.click('#adv-submit')]);
+    for (const f of ['d1', 'd2', 'd3']) assertRecorded('/odd-label/split', f);
+  }));
+
+  test('/iframe: code field in a cross-origin iframe (payments.localhost)', () => onPage('/iframe', async (page) => {
+    const frameEl = page.locator('#adv-payment-frame');
+    assert.equal(new URL(await frameEl.getAttribute('src') ?? '').hostname, 'payments.localhost');
+    const frame = page.frameLocator('#adv-payment-frame');
+    await frame.getByLabel('Security code').pressSequentially(SECRET);
+    await frame.locator('#pay-frame-submit').click();
+    await frame.locator('#pay-frame-done').waitFor();
+    assertRecorded('/frame/card', 'cvc', 'payments');
+  }));
+
+  test('/iframe/odd: odd field name inside the cross-origin iframe', () => onPage('/iframe/odd', async (page) => {
+    const frame = page.frameLocator('#adv-payment-frame');
+    await frame.getByPlaceholder('•••').pressSequentially(SECRET);
+    await frame.locator('#pay-frame-submit').click();
+    await frame.locator('#pay-frame-done').waitFor();
+    assertRecorded('/frame/odd', 'fld_a', 'payments');
+  }));
+
+  test('/early: security code on the guest-details step', () => onPage('/early', async (page) => {
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Card security code').pressSequentially(SECRET);
+    await Promise.all([page.waitForNavigation(), page.click('#adv-submit')]);
+    assert.match(page.url(), /\/early\/payment$/);
+    assertRecorded('/early', 'security_code');
+  }));
+
+  test('/autosubmit: submits from the input event on the first keystroke', () => onPage('/autosubmit', async (page) => {
+    await Promise.all([page.waitForNavigation(), page.locator('#cvv').press('7')]);
+    assert.ok(await page.locator('#adv-done').isVisible());
+    assertRecorded('/autosubmit', 'cvv');
+  }));
+
+  test('/fetch: nested JSON body via fetch() on input', () => onPage('/fetch', async (page) => {
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await until(() => receiptsFor('/api/card/verify').length > 0);
+    assertRecorded('/api/card/verify', 'payment.card.securityCode');
+  }));
+
+  test('/fetch/get: GET /collect?cvc=...', () => onPage('/fetch/get', async (page) => {
+    await page.getByLabel('CVC').pressSequentially(SECRET);
+    await until(() => receiptsFor('/collect').some((r) => r.field === 'cvc'));
+    assertRecorded('/collect', 'cvc');
+  }));
+
+  test('/fetch/beacon: navigator.sendBeacon text/plain JSON on change', () => onPage('/fetch/beacon', async (page) => {
+    await page.getByLabel('Card code').pressSequentially(SECRET);
+    await page.keyboard.press('Tab'); // change event
+    await until(() => receiptsFor('/collect').some((r) => r.field === 'cvv'));
+    assertRecorded('/collect', 'cvv');
+  }));
+
+  test('/fetch/ws: WebSocket message on input', () => onPage('/fetch/ws', async (page) => {
+    await page.waitForFunction(() => (window as unknown as { ws: WebSocket }).ws.readyState === 1);
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await until(() => receiptsFor('/ws').length > 0);
+    assertRecorded('/ws', 'cvc');
+  }));
+});
