@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { digestsEqual, sha256 } from '../security/secrets.ts';
-import { touchGrant } from './grants/refresh_token.ts';
+import { touchGrant } from './connected-apps.ts';
 import { scopeList } from './scopes.ts';
 
 /** A user's delegation to an OAuth client, as carried by an access token. */

@@ -47,3 +47,12 @@ export async function revokeGrant(db: Kysely<DB>, userId: number, grantId: numbe
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/**
+ * Records that an app used its access (an access token accepted at the resource), at most once a
+ * minute per grant, off the request's path: the connected-apps page shows it as "last used".
+ */
+export function touchGrant(db: Kysely<DB>, grantId: number, lastUsedAt: Date | null): void {
+  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
+  void db.updateTable('oauth_grants').set({ last_used_at: sql<Date>`now()` }).where('id', '=', grantId).execute().catch(() => {});
+}

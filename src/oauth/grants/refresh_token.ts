@@ -58,15 +58,6 @@ export async function refreshTokens(db: Kysely<DB>, client: ClientRow, params: G
   throw await whyNot(db, client, tokenHash, wanted);
 }
 
-/**
- * Records that an app used its access (at the resource: see access-token.ts), at most once a
- * minute per grant, off the request's path.
- */
-export function touchGrant(db: Kysely<DB>, grantId: number, lastUsedAt: Date | null): void {
-  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
-  void db.updateTable('oauth_grants').set({ last_used_at: sql<Date>`now()` }).where('id', '=', grantId).execute().catch(() => {});
-}
-
 async function whyNot(db: Kysely<DB>, client: ClientRow, tokenHash: string, wanted: string[]): Promise<OAuthError> {
   const row = await db
     .selectFrom('oauth_refresh_tokens as r')
