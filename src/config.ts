@@ -101,16 +101,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  // Every problem at once, so an operator fixes the configuration in one go.
+  const problems: string[] = [];
   if (c.OIDC_ISSUER && (!c.OIDC_CLIENT_ID || !c.OIDC_CLIENT_SECRET)) {
-    throw new ConfigError('invalid configuration:\n  OIDC_ISSUER: needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too');
+    problems.push('  OIDC_ISSUER: needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too');
   }
   // The development identity provider signs in anyone as any email: never in production.
   if (c.NODE_ENV === 'production' && !c.OIDC_ISSUER) {
-    throw new ConfigError('invalid configuration:\n  OIDC_ISSUER: production mode needs a real identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); the development one is refused');
+    problems.push('  OIDC_ISSUER: production mode needs a real identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); the development one is refused');
   }
   // The issuer must be byte-identical everywhere it appears, so a trailing slash is never added.
   const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
-  const problems: string[] = [];
   if (c.NODE_ENV === 'production') {
     if (!c.SECRET_KEY) problems.push('  SECRET_KEY: required in production (at least 32 random characters)');
     if (c.EXECUTOR_STEP_DELAY_MS > 0) problems.push('  EXECUTOR_STEP_DELAY_MS: a test aid, refused in production');

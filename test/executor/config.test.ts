@@ -19,8 +19,10 @@ describe('executor configuration', () => {
     assert.throws(() => loadConfig({ NODE_ENV: 'production' }), (e: unknown) => e instanceof ConfigError && /SECRET_KEY: required in production/.test(e.message));
     assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'short' }), /SECRET_KEY: must be at least 32 characters/);
     const key = 'k'.repeat(40);
-    assert.equal(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key }).SANDBOX, false);
-    assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, EXECUTOR_STEP_DELAY_MS: '10' }), /EXECUTOR_STEP_DELAY_MS/);
+    // Production also needs a real sign-in provider (the OAuth area's rule).
+    const signIn = { OIDC_ISSUER: 'https://idp.example', OIDC_CLIENT_ID: 'id', OIDC_CLIENT_SECRET: 'secret' };
+    assert.equal(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, ...signIn }).SANDBOX, false);
+    assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, EXECUTOR_STEP_DELAY_MS: '10', ...signIn }), /EXECUTOR_STEP_DELAY_MS/);
   });
 
   test('bad values name their variable', () => {

@@ -7,7 +7,8 @@ import { call } from '../helpers/http.ts';
 describe('sign-in configuration', () => {
   test('production mode refuses to start with the development identity provider', () => {
     assert.throws(() => loadConfig({}, { NODE_ENV: 'production' }), (e: Error) => e instanceof ConfigError && /OIDC_ISSUER/.test(e.message));
-    const ok = loadConfig({}, { NODE_ENV: 'production', OIDC_ISSUER: 'https://accounts.google.com', OIDC_CLIENT_ID: 'id', OIDC_CLIENT_SECRET: 'secret' });
+    // (Production also needs the executor's SECRET_KEY.)
+    const ok = loadConfig({}, { NODE_ENV: 'production', OIDC_ISSUER: 'https://accounts.google.com', OIDC_CLIENT_ID: 'id', OIDC_CLIENT_SECRET: 'secret', SECRET_KEY: 'k'.repeat(40) });
     assert.equal(ok.OIDC_ISSUER, 'https://accounts.google.com');
   });
 
