@@ -9,8 +9,9 @@ import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import { startExecutor } from './executor/index.ts';
 import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
 import { sessionUrlOf } from './handoff/session-view.ts';
-import type { Services } from './services.ts';
 import type { Job } from './jobs/types.ts';
+import type { Services } from './services.ts';
+import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -41,6 +42,17 @@ export async function startService(config: Config, log: Logger, options: StartOp
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
+    if (database.listen) {
+      // Recently verified API keys, kept only while revocations can reach us (auth/api-key-cache.ts).
+      const cache = new ApiKeyCache();
+      const stopListening = database.listen(API_KEY_REVOKED_CHANNEL, {
+        onNotify: (hash) => cache.evict(hash),
+        onUp: () => cache.enable(),
+        onDown: () => cache.disable(),
+      });
+      closers.unshift(stopListening);
+      attachApiKeyCache(database.db, cache);
+    }
     await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
     if (options.sandbox ?? (config.SANDBOX && options.listen !== false)) {
       // Development only: the provider websites the executor books on, on *.localhost:SANDBOX_PORT.

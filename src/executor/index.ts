@@ -37,7 +37,7 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
       holdSeconds: config.HOLD_SECONDS,
       providerUrlTemplate: config.PROVIDER_URL_TEMPLATE,
       stepDelayMs: config.EXECUTOR_STEP_DELAY_MS,
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       backoffMs: 300,
     },
   };

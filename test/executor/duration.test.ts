@@ -18,12 +18,12 @@ after(() => service.close());
 describe('maxJobDurationSeconds', () => {
   test('a run past its limit is aborted: status error max_duration_exceeded, job_aborted, nothing held', async () => {
     const started = Date.now();
-    const { job, events } = await runJob(service, key, requests.restaurant({ restaurant_name: 'Slow Food' }, { maxJobDurationSeconds: 30 }), { timeoutMs: 60_000 });
+    const { job, events } = await runJob(service, key, requests.restaurant({ restaurant_name: 'Slow Food' }, { maxJobDurationSeconds: 30 }), { timeoutMs: 120_000 });
     assert.equal(job.status, 'error');
     assert.equal(job.error.reason, 'max_duration_exceeded');
     assert.equal(job.error.provider, 'tablebook');
     assert.ok(Date.now() - started >= 29_000, 'not before the limit');
-    assert.ok(Date.now() - started < 45_000, 'soon after the limit');
+    assert.ok(Date.now() - started < 90_000, 'soon after the limit');
     const last = events.at(-1);
     assert.equal(last.type, 'job_aborted');
     assert.match(last.message, /30 s limit/);

@@ -44,12 +44,12 @@ export async function createJob(service: TestService, key: string, body: unknown
 /** Polls GET /execution-jobs/{id} until the status is one of `until` (default: terminal). */
 export async function waitForJob(service: TestService, key: string, jobId: string, options: { until?: string[]; timeoutMs?: number } = {}): Promise<any> {
   const until = options.until ?? TERMINAL;
-  const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
   for (;;) {
     const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
     assert.equal(read.status, 200, read.text);
     if (until.includes(read.body.status)) return read.body;
-    if (Date.now() > deadline) assert.fail(`job ${jobId} still ${read.body.status} after ${options.timeoutMs ?? 90_000} ms`);
+    if (Date.now() > deadline) assert.fail(`job ${jobId} still ${read.body.status} after ${options.timeoutMs ?? 150_000} ms`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }

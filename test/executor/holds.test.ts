@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { findJobByHandoffToken, handoffOpen } from '../../src/executor/handoff.ts';
 import { auditOf, outcomes, requests, runJob, waitForJob } from './helpers.ts';
 
 // The held session at paused_payment: it waits on the provider's payment page, blocks automation
@@ -24,6 +25,12 @@ for (const backend of BACKENDS) {
       assert.equal(job.status, 'paused_payment');
       const held = service.services.executor.holds.get(job.jobId)!;
       assert.ok(held, 'held in this process');
+      // The handoff finds the job from the token in its URL (only the token's hash is stored).
+      const token = job.handoffUrl.split('/').pop();
+      const found = await findJobByHandoffToken(service.services.db, token);
+      assert.equal(found?.jobId, job.jobId);
+      assert.equal(handoffOpen(found!), true);
+      assert.equal(await findJobByHandoffToken(service.services.db, `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`), null);
 
       // While automation is in control the code field takes nothing, and the block is audited.
       await held.page.keyboard.type('987');

@@ -50,7 +50,9 @@ async function frameOf(page: Page, attack: Attack): Promise<Frame> {
 
 /** Every way a script or an automation could put the code in: typing, fill, setting value, setAttribute. */
 export async function attack(page: Page, origin: string, a: Attack, how: 'fill' | 'type' | 'script' = 'fill'): Promise<void> {
-  await page.goto(`${origin}${a.path}`, { waitUntil: 'load' });
+  // A blocked submission from the previous page may still be turning into an error page: go again.
+  const url = `${origin}${a.path}`;
+  await page.goto(url, { waitUntil: 'load' }).catch(() => page.goto(url, { waitUntil: 'load' }));
   if (a.path === '/fetch/ws') await page.waitForTimeout(150); // let the page's socket open
   const frame = await frameOf(page, a);
   for (const field of a.fields) {

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import pg from 'pg';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startService, type RunningService } from '../../src/server.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
-import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { pgliteTemplate } from './pglite-template.ts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
 export const BACKENDS: Array<{ name: 'pglite' | 'postgres'; url: string }> = [
@@ -24,15 +24,6 @@ export interface TestService extends RunningService {
   mintKey(organizationName?: string, types?: Scenario[]): Promise<string>;
   /** The sandbox provider sites this service books on (when started with { sandbox: true }). */
   sandbox: Sandbox | null;
-}
-
-export interface TestServiceOptions {
-  /** Start the sandbox provider sites on an ephemeral port and point the providers at them. */
-  sandbox?: boolean;
-  /** The sandbox sites' own booking hold (default 900 s). */
-  sandboxHoldSeconds?: number;
-  /** The service's logger (default: silent, or TEST_LOG_LEVEL). */
-  log?: Logger;
 }
 
 /** A port free on 127.0.0.1 right now (the OS picks it). */
@@ -51,28 +42,40 @@ export async function freePort(): Promise<number> {
  * The port is chosen before the service starts so that BASE_URL (the OAuth issuer, which must be
  * byte-identical everywhere) is the very address the service listens on.
  */
+export interface TestServiceOptions {
+  /** Where the service's pino lines go (a test that reads the logs); the level becomes `info`. */
+  logDestination?: DestinationStream;
+  /** On PostgreSQL, how the test reaches the database to drop the schema (when the service goes through a proxy). */
+  adminUrl?: string;
+  /** Start the sandbox provider sites on an ephemeral port and point the providers at them. */
+  sandbox?: boolean;
+  /** The sandbox sites' own booking hold (default 900 s). */
+  sandboxHoldSeconds?: number;
+  /** The service's logger (default: silent, or TEST_LOG_LEVEL; see also logDestination). */
+  log?: Logger;
+}
+
 export async function startTestService(backendUrl: string, env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
-  const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
-  const providers = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
-  const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
   let running: RunningService | undefined;
   let config!: Config;
   let port = 0;
-  try {
-    for (let attempt = 0; !running; attempt++) {
-      port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
-      config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
-      try {
-        running = await startService(config, options.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { loadDataDir });
-      } catch (error) {
-        // Another process took the port between the probe and the listen: try another one.
-        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
+  const logger = options.log ?? (options.logDestination ? createLogger('info', options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
+  const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
+  const providers: Record<string, string> = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
+  for (let attempt = 0; !running; attempt++) {
+    port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
+    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
+    try {
+      running = await startService(config, logger, { loadDataDir });
+    } catch (error) {
+      // Another process took the port between the probe and the listen: try another one.
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) {
+        await sandbox?.close();
+        throw error;
       }
     }
-  } catch (error) {
-    await sandbox?.close();
-    throw error;
   }
   const started = running;
   return {
@@ -88,7 +91,7 @@ export async function startTestService(backendUrl: string, env: Record<string, s
       await started.close();
       await sandbox?.close();
       if (schema !== 'public') {
-        const client = new pg.Client({ connectionString: backendUrl });
+        const client = new pg.Client({ connectionString: options.adminUrl ?? backendUrl });
         await client.connect();
         await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
         await client.end();

@@ -1,4 +1,5 @@
 import { after, before, describe, test } from 'node:test';
+import { apiKeyCacheOf } from '../../src/auth/api-key-cache.ts';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
@@ -204,6 +205,9 @@ for (const backend of BACKENDS) {
     // Last: it takes the key store away (and puts it back).
     test('an unreachable credential store is 503 auth_backend_unavailable with Retry-After (fails closed)', async () => {
       const { db } = service.services;
+      // A renamed table stands in for a lost store; keys verified in the last seconds would still
+      // be answered from the API-key cache, which a real outage empties (its listener drops).
+      apiKeyCacheOf(db)?.disable();
       await sql`alter table api_keys rename to api_keys_unavailable`.execute(db);
       await sql`alter table oauth_access_tokens rename to oauth_access_tokens_unavailable`.execute(db);
       try {

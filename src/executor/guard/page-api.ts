@@ -124,7 +124,7 @@ export class GuardedPage {
     this.#events = events;
     this.#timeout = options.timeoutMs ?? 15_000;
     // Server-rendered pages are complete when they arrive; a missing element is missing, not late.
-    this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 8_000);
+    this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 10_000);
   }
 
   url(): string {
@@ -202,6 +202,7 @@ export class GuardedPage {
     }
     this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
     const navigation = this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
+    navigation.catch(() => {}); // awaited below; a failed click must not leave it unhandled
     await target.click({ timeout: this.#timeout });
     return this.#arrived(await navigation);
   }
