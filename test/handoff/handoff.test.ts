@@ -46,7 +46,7 @@ for (const backend of BACKENDS) {
       return session.page;
     };
     const newCode = async () => {
-      const haystack = [captured.lines.join('\n'), (await dumpEveryTable(service)).text, bodies.join('\n')].join('\n');
+      const haystack = [captured.lines().join('\n'), (await dumpEveryTable(service)).text, bodies.join('\n')].join('\n');
       const code = distinctCode(haystack);
       typedCodes.push(code);
       return code;
@@ -277,17 +277,17 @@ for (const backend of BACKENDS) {
       const audits: string[] = [];
       for (const { id } of jobs) audits.push(JSON.stringify(await auditOf(service, key, id).catch(() => [])));
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
-      assert.ok(captured.lines.length > 20, 'the service logged (at debug level) while the tests ran');
+      assert.ok(captured.lines().length > 20, 'the service logged (at debug level) while the tests ran');
       for (const code of typedCodes) {
-        assert.ok(!captured.lines.some((line) => containsCode(line, code)), `no log line carries ${code}`);
+        assert.ok(!captured.lines().some((line) => containsCode(line, code)), `no log line carries ${code}`);
         assert.ok(!containsCode(dump.text, code), `no database row carries ${code}`);
         assert.ok(!audits.some((a) => containsCode(a, code)), `no audit event carries ${code}`);
         assert.ok(!bodies.some((b) => containsCode(b, code)), `no response body carries ${code}`);
         assert.ok(!containsCode(metrics, code), `no metric carries ${code}`);
       }
       // The handoff pages were requested (and logged) many times: never with their token.
-      assert.ok(captured.lines.some((line) => line.includes('/handoff/[redacted]')));
-      for (const token of handoffTokens) assert.ok(!captured.lines.some((line) => line.includes(token)), 'no log line carries a handoff token');
+      assert.ok(captured.lines().some((line) => line.includes('/handoff/[redacted]')));
+      for (const token of handoffTokens) assert.ok(!captured.lines().some((line) => line.includes(token)), 'no log line carries a handoff token');
     });
   });
 }

@@ -1,23 +1,18 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import type { Logger } from 'pino';
 import { createLogger } from '../../src/observability/logger.ts';
+import { captureLogs } from '../helpers/log-capture.ts';
 import type { TestService } from '../helpers/service.ts';
 
 // Shared by the handoff end-to-end tests: a logger whose every line is kept, a dump of every row the
 // service stores, and the person's side of the dev identity provider.
 
-export function capturingLogger(level = 'debug'): { log: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const log = createLogger(level, new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  }));
-  return { log, lines };
+/** A debug-level logger (more is logged, so more is searched) whose lines are all kept. */
+export function capturingLogger(level = 'debug'): { log: Logger; lines: () => string[] } {
+  const capture = captureLogs();
+  return { log: createLogger(level, capture), lines: () => capture.text().split('\n').filter(Boolean) };
 }
 
 /** Every row of every table of this service (its schema and its queue's schema), as JSON text. */
