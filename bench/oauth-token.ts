@@ -158,7 +158,7 @@ async function freePort(): Promise<number> {
 async function concierge(databaseUrl: string, schema: string): Promise<Target> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: baseUrl, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, WORKERS: '0', LOG_LEVEL: 'warn', OIDC_ISSUER: '' };
+  const env = { ...process.env, NODE_ENV: 'development', PORT: String(port), BASE_URL: baseUrl, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, WORKERS: '0', LOG_LEVEL: 'warn', OIDC_ISSUER: '', SANDBOX: 'false' };
   const child = spawn(process.execPath, [...NODE_ARGS, join(ROOT, 'src', 'main.ts'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   progress(`starting concierge on ${databaseUrl.split(':')[0]}`);
