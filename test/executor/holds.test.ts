@@ -126,6 +126,8 @@ for (const backend of BACKENDS) {
       const after = await auditOf(service, key, job.jobId);
       assert.equal(after.at(-1).type, 'job_failed');
       assert.equal(after.at(-1).providerOutcome, 'manual_override');
+      // The tab is closed just after the status changes: give it a moment.
+      for (let i = 0; i < 50 && !held.page.isClosed(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(held.page.isClosed(), true);
       const metrics = await call(service.url, 'GET', '/api/v1/metrics/providers/tablebook', { key });
       assert.equal(metrics.body.manualOverrideCount, 1);
