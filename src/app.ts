@@ -3,7 +3,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
+import { frameworkErrorReply } from './api/v1/errors.ts';
+import { mcpEndpoint } from './mcp/index.ts';
 import { observability } from './observability/metrics.ts';
+import { identityPlugin } from './identity/index.ts';
+import { authorizationServer } from './oauth/routes/index.ts';
+import { webPages } from './web/connected-apps.ts';
+import { handoffWeb } from './web/handoff-routes.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -15,6 +21,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     trustProxy: services.config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     requestIdHeader: false,
+    frameworkErrors: frameworkErrorReply,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -25,5 +32,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   await app.register(fp(observability), { services });
   await app.register(apiV1, { prefix: '/api/v1', services });
+  await app.register(mcpEndpoint, { prefix: '/api/mcp', services });
+  await app.register(identityPlugin, { services });
+  await app.register(authorizationServer, { services });
+  await app.register(webPages, { services });
+  await app.register(handoffWeb, { services });
   return app;
 }

@@ -4,11 +4,39 @@ import { z } from 'zod';
 // message naming the variable, so an operator never learns about a typo from a failing request.
 const booleanish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** The origin (scheme://host[:port]) of an http(s) URL written as an origin, or null. */
+function originOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Browser origins allowed to call /api/mcp besides BASE_URL's own (comma-separated); any other
+  // Origin is refused, which keeps a web page from driving the credentials of a local agent.
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list, ctx) => {
+      const origins: string[] = [];
+      for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const origin = originOf(item);
+        if (origin === null) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin like https://app.example.com` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, 'must be postgres://… or pglite:<dir> (pglite:memory: for an in-memory database)')
@@ -18,6 +46,19 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JOB_READ_ISOLATION: z.enum(['organization', 'none']).default('organization'),
   TRUST_PROXY: booleanish.default(false),
+  // Sign-in: any OpenID Connect issuer (Google, Entra, Auth0, Keycloak…). Unset outside production,
+  // the embedded development identity provider at {BASE_URL}/dev-idp is used instead.
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  // Brands a dynamically registered client may not name itself after, with their verified domains:
+  // `brand=domain|domain,brand,…` (replaces the built-in list; see docs/oauth.md).
+  PROTECTED_BRANDS: z
+    .string()
+    .regex(/^\s*[^=,|]+(=[^=,|]+(\|[^=,|]+)*)?(\s*,\s*[^=,|]+(=[^=,|]+(\|[^=,|]+)*)?)*\s*$/, 'must be brand=domain|domain,brand,…')
+    .optional(),
+  // Dynamic client registrations accepted per source address per minute (in-memory, per process).
+  OAUTH_REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   // Executor (src/executor, src/browser, src/providers).
   /** Keys the handoff tokens (HMAC). Required in production; generated once and kept in the database otherwise. */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -62,8 +103,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const c = parsed.data;
   // The issuer must be byte-identical everywhere it appears, so a trailing slash is never added.
   const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  // Every problem is reported at once, so an operator fixes the environment in one pass.
   const problems: string[] = [];
+  if (c.OIDC_ISSUER && (!c.OIDC_CLIENT_ID || !c.OIDC_CLIENT_SECRET)) {
+    problems.push('  OIDC_ISSUER: needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too');
+  }
   if (c.NODE_ENV === 'production') {
+    // The development identity provider signs in anyone as any email: never in production.
+    if (!c.OIDC_ISSUER) problems.push('  OIDC_ISSUER: production mode needs a real identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); the development one is refused');
     if (!c.SECRET_KEY) problems.push('  SECRET_KEY: required in production (at least 32 random characters)');
     if (c.EXECUTOR_STEP_DELAY_MS > 0) problems.push('  EXECUTOR_STEP_DELAY_MS: a test aid, refused in production');
   }

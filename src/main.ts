@@ -1,11 +1,12 @@
 import { ConfigError } from './config.ts';
 import { parse, UsageError, type Command } from './cli/command.ts';
 import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
+import { clientsCreate, clientsDelete, clientsList, clientsRotate } from './cli/clients.ts';
 import { profilesCreate } from './cli/profiles.ts';
 import { migrate, serve, worker } from './cli/service.ts';
 import { DataDirInUseError } from './db/index.ts';
 
-const commands: Command[] = [serve, worker, migrate, keysCreate, keysList, keysRevoke, profilesCreate];
+const commands: Command[] = [serve, worker, migrate, keysCreate, keysList, keysRevoke, clientsCreate, clientsList, clientsRotate, clientsDelete, profilesCreate];
 
 function overview(): string {
   return ['usage: concierge <command> [options]', '', ...commands.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`), '', 'concierge <command> --help shows a command\'s options.'].join('\n');

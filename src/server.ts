@@ -5,9 +5,13 @@ import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startQueue, queueErrors } from './jobs/queue.ts';
 import { buildApp } from './app.ts';
+import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import { startExecutor } from './executor/index.ts';
 import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
+import { sessionUrlOf } from './handoff/session-view.ts';
+import type { Job } from './jobs/types.ts';
 import type { Services } from './services.ts';
+import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -38,6 +42,18 @@ export async function startService(config: Config, log: Logger, options: StartOp
       for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
     }, 5_000);
     drain.unref();
+    if (database.listen) {
+      // Recently verified API keys, kept only while revocations can reach us (auth/api-key-cache.ts).
+      const cache = new ApiKeyCache();
+      const stopListening = database.listen(API_KEY_REVOKED_CHANNEL, {
+        onNotify: (hash) => cache.evict(hash),
+        onUp: () => cache.enable(),
+        onDown: () => cache.disable(),
+      });
+      closers.unshift(stopListening);
+      attachApiKeyCache(database.db, cache);
+    }
+    await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
     if (options.sandbox ?? (config.SANDBOX && options.listen !== false)) {
       // Development only: the provider websites the executor books on, on *.localhost:SANDBOX_PORT.
       const { startSandbox } = await import('../sandbox/index.ts');
@@ -46,7 +62,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       log.info({ providers: config.PROVIDER_URL_TEMPLATE, port: sandbox.port }, 'sandbox provider sites are running');
     }
     const secretKey = await resolveSecretKey(database.db, config.SECRET_KEY);
-    const links = handoffLinks(config.BASE_URL, secretKey);
+    const links = { ...handoffLinks(config.BASE_URL, secretKey), sessionUrl: (job: Job) => sessionUrlOf(config.BASE_URL, secretKey, job) };
     const executor = await startExecutor({ config, db: database.db, queue, log, secretKey });
     closers.unshift(() => executor.stop());
     const services: Services = {
@@ -58,6 +74,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       links,
       executor,
       log,
+      secretKey,
     };
     const app = await buildApp(services);
     closers.unshift(() => app.close());

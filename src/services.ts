@@ -19,4 +19,6 @@ export interface Services {
   /** Booking workers of this process, and the sessions they hold at the card-code step (executor.holds). */
   executor: Executor;
   log: Logger;
+  /** Keys links that must be reproducible without storage (sessionUrl). */
+  secretKey: string;
 }

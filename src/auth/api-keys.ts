@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { digestsEqual, randomSecret, sha256 } from '../security/secrets.ts';
 import { SCENARIOS, type Scenario } from '../jobs/types.ts';
+import { API_KEY_REVOKED_CHANNEL, apiKeyCacheOf } from './api-key-cache.ts';
 
 export const API_KEY_PATTERN = /^svk_(live|test)_[A-Za-z0-9_-]{16,}$/;
 
@@ -66,25 +67,51 @@ export async function listApiKeys(db: Kysely<DB>): Promise<ApiKeyInfo[]> {
   return rows.map(toInfo);
 }
 
+/**
+ * Revokes a key. The key's hash is announced on API_KEY_REVOKED_CHANNEL in the same transaction,
+ * so services that cache verified keys forget it the moment the revocation commits.
+ */
 export async function revokeApiKey(db: Kysely<DB>, id: number): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  const hash = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning('key_hash')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await sql`select pg_notify(${API_KEY_REVOKED_CHANNEL}, ${row.key_hash})`.execute(trx);
+    return row.key_hash;
+  });
+  if (hash === undefined) return false;
+  // This process's own cache forgets the key now; other processes when the notification arrives.
+  apiKeyCacheOf(db)?.evict(hash);
+  return true;
 }
+
+/** How often last_used_at is written per key: it is advisory, and a write per call would cost. */
+const LAST_USED_GRANULARITY_MS = 60_000;
 
 /**
  * Resolves a key that already matched API_KEY_PATTERN. Returns null for an unknown or revoked key;
- * a database failure propagates so that the caller fails closed.
+ * a database failure propagates so that the caller fails closed. When the handle has a cache (see
+ * api-key-cache.ts), a key verified in the last few seconds is answered from memory.
  */
 export async function verifyApiKey(db: Kysely<DB>, key: string): Promise<ApiKeyPrincipal | null> {
   const hash = sha256(key);
+  const cache = apiKeyCacheOf(db);
+  const cached = cache?.get(hash);
+  if (cached) return cached;
+  const generation = cache?.generation ?? 0;
   const row = await db
     .selectFrom('api_keys')
     .select(['id', 'key_hash', 'mode', 'organization_name', 'allowed_job_types', 'revoked_at', 'last_used_at'])
     .where('key_hash', '=', hash)
     .executeTakeFirst();
   if (!row || row.revoked_at !== null || !digestsEqual(row.key_hash, hash)) return null;
-  // last_used_at is advisory: written at most once a minute per key, off the request's path.
-  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
+    // Off the request's path: a failure here must not fail the call.
     void db
       .updateTable('api_keys')
       .set({ last_used_at: sql<Date>`now()` })
@@ -92,11 +119,13 @@ export async function verifyApiKey(db: Kysely<DB>, key: string): Promise<ApiKeyP
       .execute()
       .catch(() => {});
   }
-  return {
+  const principal: ApiKeyPrincipal = {
     kind: 'api_key',
     apiKeyId: row.id,
     organizationName: row.organization_name,
     allowedJobTypes: row.allowed_job_types as Scenario[],
     mode: row.mode,
   };
+  cache?.set(hash, principal, generation);
+  return principal;
 }

@@ -14,8 +14,8 @@ export type AuthErrorCode =
 /** Why a credential was refused; each surface renders it in its own envelope. */
 export class AuthError extends Error {
   readonly code: AuthErrorCode;
-  constructor(code: AuthErrorCode, message: string) {
-    super(message);
+  constructor(code: AuthErrorCode, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'AuthError';
     this.code = code;
   }
@@ -37,9 +37,9 @@ export async function authenticateApiKey(db: Kysely<DB>, token: string): Promise
   let principal: ApiKeyPrincipal | null;
   try {
     principal = await verifyApiKey(db, token);
-  } catch {
-    // Fail closed: a credential that cannot be checked is never accepted.
-    throw new AuthError('auth_backend_unavailable', 'the authentication backend is unavailable; retry with exponential backoff');
+  } catch (error) {
+    // Fail closed: a credential that cannot be checked is never accepted. The cause is for the log.
+    throw new AuthError('auth_backend_unavailable', 'the authentication backend is unavailable; retry with exponential backoff', error);
   }
   if (!principal) throw new AuthError('invalid_api_key', 'the API key is unknown or revoked');
   return principal;

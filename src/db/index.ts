@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-driver.ts';
+import { withPreparedStatements } from './prepared-statements.ts';
 import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
 
 // int8 counts and ids fit in a double; numeric stays a string (exact money).
@@ -21,6 +22,21 @@ export interface Database {
   schema: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Listens to a notification channel. onDown is called whenever notifications may be missed, onUp
+   * when they will be delivered again. PostgreSQL: a dedicated connection, reconnected with
+   * backoff; down before it first listens and from a lost connection until the next one listens.
+   * PGlite: in-process notifications are always delivered, but a process on the shared socket (the
+   * CLI) cannot notify the service, so it is down while such a process is connected. Absent on a
+   * database reached through another process's socket. Returns a stop function.
+   */
+  listen?(channel: string, handlers: ListenHandlers): () => Promise<void>;
+}
+
+export interface ListenHandlers {
+  onNotify(payload: string): void;
+  onUp(): void;
+  onDown(): void;
 }
 
 export class DataDirInUseError extends Error {
@@ -50,7 +66,9 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
         if (!existsSync(socketPathFor(dir))) {
           throw new DataDirInUseError(`the data directory ${dir} is in use by another process that does not share it`);
         }
-        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`);
+        // PGlite is one session shared by all its socket clients: no notifications (they would not
+        // reach the service) and no named statements (names would collide between clients).
+        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, false);
       }
       return openPGlite(dir, lock, schema, bossSchema, options);
     }
@@ -66,7 +84,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   if (schema !== 'public') {
     await pglite.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
   }
-  let socketServer: { stop(): Promise<void> } | null = null;
+  let socketServer: InstanceType<typeof import('@electric-sql/pglite-socket').PGLiteSocketServer> | null = null;
   if (dir && options.shareSocket) {
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     const server = new PGLiteSocketServer({ db: pglite, path: socketPathFor(dir), maxConnections: 8 });
@@ -74,6 +92,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
     socketServer = server;
   }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const listeners = new Set<ListenHandlers>();
   return {
     db,
     backend: 'pglite',
@@ -82,7 +101,17 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
     async ping() {
       await sql`select 1`.execute(db);
     },
+    listen(channel, handlers) {
+      listeners.add(handlers);
+      const stop = listenOnPGlite(pglite, socketServer, channel, handlers);
+      return async () => {
+        listeners.delete(handlers);
+        await stop();
+      };
+    },
     async close() {
+      // Once closed, nothing is delivered: say so before anything else can ask.
+      for (const handlers of listeners) handlers.onDown();
       await socketServer?.stop();
       await pglite.close();
       lock?.release();
@@ -90,7 +119,7 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   };
 }
 
-async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string): Promise<Database> {
+async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, ownSession = true): Promise<Database> {
   const pool = new pg.Pool({
     ...poolConfig,
     max: 20,
@@ -102,7 +131,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
   if (schema !== 'public') {
     await pool.query(`create schema if not exists "${schema}"`);
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: ownSession ? withPreparedStatements(pool) : pool }) });
   return {
     db,
     backend: 'postgres',
@@ -114,5 +143,87 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     async close() {
       await db.destroy();
     },
+    ...(ownSession ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
+  };
+}
+
+function listenOnPGlite(
+  pglite: PGlite,
+  socketServer: { getStats(): { activeConnections: number }; addEventListener(type: 'connection', cb: () => void): void; removeEventListener(type: 'connection', cb: () => void): void } | null,
+  channel: string,
+  handlers: ListenHandlers,
+): () => Promise<void> {
+  let unlisten: (() => Promise<void>) | null = null;
+  void pglite
+    .listen(channel, (payload) => handlers.onNotify(payload))
+    .then((stop) => (unlisten = stop))
+    .catch(() => handlers.onDown());
+  let watching: NodeJS.Timeout | undefined;
+  // The 'connection' event fires before the new client's first query is run: anything cached
+  // before it is forgotten in time. While a client is connected nothing is cached; once none is,
+  // lookups see whatever it committed.
+  const onConnection = () => {
+    handlers.onDown();
+    watching ??= setInterval(() => {
+      if (socketServer!.getStats().activeConnections > 0) return;
+      clearInterval(watching);
+      watching = undefined;
+      handlers.onUp();
+    }, 50);
+  };
+  socketServer?.addEventListener('connection', onConnection);
+  handlers.onUp();
+  return async () => {
+    socketServer?.removeEventListener('connection', onConnection);
+    clearInterval(watching);
+    handlers.onDown();
+    await unlisten?.().catch(() => {});
+  };
+}
+
+function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: ListenHandlers): () => Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+  let current: pg.Client | null = null;
+  let stopped = false;
+  let delay = 250;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    if (stopped) return;
+    const client = new pg.Client({ ...clientConfig, connectionTimeoutMillis: 5_000, keepAlive: true });
+    current = client;
+    const lost = () => {
+      if (current !== client) return;
+      current = null;
+      handlers.onDown();
+      client.end().catch(() => {});
+      if (!stopped) {
+        timer = setTimeout(() => void connect(), delay);
+        delay = Math.min(delay * 2, 5_000);
+      }
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => {
+      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${channel}`);
+      if (current !== client) return;
+      delay = 250;
+      handlers.onUp();
+    } catch {
+      lost();
+    }
+  };
+  handlers.onDown();
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const client = current;
+    current = null;
+    handlers.onDown();
+    await client?.end().catch(() => {});
   };
 }

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as core from './migrations/001_core.ts';
+import * as oauth from './migrations/002_oauth.ts';
 import * as executor from './migrations/003_executor.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
 const migrations: Record<string, Migration> = {
   '001_core': core,
+  '002_oauth': oauth,
   '003_executor': executor,
 };
 

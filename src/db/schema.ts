@@ -70,6 +70,104 @@ export interface AuditEventsTable {
   created_at: Timestamp;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  name: string | null;
+  created_at: Generated<Date>;
+  last_sign_in_at: NullableTimestamp;
+}
+
+export interface WebSessionsTable {
+  id_hash: string;
+  user_id: number;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
+export interface OAuthClientsTable {
+  client_id: string;
+  secret_hash: string | null;
+  token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'none';
+  redirect_uris: string[];
+  client_name: string | null;
+  client_uri: string | null;
+  scope: string;
+  grant_types: string[];
+  response_types: string[];
+  registration: 'dynamic' | 'operator';
+  created_at: Generated<Date>;
+  secret_rotated_at: NullableTimestamp;
+  first_authorized_at: NullableTimestamp;
+}
+
+export interface OAuthAuthorizationRequestsTable {
+  id_hash: string;
+  client_id: string;
+  redirect_uri: string;
+  scope: string;
+  state: string | null;
+  code_challenge: string;
+  resource: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  decided_at: NullableTimestamp;
+}
+
+export interface OAuthGrantsTable {
+  id: Generated<number>;
+  user_id: number;
+  client_id: string;
+  scope: string;
+  created_at: Generated<Date>;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  grant_id: number;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scope: string;
+  resource: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  redeemed_at: NullableTimestamp;
+  family_id: string | null;
+}
+
+export interface OAuthTokenFamiliesTable {
+  id: string;
+  grant_id: number;
+  client_id: string;
+  resource: string;
+  created_at: Generated<Date>;
+  revoked_at: NullableTimestamp;
+}
+
+export interface OAuthAccessTokensTable {
+  token_hash: string;
+  family_id: string;
+  scope: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface OAuthRefreshTokensTable {
+  token_hash: string;
+  family_id: string;
+  scope: string;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  rotated_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -81,5 +179,14 @@ export interface DB {
   profiles: ProfilesTable;
   jobs: JobsTable;
   audit_events: AuditEventsTable;
+  users: UsersTable;
+  web_sessions: WebSessionsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_authorization_requests: OAuthAuthorizationRequestsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_token_families: OAuthTokenFamiliesTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
   settings: SettingsTable;
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { BrowserContext } from 'playwright-core';
 import type { BrowserPool } from '../browser/pool.ts';
+import { trackRunningContext } from '../browser/running-tabs.ts';
 import type { DB } from '../db/schema.ts';
 import { toJob } from '../jobs/service.ts';
 import { transition } from '../jobs/transition.ts';
@@ -129,6 +130,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   try {
     try {
       context = await within(deps.pool.newContext(), deps.settings.timeoutMs, 'open a browser context');
+      trackRunningContext(jobId, context);
     } catch (error) {
       const message = `the browser could not be started: ${(error as Error).message.split('\n')[0]}`;
       deps.log.error({ jobId, err: { message } }, 'browser unavailable');

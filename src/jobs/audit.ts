@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { AuditEvent, AuditEventType } from './types.ts';
 
@@ -31,21 +31,47 @@ export async function appendAuditEvent(trx: Transaction<DB> | Kysely<DB>, jobId:
   return row.step_index;
 }
 
+/** An event's columns as the API shows them; the timestamp is formatted by the database, so both
+ *  reads of the log (the audit endpoint and a job's decisionLog) give byte-identical times. */
+export interface AuditEventRow {
+  step_index: number;
+  type: string;
+  message: string;
+  provider_id: string | null;
+  data: Record<string, unknown>;
+  timestamp: string;
+}
+
+export function auditEventColumns(eb: ExpressionBuilder<DB, 'audit_events'>) {
+  return [
+    'step_index',
+    'type',
+    'message',
+    'provider_id',
+    'data',
+    sql<string>`to_char(${eb.ref('created_at')} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('timestamp'),
+  ] as const;
+}
+
+export function toAuditEvent(jobId: string, row: AuditEventRow): AuditEvent {
+  return {
+    jobId,
+    stepIndex: row.step_index,
+    type: row.type,
+    timestamp: row.timestamp,
+    message: row.message,
+    ...(row.provider_id ? { providerId: row.provider_id } : {}),
+    ...row.data,
+  };
+}
+
 export async function listAuditEvents(db: Kysely<DB>, jobId: string, limit: number): Promise<AuditEvent[]> {
   const rows = await db
     .selectFrom('audit_events')
-    .select(['step_index', 'type', 'message', 'provider_id', 'data', 'created_at'])
+    .select(auditEventColumns)
     .where('job_id', '=', jobId)
     .orderBy('step_index', 'asc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({
-    jobId,
-    stepIndex: r.step_index,
-    type: r.type,
-    timestamp: r.created_at.toISOString(),
-    message: r.message,
-    ...(r.provider_id ? { providerId: r.provider_id } : {}),
-    ...r.data,
-  }));
+  return rows.map((r) => toAuditEvent(jobId, r));
 }

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { SCENARIOS, type Scenario } from './types.ts';
+import { errorMap, says, toIssues, type Issue } from './validation.ts';
+
+export type { Issue } from './validation.ts';
 
 // One schema per request shape. REST validates with these, MCP derives its tool input schemas from
 // them, and the OpenAPI document is generated from them: one source of truth for every surface.
+// Messages name the field by its key (see validation.ts); `.describe()` carries the human label
+// that the OpenAPI document and the MCP tool schemas show.
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -21,20 +26,38 @@ export function earliestBookableDate(now: Date = new Date()): string {
 const calendarDate = (what: string) =>
   z
     .string()
-    .regex(DATE, `${what} must be a date as YYYY-MM-DD`)
-    .refine(isCalendarDate, `${what} is not a real calendar date`)
-    .describe(`${what}, YYYY-MM-DD`);
+    .regex(DATE, says('must be a date as YYYY-MM-DD'))
+    // Each check reports only its own problem: a value that is not YYYY-MM-DD gets one message.
+    .refine((v) => !DATE.test(v) || isCalendarDate(v), says('is not a real calendar date'))
+    // `format` reaches the generated JSON Schemas (MCP tools, OpenAPI) beside the pattern.
+    .meta({ description: `${what}, YYYY-MM-DD`, format: 'date' });
 
-const futureDate = (what: string) =>
-  calendarDate(what).refine((v) => v >= earliestBookableDate(), `${what} is in the past`);
+const futureDate = (what: string) => calendarDate(what).refine((v) => !isCalendarDate(v) || v >= earliestBookableDate(), says('is in the past'));
 
-const time24 = (what: string) => z.string().regex(TIME, `${what} must be a 24-hour time as HH:MM`).describe(`${what}, HH:MM (24 h)`);
+const time24 = (what: string) => z.string().regex(TIME, says('must be a 24-hour time as HH:MM')).describe(`${what}, HH:MM (24 h)`);
 const count = (what: string, max: number) =>
-  z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(1, `${what} must be at least 1`).max(max, `${what} must be at most ${max}`).describe(`${what} (1 to ${max})`);
-const text = (what: string, max = 200) => z.string().trim().min(1, `${what} must not be empty`).max(max, `${what} must be at most ${max} characters`).describe(what);
-const money = (what: string) => z.number({ error: `${what} must be a number` }).positive(`${what} must be positive`).max(1_000_000).describe(`${what}, in the provider's currency`);
+  z.number().int(says('must be a whole number')).min(1, says('must be at least 1')).max(max, says(`must be at most ${max}`)).describe(`${what} (1 to ${max})`);
+const text = (what: string, max = 200) =>
+  z.string().trim().min(1, says('must not be empty')).max(max, says(`must be at most ${max} characters long`)).describe(what);
+const money = (what: string) =>
+  z.number().positive(says('must be greater than 0')).max(1_000_000, says('must be at most 1000000')).describe(`${what}, in the provider's currency`);
 const airport = (what: string) =>
-  z.string().regex(/^[A-Za-z]{3}$/, `${what} must be a three-letter IATA airport code`).transform((v) => v.toUpperCase()).describe(`${what}: three-letter IATA airport code, e.g. LHR`);
+  z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, says('must be a three-letter IATA airport code, e.g. LHR'))
+    .transform((v) => v.toUpperCase())
+    .describe(`${what}: three-letter IATA airport code, e.g. LHR`);
+
+/**
+ * A cross-field rule runs when the fields it compares are valid, even if others are not, so that a
+ * client learns about every problem in one reply.
+ */
+const fieldsValid =
+  (...keys: string[]) =>
+  (payload: z.core.ParsePayload): boolean =>
+    typeof payload.value === 'object' &&
+    payload.value !== null &&
+    !payload.issues.some((i) => i.path === undefined || i.path.length === 0 || keys.includes(String(i.path[0])));
 
 export const restaurantParams = z
   .object({
@@ -56,13 +79,13 @@ export const hotelParams = z
     checkin: futureDate('Check-in date'),
     checkout: futureDate('Check-out date'),
     adults: count('Number of adults', 20),
-    star_rating: z.number().int().min(1).max(5).describe('Minimum star rating, 1 to 5').optional(),
+    star_rating: z.number().int(says('must be a whole number')).min(1, says('must be at least 1')).max(5, says('must be at most 5')).describe('Minimum star rating, 1 to 5').optional(),
     neighborhood: text('Neighborhood').optional(),
     budget_max_per_night: money('Maximum price per night').optional(),
     room_preference: text('Room preference, e.g. "king bed, high floor"').optional(),
   })
   .strict()
-  .refine((p) => p.checkout > p.checkin, { message: 'Check-out date must be after the check-in date', path: ['checkout'] });
+  .refine((p) => p.checkout > p.checkin, { message: 'checkout must be after checkin', path: ['checkout'], when: fieldsValid('checkin', 'checkout') });
 
 export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first'] as const;
 
@@ -77,11 +100,15 @@ export const flightParams = z
     targetAirline: text('Preferred airline').optional(),
     targetPrice: money('Target price per passenger').optional(),
     targetDepartureTime: time24('Preferred departure time').optional(),
-    targetFlightNumber: z.string().regex(/^[A-Za-z0-9]{2}\d{1,4}$/, 'Flight number must look like BA117').describe('Preferred flight number, e.g. BA117').optional(),
+    targetFlightNumber: z.string().regex(/^[A-Za-z0-9]{2}\d{1,4}$/, says('must be a flight number like BA117')).describe('Preferred flight number, e.g. BA117').optional(),
   })
   .strict()
-  .refine((p) => p.origin !== p.dest, { message: 'Destination must differ from the origin', path: ['dest'] })
-  .refine((p) => p.return_date === undefined || p.return_date >= p.date, { message: 'Return date must not be before the departure date', path: ['return_date'] });
+  .refine((p) => p.origin !== p.dest, { message: 'dest must differ from origin', path: ['dest'], when: fieldsValid('origin', 'dest') })
+  .refine((p) => p.return_date === undefined || p.return_date >= p.date, {
+    message: 'return_date must not be before date',
+    path: ['return_date'],
+    when: fieldsValid('date', 'return_date'),
+  });
 
 export const activityParams = z
   .object({
@@ -107,11 +134,11 @@ export const profileSchema = z
   .object({
     first_name: text('First name', 100),
     last_name: text('Last name', 100),
-    email: z.email('Email must be a valid email address').max(254).describe('Email address'),
-    phone: z.string().regex(/^\+?[0-9][0-9 ().-]{5,22}$/, 'Phone must be a phone number, e.g. +44 20 7946 0958').describe('Phone number, international format preferred'),
-    dob: calendarDate('Date of birth').refine((v) => v < new Date().toISOString().slice(0, 10), 'Date of birth must be in the past').optional(),
-    passport_number: z.string().regex(/^[A-Za-z0-9]{5,20}$/, 'Passport number must be 5 to 20 letters and digits').describe('Passport number (flights)').optional(),
-    passport_country: z.string().regex(/^[A-Za-z]{2,3}$/, 'Passport country must be an ISO 3166 country code').transform((v) => v.toUpperCase()).describe('Passport issuing country, ISO 3166 code (flights)').optional(),
+    email: z.email(says('must be a valid email address')).max(254, says('must be at most 254 characters long')).describe('Email address'),
+    phone: z.string().regex(/^\+?[0-9][0-9 ().-]{5,22}$/, says('must be a phone number, e.g. +44 20 7946 0958')).describe('Phone number, international format preferred'),
+    dob: calendarDate('Date of birth').refine((v) => !isCalendarDate(v) || v < new Date().toISOString().slice(0, 10), says('must be in the past')).optional(),
+    passport_number: z.string().regex(/^[A-Za-z0-9]{5,20}$/, says('must be 5 to 20 letters and digits')).describe('Passport number (flights)').optional(),
+    passport_country: z.string().regex(/^[A-Za-z]{2,3}$/, says('must be an ISO 3166 country code, e.g. GB')).transform((v) => v.toUpperCase()).describe('Passport issuing country, ISO 3166 code (flights)').optional(),
     known_traveler_number: text('Known traveler number', 40).optional(),
   })
   .strict();
@@ -125,7 +152,9 @@ export const consentSchema = z
     maxTimeAdjustmentMinutes: z.number().int().min(0).max(720).default(90).describe('Upper bound for time shifts, minutes'),
     allowVenueSwitch: z.boolean().default(true).describe('Allow switching to an alternate venue'),
     maxRetries: z.number().int().min(0).max(10).default(3).describe('Retries for transient errors'),
-    paymentPolicy: z.literal('stop_before_cvc', { error: 'paymentPolicy supports only "stop_before_cvc"' }).default('stop_before_cvc').describe('Always stops before card entry'),
+    paymentPolicy: z
+      .literal('stop_before_cvc', { error: 'paymentPolicy must be "stop_before_cvc": the service always stops before the card security code' })
+     .default('stop_before_cvc').describe('Always stops before card entry'),
     allowedProviders: z.array(text('Provider id', 64)).max(32).nullable().default(null).describe('If set, only these provider ids are used'),
     blockedProviders: z.array(text('Provider id', 64)).max(32).default([]).describe('Provider ids skipped in the fallback chain'),
     maxJobDurationSeconds: z.number().int().min(30).max(3600).default(420).describe('Soft cap on total execution time, seconds'),
@@ -135,9 +164,9 @@ export type Consent = z.infer<typeof consentSchema>;
 
 export const clientMetadataSchema = z
   .object({
-    agentId: z.string().max(200).optional(),
-    userId: z.string().max(200).optional(),
-    sessionId: z.string().max(200).optional(),
+    agentId: z.string().max(200).describe('Your agent, for your own correlation').optional(),
+    userId: z.string().max(200).describe('Your end user, for your own correlation').optional(),
+    sessionId: z.string().max(200).describe('Your session, for your own correlation').optional(),
     idempotencyKey: z.string().min(1).max(200).describe('Retry safety: the same key returns the same job').optional(),
   })
   .strict();
@@ -146,10 +175,10 @@ export type ClientMetadata = z.infer<typeof clientMetadataSchema>;
 export const executionJobRequestSchema = z
   .object({
     request: z.object({ scenario: z.enum(SCENARIOS), params: z.record(z.string(), z.unknown()) }).strict(),
-    profile: profileSchema.optional(),
-    profileId: z.number().int().positive().optional(),
-    consent: consentSchema.optional(),
-    clientMetadata: clientMetadataSchema.optional(),
+    profile: profileSchema.optional().describe('The traveller, inline (one of profile and profileId)'),
+    profileId: z.number().int().positive().optional().describe('A stored profile of your organisation (one of profile and profileId)'),
+    consent: consentSchema.optional().describe('What the service may decide on its own; every field has a default'),
+    clientMetadata: clientMetadataSchema.optional().describe('Your own identifiers, all strings'),
   })
   .strict();
 
@@ -163,15 +192,6 @@ export interface BookingRequest {
   clientMetadata: ClientMetadata;
 }
 
-export interface Issue {
-  path: string;
-  message: string;
-}
-
-function toIssues(error: z.ZodError, prefix: (string | number)[] = []): Issue[] {
-  return error.issues.map((i) => ({ path: [...prefix, ...i.path].map(String).join('.') || '(body)', message: i.message }));
-}
-
 /** Flights need identity documents; every other scenario takes the four contact fields alone. */
 export function flightProfileIssues(scenario: Scenario, profile: Record<string, unknown> | undefined, prefix: string): Issue[] {
   if (scenario !== 'flight' || !profile) return [];
@@ -180,22 +200,25 @@ export function flightProfileIssues(scenario: Scenario, profile: Record<string, 
 
 /** Validates an ExecutionJobRequest, reporting every problem at once. */
 export function parseExecutionJobRequest(body: unknown): { ok: true; value: BookingRequest } | { ok: false; issues: Issue[] } {
-  const top = executionJobRequestSchema.safeParse(body);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    const got = body === undefined ? 'is missing' : `must be a JSON object, not ${body === null ? 'null' : Array.isArray(body) ? 'a list' : `a ${typeof body}`}`;
+    return { ok: false, issues: [{ path: '(body)', message: `the request body ${got}` }] };
+  }
+  const top = executionJobRequestSchema.safeParse(body, { error: errorMap });
   const issues: Issue[] = top.success ? [] : toIssues(top.error);
-  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const raw = body as Record<string, unknown>;
   const request = raw.request as { scenario?: unknown; params?: unknown } | undefined;
   const scenario = SCENARIOS.find((s) => s === request?.scenario);
   let params: Record<string, unknown> | undefined;
   if (scenario && request && typeof request.params === 'object' && request.params !== null && !Array.isArray(request.params)) {
-    const parsed = paramsByScenario[scenario].safeParse(request.params);
+    const parsed = paramsByScenario[scenario].safeParse(request.params, { error: errorMap });
     if (parsed.success) params = parsed.data;
     else issues.push(...toIssues(parsed.error, ['request', 'params']));
   }
   const hasProfile = raw.profile !== undefined;
   const hasProfileId = raw.profileId !== undefined;
-  if (hasProfile === hasProfileId) {
-    issues.push({ path: 'profile', message: 'give exactly one of profile and profileId' });
-  }
+  if (hasProfile && hasProfileId) issues.push({ path: 'profile', message: 'give exactly one of profile and profileId, not both' });
+  if (!hasProfile && !hasProfileId) issues.push({ path: 'profile', message: 'profile or profileId is required' });
   if (scenario && hasProfile && typeof raw.profile === 'object' && raw.profile !== null) {
     issues.push(...flightProfileIssues(scenario, raw.profile as Record<string, unknown>, 'profile'));
   }
@@ -224,6 +247,6 @@ function dedupe(issues: Issue[]): Issue[] {
 }
 
 export function parseProfile(body: unknown): { ok: true; value: Profile } | { ok: false; issues: Issue[] } {
-  const parsed = profileSchema.safeParse(body);
+  const parsed = profileSchema.safeParse(body, { error: errorMap });
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: toIssues(parsed.error) };
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
-import { appendAuditEvent, listAuditEvents } from './audit.ts';
+import { appendAuditEvent, auditEventColumns, listAuditEvents, toAuditEvent } from './audit.ts';
 import { flightProfileIssues, type BookingRequest } from './schemas.ts';
 import type { Queue } from './queue.ts';
 import type { JobLinks } from './handoff-url.ts';
@@ -175,11 +176,48 @@ function withHandoffUrls(deps: JobDeps, job: Job, events: AuditEvent[]): AuditEv
   return events.map((e) => (e.type === 'paused_payment' ? { ...e, handoffUrl: issued } : e));
 }
 
-/** The job with its decision log, as GET /execution-jobs/{id} shows it. */
+function jobWithLogQuery(db: Kysely<DB>, jobId: string) {
+  return db
+    .selectFrom('jobs')
+    .selectAll('jobs')
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('audit_events')
+          .select(auditEventColumns)
+          .whereRef('audit_events.job_id', '=', 'jobs.id')
+          .orderBy('audit_events.step_index', 'asc')
+          .limit(AUDIT_LIMIT_MAX),
+      ).as('decision_log'),
+    )
+    .where('jobs.id', '=', jobId);
+}
+type JobWithLogRow = Awaited<ReturnType<ReturnType<typeof jobWithLogQuery>['executeTakeFirstOrThrow']>>;
+
+// The statement is built and compiled once per database handle; each call only binds the id.
+const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
+const compiledJobWithLog = new WeakMap<Kysely<DB>, { compiled: CompiledQuery<JobWithLogRow>; idAt: number }>();
+
+/**
+ * The job with its decision log, as GET /execution-jobs/{id} shows it: one statement, the log
+ * aggregated in the database, because this is the read clients poll.
+ */
 export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; decisionLog: AuditEvent[] } | null> {
-  const job = await getJob(deps, reader, jobId);
-  if (!job) return null;
-  return { job, decisionLog: withHandoffUrls(deps, job, await listAuditEvents(deps.db, job.jobId, AUDIT_LIMIT_MAX)) };
+  if (!UUID.test(jobId)) return null;
+  let prepared = compiledJobWithLog.get(deps.db);
+  if (!prepared) {
+    const compiled = jobWithLogQuery(deps.db, PLACEHOLDER_ID).compile();
+    prepared = { compiled, idAt: compiled.parameters.indexOf(PLACEHOLDER_ID) };
+    compiledJobWithLog.set(deps.db, prepared);
+  }
+  const parameters = [...prepared.compiled.parameters];
+  parameters[prepared.idAt] = jobId.toLowerCase();
+  const { rows } = await deps.db.executeQuery<JobWithLogRow>({ ...prepared.compiled, parameters });
+  const row = rows[0];
+  if (!row || !visibleTo(deps, reader, row)) return null;
+  const { decision_log: log, ...jobRow } = row;
+  const job = toJob(jobRow);
+  return { job, decisionLog: withHandoffUrls(deps, job, log.map((e) => toAuditEvent(row.id, e))) };
 }
 
 export function toJob(row: Selectable<JobsTable>): Job {

@@ -18,6 +18,13 @@ export const REDACT_PATHS = [
   '*.card_code',
 ];
 
+// Paths that carry a capability token (the handoff link, the watch link): the token never reaches a log.
+const TOKEN_IN_PATH = /^(\/handoff\/|\/watch\/[^/]+\/)[^/]+/;
+
+export function redactPath(url: string): string {
+  return url.split('?')[0]!.replace(TOKEN_IN_PATH, '$1[redacted]');
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -26,7 +33,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       serializers: {
         req(req: { id: string; method: string; url: string; headers: Record<string, unknown> }) {
           // Query strings can carry codes or tokens (a client misusing the API): log the path only.
-          return { id: req.id, method: req.method, url: String(req.url).split('?')[0], headers: req.headers };
+          return { id: req.id, method: req.method, url: redactPath(String(req.url)), headers: req.headers };
         },
       },
     },

@@ -25,7 +25,14 @@ export async function observability(app: FastifyInstance, opts: { services: Serv
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await services.db.selectFrom('jobs').select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute();
+      // With the database down the scrape still answers (request metrics matter most then); the
+      // database-backed series are simply absent, which alerting on /readyz makes visible.
+      const rows = await services.db
+        .selectFrom('jobs')
+        .select(['status', sql<number>`count(*)::int`.as('n')])
+        .groupBy('status')
+        .execute()
+        .catch(() => []);
       for (const row of rows) this.set({ status: row.status }, row.n);
     },
   });
@@ -35,7 +42,9 @@ export async function observability(app: FastifyInstance, opts: { services: Serv
     labelNames: ['state'],
     registers: [registry],
     async collect() {
-      const depth = await services.queue.depth();
+      this.reset();
+      const depth = await services.queue.depth().catch(() => null);
+      if (!depth) return;
       this.set({ state: 'queued' }, depth.queued);
       this.set({ state: 'active' }, depth.active);
     },

@@ -19,8 +19,9 @@ describe('executor configuration', () => {
     assert.throws(() => loadConfig({ NODE_ENV: 'production' }), (e: unknown) => e instanceof ConfigError && /SECRET_KEY: required in production/.test(e.message));
     assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'short' }), /SECRET_KEY: must be at least 32 characters/);
     const key = 'k'.repeat(40);
-    assert.equal(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key }).SANDBOX, false);
-    assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, EXECUTOR_STEP_DELAY_MS: '10' }), /EXECUTOR_STEP_DELAY_MS/);
+    const idp = { OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'concierge', OIDC_CLIENT_SECRET: 'secret' };
+    assert.equal(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, ...idp }).SANDBOX, false);
+    assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, ...idp, EXECUTOR_STEP_DELAY_MS: '10' }), /EXECUTOR_STEP_DELAY_MS/);
   });
 
   test('bad values name their variable', () => {

@@ -25,3 +25,32 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
   }
   return { status: response.status, headers: response.headers, body, text };
 }
+
+/**
+ * A request over node:http with exactly the headers given (fetch adds a Content-Type of its own to
+ * string bodies, which hides what a client sending none would see).
+ */
+export async function rawCall(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<Reply> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: any;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          // Not JSON: the test looks at `text`.
+        }
+        const h = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) h.set(name, Array.isArray(value) ? value.join(', ') : value);
+        resolve({ status: res.statusCode ?? 0, headers: h, body: parsed, text });
+      });
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.end(body);
+    else req.end();
+  });
+}

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import pg from 'pg';
+import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startService, type RunningService } from '../../src/server.ts';
@@ -24,45 +26,72 @@ export interface TestService extends RunningService {
   sandbox: Sandbox | null;
 }
 
-export interface TestServiceOptions {
-  /** Start the sandbox provider sites on an ephemeral port and point the providers at them. */
-  sandbox?: boolean;
-  /** The sandbox sites' own booking hold (default 900 s). */
-  sandboxHoldSeconds?: number;
+/** A port free on 127.0.0.1 right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 /**
  * Starts the real service on an ephemeral port. On PostgreSQL each service gets its own schema
  * (and pg-boss schema), dropped at close, so concurrent runs never see each other's rows.
+ *
+ * The port is chosen before the service starts so that BASE_URL (the OAuth issuer, which must be
+ * byte-identical everywhere) is the very address the service listens on.
  */
+export interface TestServiceOptions {
+  /** Where the service's pino lines go (a test that reads the logs); the level becomes `info`. */
+  logDestination?: DestinationStream;
+  /** On PostgreSQL, how the test reaches the database to drop the schema (when the service goes through a proxy). */
+  adminUrl?: string;
+  /** Start the sandbox provider sites on an ephemeral port and point the providers at them. */
+  sandbox?: boolean;
+  /** The sandbox sites' own booking hold (default 900 s). */
+  sandboxHoldSeconds?: number;
+  /** The service's logger (default: silent, or TEST_LOG_LEVEL; see also logDestination). */
+  log?: Logger;
+}
+
 export async function startTestService(backendUrl: string, env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const schema = backendUrl.startsWith('postgres') ? `t_${randomBytes(6).toString('hex')}` : 'public';
+  let running: RunningService | undefined;
+  let config!: Config;
+  let port = 0;
+  const logger = options.log ?? (options.logDestination ? createLogger('info', options.logDestination) : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
   const sandbox = options.sandbox ? await startSandbox({ holdSeconds: options.sandboxHoldSeconds }) : null;
-  const providers = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
-  const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', ...providers, ...env });
-  let running: RunningService;
-  try {
-    const loadDataDir = backendUrl === 'pglite:memory:' ? await pgliteTemplate() : undefined;
-    running = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { loadDataDir });
-  } catch (error) {
-    await sandbox?.close();
-    throw error;
+  const providers: Record<string, string> = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
+  for (let attempt = 0; !running; attempt++) {
+    port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
+    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
+    try {
+      running = await startService(config, logger, { loadDataDir });
+    } catch (error) {
+      // Another process took the port between the probe and the listen: try another one.
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) {
+        await sandbox?.close();
+        throw error;
+      }
+    }
   }
-  const address = running.url.replace('[::1]', '127.0.0.1');
+  const started = running;
   return {
-    ...running,
-    url: address,
-    config: { ...config, BASE_URL: env.BASE_URL ?? address },
+    ...started,
+    url: `http://127.0.0.1:${port}`,
+    config,
     sandbox,
     async mintKey(organizationName = 'Acme Travel', types = [...SCENARIOS]) {
-      const { key } = await mintApiKey(running.services.db, { organizationName, allowedJobTypes: types, live: false, dailyLimit: null });
+      const { key } = await mintApiKey(started.services.db, { organizationName, allowedJobTypes: types, live: false, dailyLimit: null });
       return key;
     },
     async close() {
-      await running.close();
+      await started.close();
       await sandbox?.close();
       if (schema !== 'public') {
-        const client = new pg.Client({ connectionString: backendUrl });
+        const client = new pg.Client({ connectionString: options.adminUrl ?? backendUrl });
         await client.connect();
         await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
         await client.end();

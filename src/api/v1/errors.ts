@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthError } from '../../auth/bearer.ts';
 import { DomainError } from '../../jobs/types.ts';
+import { statusOf } from './error-codes.ts';
 
 /** A REST v1 failure: rendered as {error: {code, message, details?}}. */
 export class ApiError extends Error {
@@ -18,31 +19,27 @@ export class ApiError extends Error {
   }
 }
 
-const DOMAIN_STATUS: Record<string, number> = {
-  invalid_request: 400,
-  scenario_not_allowed: 403,
-  job_not_found: 404,
-  idempotency_key_reused: 409,
-  job_create_failed: 500,
-};
-
-const AUTH_STATUS: Record<string, number> = { auth_backend_unavailable: 503 };
+/** Seconds a client should wait before retrying when the database is unreachable. */
+export const AUTH_RETRY_AFTER_SECONDS = 5;
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof AuthError) {
-    const status = AUTH_STATUS[error.code] ?? 401;
+    const status = statusOf(error.code) ?? 401;
     const headers: Record<string, string> =
-      status === 503 ? { 'retry-after': '5' } : { 'www-authenticate': `Bearer realm="concierge-api", error="invalid_token"` };
+      status === 503
+        ? { 'retry-after': String(AUTH_RETRY_AFTER_SECONDS) }
+        : // RFC 6750 §3.1: no error attribute when the request carried no credential at all.
+          { 'www-authenticate': error.code === 'missing_authorization' ? 'Bearer realm="concierge-api"' : 'Bearer realm="concierge-api", error="invalid_token"' };
     return new ApiError(status, error.code, error.message, undefined, headers);
   }
   if (error instanceof DomainError) {
-    return new ApiError(DOMAIN_STATUS[error.code] ?? 400, error.code, error.message, error.details);
+    return new ApiError(statusOf(error.code) ?? 400, error.code, error.message, error.details);
   }
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', 'send the body as application/json');
+      return new ApiError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'the request body is larger than 1 MiB');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -58,12 +55,40 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'internal_error', 'something went wrong on our side; the request id is in the X-Request-Id header');
 }
 
+/**
+ * What a log line may say about a failure: names, codes and messages down the cause chain. No
+ * stack, and none of the extra fields a database error carries (`detail` quotes row values).
+ */
+export function loggableError(error: unknown, depth = 0): Record<string, unknown> | string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: error.message,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(error.cause !== undefined && depth < 3 ? { cause: loggableError(error.cause, depth + 1) } : {}),
+  };
+}
+
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const apiError = toApiError(error);
-  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (apiError.status >= 500) request.log.error({ failure: loggableError(error) }, `request failed: ${apiError.code}`);
   for (const [name, value] of Object.entries(apiError.headers ?? {})) reply.header(name, value);
   return reply
     .code(apiError.status)
     .type('application/json; charset=utf-8')
     .send({ error: { code: apiError.code, message: apiError.message, ...(apiError.details === undefined ? {} : { details: apiError.details }) } });
+}
+
+/**
+ * A URL the router cannot read (bad percent-encoding, a segment over the length limit) fails before
+ * any plugin sees it; Fastify hands it to this app-wide handler. Under /api/v1 it still gets the
+ * REST envelope; elsewhere a plain 400.
+ */
+export function frameworkErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (request.url.startsWith('/api/v1/')) {
+    sendApiError(request, reply, new ApiError(400, 'bad_request', 'the URL could not be read: a malformed percent-encoding, or a path segment over 200 characters'));
+    return;
+  }
+  void reply.code(error.statusCode ?? 400).send({ error: 'bad_request', message: 'the URL could not be read' });
 }

@@ -1,20 +1,27 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createJob, getJobAudit, getJobWithLog, clampAuditLimit } from '../../jobs/service.ts';
 import { parseExecutionJobRequest } from '../../jobs/schemas.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, readerOf } from './auth.ts';
-import { jobLinks, presentJob } from './present.ts';
-import { resource } from './routes.ts';
+import { presentCreatedJob, presentJob } from './present.ts';
+import { idAfter, resource } from './routes.ts';
 
 const notFound = (jobId: string) => new ApiError(404, 'job_not_found', `no job ${jobId}`);
 const missingJobId = () => new ApiError(400, 'missing_job_id', 'the job id is missing from the path: /api/v1/execution-jobs/{jobId}');
+
+/** The job id of the path; 400 missing_job_id when it is empty or blank. */
+function jobIdOf(request: FastifyRequest): string {
+  const jobId = idAfter(request, '/execution-jobs');
+  if (jobId.trim() === '') throw missingJobId();
+  return jobId;
+}
 
 export function executionJobRoutes(app: FastifyInstance, services: Services): void {
   resource(app, '/execution-jobs', {
     POST: async (request, reply) => {
       const parsed = parseExecutionJobRequest(request.body);
-      if (!parsed.ok) throw new ApiError(400, 'invalid_request', 'request body failed validation', parsed.issues);
+      if (!parsed.ok) throw new ApiError(400, 'invalid_request', 'the request body failed validation; see details', parsed.issues);
       const principal = principalOf(request);
       const { job, created } = await createJob(
         services.jobs,
@@ -22,11 +29,12 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
         parsed.value,
         { allowedScenarios: principal.allowedJobTypes },
       );
-      const links = jobLinks(job.jobId);
-      reply.code(202).header('location', links.self);
+      const body = presentCreatedJob(job);
+      reply.code(202).header('location', body._links.self);
       if (!created) reply.header('idempotent-replayed', 'true');
-      return { jobId: job.jobId, status: job.status, scenario: job.scenario, organizationName: job.organizationName, _links: links };
+      return body;
     },
+    // There is no job list: a GET here is a job read without its id.
     GET: async () => {
       throw missingJobId();
     },
@@ -34,7 +42,7 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
 
   resource(app, '/execution-jobs/:jobId', {
     GET: async (request) => {
-      const { jobId } = request.params as { jobId: string };
+      const jobId = jobIdOf(request);
       const found = await getJobWithLog(services.jobs, readerOf(request), jobId);
       if (!found) throw notFound(jobId);
       return presentJob(found.job, found.decisionLog, services.links);
@@ -43,8 +51,7 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
 
   resource(app, '/execution-jobs/:jobId/audit', {
     GET: async (request) => {
-      const { jobId } = request.params as { jobId: string };
-      if (jobId.trim() === '') throw missingJobId();
+      const jobId = jobIdOf(request);
       const limit = clampAuditLimit((request.query as Record<string, unknown>).limit);
       const audit = await getJobAudit(services.jobs, readerOf(request), jobId, limit);
       if (!audit) throw notFound(jobId);

@@ -1,20 +1,49 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.ts';
 import { apiKeyHook } from './auth.ts';
-import { ApiError, sendApiError } from './errors.ts';
+import { AuthError } from '../../auth/bearer.ts';
+import type { Database } from '../../db/index.ts';
+import { ApiError, sendApiError, toApiError } from './errors.ts';
 import { executionJobRoutes } from './execution-jobs.ts';
 import { profileRoutes } from './profiles.ts';
 import { providerMetricsRoutes } from './provider-metrics.ts';
+import { referenceRoutes } from './reference.ts';
 
-/** The REST Execution API v1, mounted under /api/v1. Every reply, error or not, is JSON. */
+/** The REST Execution API v1, mounted under /api/v1. Every reply, error or not, is JSON (the reference page aside). */
 export async function apiV1(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
-  app.setErrorHandler((error, request, reply) => sendApiError(request, reply, error));
+  // Bodies are JSON or nothing: Fastify's built-in text/plain parser would hand a string to the
+  // validator; without it such a body is 415 unsupported_media_type, as for any other type.
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler(async (error, request, reply) => {
+    // A request authenticated from the key cache in the instant the database went away fails in
+    // its handler, not in authentication. It is answered as authentication would have been: the
+    // service fails closed with 503, whichever step found the database gone.
+    const status = toApiError(error).status;
+    if (status >= 500 && status !== 503 && !(await reachable(services.database))) {
+      return sendApiError(request, reply, new AuthError('auth_backend_unavailable', 'the database is unavailable; retry with exponential backoff', error));
+    }
+    return sendApiError(request, reply, error);
+  });
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(request, reply, new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+    sendApiError(request, reply, new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /api/v1/docs`)),
   );
   app.addHook('onRequest', apiKeyHook(services));
   executionJobRoutes(app, services);
   profileRoutes(app, services);
   providerMetricsRoutes(app, services);
+  referenceRoutes(app, services);
+}
+
+/** Whether the database answers within a second. */
+async function reachable(database: Database): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([database.ping(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('ping timed out')), 1_000)))]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }

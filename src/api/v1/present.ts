@@ -1,12 +1,19 @@
 import type { JobLinks } from '../../jobs/handoff-url.ts';
+import type { StoredProfile } from '../../jobs/profiles.ts';
 import type { AuditEvent, Job } from '../../jobs/types.ts';
+import type { CreatedJobReply, ExecutionJobReply, StoredProfileReply } from './response-schemas.ts';
 
-// The REST shapes of the core's records. Field names follow the contract exactly.
+// The REST shapes of the core's records. Field names follow the contract exactly; the return types
+// are those of response-schemas.ts, from which the OpenAPI document is generated.
 export function jobLinks(jobId: string) {
   return { self: `/api/v1/execution-jobs/${jobId}`, audit: `/api/v1/execution-jobs/${jobId}/audit` };
 }
 
-export function presentJob(job: Job, decisionLog: AuditEvent[], links: JobLinks) {
+export function presentCreatedJob(job: Job): CreatedJobReply {
+  return { jobId: job.jobId, status: job.status, scenario: job.scenario, organizationName: job.organizationName ?? '', _links: jobLinks(job.jobId) };
+}
+
+export function presentJob(job: Job, decisionLog: AuditEvent[], links: JobLinks): ExecutionJobReply {
   return {
     jobId: job.jobId,
     status: job.status,
@@ -25,4 +32,9 @@ export function presentJob(job: Job, decisionLog: AuditEvent[], links: JobLinks)
     ...(job.status === 'error' ? { error: job.error ?? { reason: 'unknown' } } : {}),
     _links: jobLinks(job.jobId),
   };
+}
+
+export function presentProfile(stored: StoredProfile): StoredProfileReply {
+  // Stored profiles were validated with profileSchema when they were written.
+  return { profileId: stored.id, profile: stored.profile as StoredProfileReply['profile'], createdAt: stored.createdAt };
 }

@@ -2,15 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { clampTimeRangeDays, getProviderMetrics } from '../../jobs/provider-metrics.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from './errors.ts';
-import { resource } from './routes.ts';
+import { idAfter, resource } from './routes.ts';
 
 const missing = () => new ApiError(400, 'missing_provider_id', 'the provider id is missing from the path: /api/v1/metrics/providers/{providerId}');
 
 export function providerMetricsRoutes(app: FastifyInstance, services: Services): void {
-  resource(app, '/metrics/providers', { GET: async () => { throw missing(); } });
+  resource(app, '/metrics/providers', {
+    GET: async () => {
+      throw missing();
+    },
+  });
   resource(app, '/metrics/providers/:providerId', {
     GET: async (request) => {
-      const { providerId } = request.params as { providerId: string };
+      const providerId = idAfter(request, '/metrics/providers');
       if (providerId.trim() === '') throw missing();
       const days = clampTimeRangeDays((request.query as Record<string, unknown>).timeRangeDays);
       return getProviderMetrics(services.db, providerId, days);

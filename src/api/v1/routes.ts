@@ -1,23 +1,68 @@
-import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from './errors.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
+export interface ResourceOptions {
+  /** Served without an API key (the API's own documentation). */
+  public?: boolean;
+}
+
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs no API key (the OpenAPI document and its reference page). */
+    public?: boolean;
+  }
+}
+
 /**
- * Registers a path's handlers and answers every other method with 405 and an Allow header, so a
- * client that picked the wrong method learns which ones exist rather than getting a 404.
+ * Registers a path's handlers. Every other method gets 405 with an Allow header, so a client that
+ * picked the wrong method learns which ones exist rather than getting a 404; OPTIONS answers 204
+ * with the same Allow header.
  */
-export function resource(app: FastifyInstance, url: string, handlers: Partial<Record<Method, RouteHandlerMethod>>): void {
+export function resource(app: FastifyInstance, url: string, handlers: Partial<Record<Method, RouteHandlerMethod>>, options: ResourceOptions = {}): void {
+  const config = { public: options.public === true };
   const allowed = Object.keys(handlers) as Method[];
-  for (const method of allowed) app.route({ method, url, handler: handlers[method]! });
+  for (const method of allowed) app.route({ method, url, config, handler: handlers[method]! });
+  const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  app.route({
+    method: 'OPTIONS',
+    url,
+    config,
+    handler: async (_request, reply) => reply.header('allow', allow).code(204).send(),
+  });
   const others = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => !allowed.includes(m as Method));
-  const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
   app.route({
     method: others,
     url,
-    handler: async (_request, reply) => {
+    config,
+    handler: async (request, reply) => {
       reply.header('allow', allow);
-      throw new ApiError(405, 'method_not_allowed', `use ${allowed.join(' or ')} on this path`);
+      throw new ApiError(405, 'method_not_allowed', `${request.method} is not supported here; use ${allowed.join(' or ')}`);
     },
   });
+}
+
+export function isPublicRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.public === true;
+}
+
+/**
+ * The id segment that follows `collection` in the request's raw path, percent-decoded. The router
+ * folds duplicate slashes (".../execution-jobs//audit" reaches the ":jobId" route with jobId
+ * "audit"), so the raw path is the only honest source: an empty or blank segment means the client
+ * left the id out.
+ */
+export function idAfter(request: FastifyRequest, collection: string): string {
+  const path = request.url.split('?')[0] ?? '';
+  const marker = `${collection}/`;
+  const at = path.indexOf(marker);
+  if (at < 0) return '';
+  const segment = path.slice(at + marker.length).split('/')[0] ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -1,0 +1,354 @@
+import { z } from 'zod';
+import {
+  activityParams,
+  clientMetadataSchema,
+  consentSchema,
+  executionJobRequestSchema,
+  flightParams,
+  hotelParams,
+  paramsByScenario,
+  profileSchema,
+  restaurantParams,
+} from '../../jobs/schemas.ts';
+import { SCENARIOS } from '../../jobs/types.ts';
+import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../../jobs/service.ts';
+import { METRICS_DAYS_DEFAULT } from '../../jobs/provider-metrics.ts';
+import { API_ERRORS, AUTH_ERROR_CODES, type ApiErrorCode } from './error-codes.ts';
+import {
+  createdJobSchema,
+  errorSchema,
+  executionJobSchema,
+  jobAuditSchema,
+  profileListSchema,
+  providerMetricsSchema,
+  storedProfileSchema,
+} from './response-schemas.ts';
+
+// The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the handlers validate with
+// (jobs/schemas.ts) and the reply schemas present.ts is typed against (response-schemas.ts).
+// Operations and their error codes are listed once, below; the reference page renders this document.
+
+type JsonSchema = Record<string, unknown>;
+
+/** The booking request as documented: `request` spelled out per scenario (the handler validates
+ *  `params` against the scenario's schema in a second step, with these same schemas). */
+const executionJobRequestDoc = executionJobRequestSchema.extend({
+  request: z
+    .discriminatedUnion(
+      'scenario',
+      SCENARIOS.map((scenario) => z.object({ scenario: z.literal(scenario), params: paramsByScenario[scenario] }).strict()) as unknown as [
+        z.ZodObject,
+        ...z.ZodObject[],
+      ],
+    )
+    .describe('What to book: the scenario and its params'),
+});
+
+function components(): Record<string, JsonSchema> {
+  const requests = z.registry<{ id: string }>();
+  requests.add(executionJobRequestDoc, { id: 'ExecutionJobRequest' });
+  requests.add(restaurantParams, { id: 'RestaurantParams' });
+  requests.add(hotelParams, { id: 'HotelParams' });
+  requests.add(flightParams, { id: 'FlightParams' });
+  requests.add(activityParams, { id: 'ActivityParams' });
+  requests.add(profileSchema, { id: 'Profile' });
+  requests.add(consentSchema, { id: 'Consent' });
+  requests.add(clientMetadataSchema, { id: 'ClientMetadata' });
+  const replies = z.registry<{ id: string }>();
+  replies.add(createdJobSchema, { id: 'CreatedJob' });
+  replies.add(executionJobSchema, { id: 'ExecutionJob' });
+  replies.add(jobAuditSchema, { id: 'JobAudit' });
+  replies.add(providerMetricsSchema, { id: 'ProviderMetrics' });
+  replies.add(storedProfileSchema, { id: 'StoredProfile' });
+  replies.add(profileListSchema, { id: 'ProfileList' });
+  replies.add(errorSchema, { id: 'Error' });
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const out: Record<string, JsonSchema> = {};
+  for (const [registry, io] of [[requests, 'input'], [replies, 'output']] as const) {
+    const { schemas } = z.toJSONSchema(registry, { uri, io, unrepresentable: 'any' }) as { schemas: Record<string, JsonSchema> };
+    for (const [id, schema] of Object.entries(schemas)) {
+      const { $schema: _s, $id: _i, ...rest } = schema;
+      out[id] = rest;
+    }
+  }
+  // Rules that span fields, which JSON Schema can state: exactly one of profile and profileId.
+  out.ExecutionJobRequest = {
+    ...out.ExecutionJobRequest,
+    oneOf: [{ required: ['profile'] }, { required: ['profileId'] }],
+    description:
+      'A booking request. Give exactly one of `profile` (inline) and `profileId` (a stored profile of your organisation). ' +
+      'For flights the profile must also carry `dob`, `passport_number` and `passport_country`. Dates are real calendar dates, ' +
+      'not in the past (a date is past when it is before today everywhere on Earth, UTC−12); hotel `checkout` is after `checkin`; ' +
+      'flight `return_date` is not before `date` and `dest` differs from `origin`.',
+  };
+  return out;
+}
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  description: string;
+  required: boolean;
+  schema: JsonSchema;
+}
+
+interface Operation {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  public?: boolean;
+  parameters?: Parameter[];
+  body?: { schema: string; description: string };
+  success: { status: number; description: string; schema?: string; contentType?: string; headers?: Record<string, string> };
+  errors: ApiErrorCode[];
+}
+
+const jobIdParam: Parameter = { name: 'jobId', in: 'path', required: true, description: 'The job id (a UUID) from the 202 reply', schema: { type: 'string' } };
+const profileIdParam: Parameter = { name: 'profileId', in: 'path', required: true, description: 'The stored profile id', schema: { type: 'integer', minimum: 1 } };
+const BODY_ERRORS: ApiErrorCode[] = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'];
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'post',
+    path: '/execution-jobs',
+    operationId: 'createExecutionJob',
+    tag: 'Execution jobs',
+    summary: 'Start a booking job',
+    description:
+      'Validates the whole request (every problem is reported at once in `error.details`), checks the scenario against the key\'s ' +
+      '`allowed_job_types`, stores the job with a `job_created` audit event and queues it. The booking runs asynchronously: poll ' +
+      'the job every 3 to 5 s (10-minute ceiling). `clientMetadata.idempotencyKey` is scoped to your organisation: the same key ' +
+      'and the same request returns the same job (202, header `Idempotent-Replayed: true`), also when many such requests arrive ' +
+      'at once; the same key with a different request is 409.',
+    body: { schema: 'ExecutionJobRequest', description: 'The booking request' },
+    success: {
+      status: 202,
+      description: 'Accepted: the job exists and is queued',
+      schema: 'CreatedJob',
+      headers: { Location: 'The job URL (same as `_links.self`)', 'Idempotent-Replayed': '`true` when an earlier request with the same idempotencyKey created the job' },
+    },
+    errors: [...BODY_ERRORS, 'scenario_not_allowed', 'idempotency_key_reused', 'job_create_failed'],
+  },
+  {
+    method: 'get',
+    path: '/execution-jobs/{jobId}',
+    operationId: 'getExecutionJob',
+    tag: 'Execution jobs',
+    summary: 'Read a job',
+    description:
+      'The job with its decision log. Terminal statuses: everything but `pending` and `running`; after one, poll once more after ' +
+      '30 s, then stop. By default a key reads only its own organisation\'s jobs; another organisation\'s job is 404, exactly like a ' +
+      'missing one (the operator can restore open reads with JOB_READ_ISOLATION=none). A malformed id is 404 too.',
+    parameters: [jobIdParam],
+    success: { status: 200, description: 'The job', schema: 'ExecutionJob' },
+    errors: ['missing_job_id', 'job_not_found'],
+  },
+  {
+    method: 'get',
+    path: '/execution-jobs/{jobId}/audit',
+    operationId: 'getExecutionJobAudit',
+    tag: 'Execution jobs',
+    summary: "Read a job's audit log",
+    description:
+      'Every decision taken for the job, oldest first. 404 only when the job itself does not exist (for this key); a job without ' +
+      'events gives an empty list. No pagination.',
+    parameters: [
+      jobIdParam,
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `At most this many events, oldest first. Default ${AUDIT_LIMIT_DEFAULT}; clamped to 1..${AUDIT_LIMIT_MAX}; a value that is not a number means the default; a fraction is truncated.`,
+        schema: { type: 'integer', default: AUDIT_LIMIT_DEFAULT, minimum: 1, maximum: AUDIT_LIMIT_MAX },
+      },
+    ],
+    success: { status: 200, description: 'The audit log', schema: 'JobAudit' },
+    errors: ['missing_job_id', 'job_not_found'],
+  },
+  {
+    method: 'get',
+    path: '/metrics/providers/{providerId}',
+    operationId: 'getProviderMetrics',
+    tag: 'Provider metrics',
+    summary: "A provider's success metrics",
+    description:
+      'Computed from the audit log of all organisations over the last `timeRangeDays` days. Every provider attempt ends with one ' +
+      'event carrying `providerOutcome`: `accepted` (the provider held the booking for payment or confirmed it), `failed` (the ' +
+      'attempt ended without a booking: no availability, a login wall, a CAPTCHA, an outage, a broken page, retries exhausted) or ' +
+      '`manual_override` (a held booking the person cancelled or let expire at the handoff). totalAttempts = accepted + failed; ' +
+      'successRate = accepted / totalAttempts (0 when there are no attempts); manual overrides are counted apart. With no matching ' +
+      'events the reply is still 200 with zeros. Require totalAttempts of at least 5 before trusting successRate.',
+    parameters: [
+      { name: 'providerId', in: 'path', required: true, description: 'The provider id, as in consent.allowedProviders', schema: { type: 'string' } },
+      {
+        name: 'timeRangeDays',
+        in: 'query',
+        required: false,
+        description: `The window in days. Default ${METRICS_DAYS_DEFAULT}; clamped to 1..365; a value that is not a number means the default; a fraction is truncated.`,
+        schema: { type: 'integer', default: METRICS_DAYS_DEFAULT, minimum: 1, maximum: 365 },
+      },
+    ],
+    success: { status: 200, description: 'The metrics', schema: 'ProviderMetrics' },
+    errors: ['missing_provider_id'],
+  },
+  {
+    method: 'post',
+    path: '/profiles',
+    operationId: 'createProfile',
+    tag: 'Profiles',
+    summary: 'Store a traveller profile',
+    description:
+      "Stores a profile for your organisation's bookings, validated like an inline profile. Reference it with `profileId` in a " +
+      'booking request; only keys of the same organisation can read, delete or use it.',
+    body: { schema: 'Profile', description: 'The profile' },
+    success: { status: 201, description: 'Stored', schema: 'StoredProfile', headers: { Location: 'The profile URL' } },
+    errors: BODY_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/profiles',
+    operationId: 'listProfiles',
+    tag: 'Profiles',
+    summary: "List your organisation's profiles",
+    description: 'Oldest first.',
+    success: { status: 200, description: 'The profiles', schema: 'ProfileList' },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/profiles/{profileId}',
+    operationId: 'getProfile',
+    tag: 'Profiles',
+    summary: 'Read a stored profile',
+    description: "Another organisation's profile is 404, like a missing one.",
+    parameters: [profileIdParam],
+    success: { status: 200, description: 'The profile', schema: 'StoredProfile' },
+    errors: ['profile_not_found'],
+  },
+  {
+    method: 'delete',
+    path: '/profiles/{profileId}',
+    operationId: 'deleteProfile',
+    tag: 'Profiles',
+    summary: 'Delete a stored profile',
+    description: 'Jobs already created with it keep their copy of the profile.',
+    parameters: [profileIdParam],
+    success: { status: 204, description: 'Deleted' },
+    errors: ['profile_not_found'],
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    tag: 'Reference',
+    summary: 'This document',
+    description: 'OpenAPI 3.1, generated from the schemas the service validates with. Public: no API key needed.',
+    public: true,
+    success: { status: 200, description: 'The OpenAPI document', contentType: 'application/json' },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'getReference',
+    tag: 'Reference',
+    summary: 'The API reference page',
+    description: 'This document rendered as one HTML page, served by the service itself (no external assets). Public: no API key needed.',
+    public: true,
+    success: { status: 200, description: 'HTML', contentType: 'text/html' },
+    errors: [],
+  },
+];
+
+function errorResponses(codes: readonly ApiErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ApiErrorCode[]>();
+  for (const code of codes) {
+    const status = API_ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: list.map((code) => `\`${code}\`: ${API_ERRORS[code].when}`).join('\n\n'),
+      ...(status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
+      ...(status === 401 ? { headers: { 'WWW-Authenticate': { description: 'Bearer realm="concierge-api"', schema: { type: 'string' } } } } : {}),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: Object.fromEntries(list.map((code) => [code, { value: { error: { code, message: API_ERRORS[code].when } } }])),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+/** The error codes an operation can return, authentication and unexpected failures included. */
+export function errorCodesOf(operation: Operation): ApiErrorCode[] {
+  return operation.public ? [...operation.errors] : [...operation.errors, ...AUTH_ERROR_CODES, 'internal_error'];
+}
+
+export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const success: Record<string, unknown> = { description: op.success.description };
+    if (op.success.headers) {
+      success.headers = Object.fromEntries(Object.entries(op.success.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+    }
+    if (op.success.schema) success.content = { 'application/json': { schema: { $ref: `#/components/schemas/${op.success.schema}` } } };
+    else if (op.success.contentType) success.content = { [op.success.contentType]: {} };
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = {
+      operationId: op.operationId,
+      tags: [op.tag],
+      summary: op.summary,
+      description: op.description,
+      ...(op.public ? { security: [] } : {}),
+      ...(op.parameters ? { parameters: op.parameters } : {}),
+      ...(op.body
+        ? { requestBody: { required: true, description: op.body.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body.schema}` } } } } }
+        : {}),
+      responses: { [String(op.success.status)]: success, ...errorResponses(errorCodesOf(op)) },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Concierge Execution API',
+      version: '1.0.0-alpha',
+      description:
+        'Book restaurants, hotels, flights and activities for the people you serve. A booking is a job: create it, then poll it. ' +
+        'The service never submits a card security code: a job that reaches the payment step pauses with status `paused_payment` ' +
+        'and `handoffUrl`, where the person completes the charge.\n\n' +
+        'Every call except this document and the reference page needs `Authorization: Bearer <API_KEY>`; keys are minted by the ' +
+        'operator. Every error is `{"error": {"code", "message", "details?"}}` with a stable snake_case code; unknown routes are 404 ' +
+        '`not_found`, a known path with another method is 405 `method_not_allowed` (with Allow), bodies over 1 MiB are 413, bodies ' +
+        'that are not application/json are 415. Version 1 is alpha: breaking changes are possible until it leaves alpha. No ' +
+        'webhooks: clients poll. The per-day rate limit stored with a key is not enforced.',
+    },
+    servers: [{ url: `${baseUrl}/api/v1` }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: 'Execution jobs', description: 'Create and poll booking jobs' },
+      { name: 'Provider metrics', description: 'How providers fare, from the audit log' },
+      { name: 'Profiles', description: "Your organisation's stored traveller profiles (profileId)" },
+      { name: 'Reference', description: 'This documentation' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svk_(live|test)_…',
+          description: 'An API key minted by the operator (`concierge keys create`), sent as `Authorization: Bearer svk_…`.',
+        },
+      },
+      schemas: components(),
+    },
+    'x-error-codes': Object.fromEntries(Object.entries(API_ERRORS).map(([code, e]) => [code, { status: e.status, when: e.when }])),
+  };
+}

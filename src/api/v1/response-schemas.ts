@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { AUDIT_EVENT_TYPES, JOB_STATUSES, SCENARIOS } from '../../jobs/types.ts';
+import { profileSchema } from '../../jobs/schemas.ts';
+
+// The shapes the REST API answers with. present.ts builds its replies to satisfy these types, the
+// OpenAPI document is generated from them, and the tests parse real replies with them: the
+// document cannot drift from what the service sends.
+
+const isoTime = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp (UTC)');
+
+export const jobLinksSchema = z
+  .object({
+    self: z.string().describe('/api/v1/execution-jobs/{jobId}'),
+    audit: z.string().describe('/api/v1/execution-jobs/{jobId}/audit'),
+  })
+  .strict();
+
+export const createdJobSchema = z
+  .object({
+    jobId: z.uuid().describe('The job id'),
+    status: z.enum(JOB_STATUSES).describe('`pending` for a new job; the current status when an idempotent request is replayed'),
+    scenario: z.enum(SCENARIOS),
+    organizationName: z.string().describe("The API key's organisation"),
+    _links: jobLinksSchema,
+  })
+  .strict();
+
+export const decisionLogEntrySchema = z
+  .object({
+    timestamp: isoTime,
+    type: z.string().describe('An audit event type'),
+    message: z.string(),
+  })
+  .strict();
+
+export const executionJobSchema = z
+  .object({
+    jobId: z.uuid(),
+    status: z.enum(JOB_STATUSES).describe('pending and running are the only non-terminal statuses'),
+    scenario: z.enum(SCENARIOS),
+    organizationName: z.string().nullable().describe('The owning organisation (null for a job created through OAuth on the tool endpoint)'),
+    handoffUrl: z.string().nullable().describe('Where the person completes the payment; set when the job is paused_payment'),
+    sessionUrl: z.string().nullable().describe('A live view of the browser session, when one is held'),
+    summary: z.string().describe('One line on where the job stands'),
+    decisionLog: z.array(decisionLogEntrySchema).describe('The audit log, oldest first (at most 2000 entries; the audit endpoint has the full events)'),
+    attemptCount: z.number().int().describe('Provider attempts so far'),
+    usedFallback: z.boolean().describe('Whether the job moved on from its first provider'),
+    confirmationCode: z.string().optional().describe("The provider's confirmation code, once there is one"),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+    completedAt: isoTime.nullable().describe('When the job reached a terminal status'),
+    error: z.record(z.string(), z.unknown()).optional().describe('Present on status error: what went wrong, as an object with at least `reason`'),
+    _links: jobLinksSchema,
+  })
+  .strict();
+
+export const auditEventSchema = z
+  .object({
+    jobId: z.uuid(),
+    stepIndex: z.number().int().describe('0 for job_created, then +1 per event'),
+    type: z.enum(AUDIT_EVENT_TYPES),
+    timestamp: isoTime,
+    message: z.string(),
+    providerId: z.string().optional().describe('The provider the event concerns'),
+    fromTime: z.string().optional().describe('HH:MM, on time_adjusted events'),
+    toTime: z.string().optional().describe('HH:MM, on time_adjusted events'),
+    handoffUrl: z.string().optional().describe('On paused_payment events'),
+  })
+  .catchall(z.unknown())
+  .describe('One decision or lifecycle step. Events may carry further fields (providerOutcome, reason, …).');
+
+export const jobAuditSchema = z
+  .object({
+    jobId: z.uuid(),
+    count: z.number().int().describe('Number of events returned'),
+    events: z.array(auditEventSchema).describe('Oldest first'),
+  })
+  .strict();
+
+export const providerMetricsSchema = z
+  .object({
+    providerId: z.string(),
+    successRate: z.number().min(0).max(1).describe('acceptedCount / totalAttempts; 0 when there were no attempts'),
+    totalAttempts: z.number().int().describe('acceptedCount + failedCount'),
+    acceptedCount: z.number().int().describe('Attempts where the provider held or confirmed the booking'),
+    manualOverrideCount: z.number().int().describe('Held bookings the person cancelled or let expire at the handoff'),
+    failedCount: z.number().int().describe('Attempts that ended without a booking'),
+    lastEventAt: isoTime.nullable().describe('The latest counted event; null when none is in the range'),
+    timeRangeDays: z.number().int().min(1).max(365).describe('The window actually used, after clamping'),
+  })
+  .strict();
+
+export const storedProfileSchema = z
+  .object({
+    profileId: z.number().int().describe('Use as `profileId` in a booking request'),
+    profile: profileSchema,
+    createdAt: isoTime,
+  })
+  .strict();
+
+export const profileListSchema = z
+  .object({
+    count: z.number().int(),
+    profiles: z.array(storedProfileSchema).describe('Oldest first'),
+  })
+  .strict();
+
+export const errorSchema = z
+  .object({
+    error: z
+      .object({
+        code: z.string().describe('snake_case, stable: branch on this'),
+        message: z.string().describe('For people; may change'),
+        details: z
+          .array(z.object({ path: z.string().describe('Dotted path of the field, `(body)` for the whole body'), message: z.string() }).strict())
+          .optional()
+          .describe('On invalid_request: every problem found, at once'),
+      })
+      .strict(),
+  })
+  .strict();
+
+export type ExecutionJobReply = z.output<typeof executionJobSchema>;
+export type CreatedJobReply = z.output<typeof createdJobSchema>;
+export type StoredProfileReply = z.output<typeof storedProfileSchema>;

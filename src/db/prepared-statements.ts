@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+
+// Kysely sends every query unnamed, so PostgreSQL parses and plans it on each call; for the short
+// indexed reads that clients poll, planning costs more than executing (about 0.1 ms against 0.06 ms
+// for a job read with its log). Here the pool hands Kysely clients whose data statements become
+// named prepared statements: planned once per connection, then only bound and executed.
+//
+// - The name is a digest of the SQL text, so the same query shape reuses its statement.
+// - Only SELECT/INSERT/UPDATE/DELETE/WITH are prepared; utility statements (BEGIN, DDL) are not.
+// - At most MAX_PER_CONNECTION statements per connection; beyond, queries run unnamed.
+// - A schema change under a prepared statement ("cached plan must not change result type", as a
+//   migration adding a column to a table read with `select *` causes) is retried unnamed and the
+//   statement is renamed, so the next call prepares it afresh.
+
+const MAX_PER_CONNECTION = 256;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+let generation = 0;
+// Query texts are few (one per query shape), so their digests are remembered rather than recomputed.
+const digests = new Map<string, string>();
+
+function statementName(text: string): string {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha1').update(text).digest('base64url').slice(0, 22);
+    if (digests.size < 4 * MAX_PER_CONNECTION) digests.set(text, digest);
+  }
+  return `k${generation}_${digest}`;
+}
+
+function isStalePlan(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
+}
+
+function preparing(client: pg.PoolClient): PostgresPoolClient {
+  const prepared = new Set<string>();
+  const wrapper = {
+    query(text: unknown, values?: readonly unknown[]) {
+      // Kysely also passes cursor objects; those go through untouched.
+      if (typeof text !== 'string' || !PREPARABLE.test(text)) return client.query(text as string, values as unknown[]);
+      const name = statementName(text);
+      if (!prepared.has(name) && prepared.size >= MAX_PER_CONNECTION) return client.query(text, values as unknown[]);
+      prepared.add(name);
+      return client.query({ name, text, values: values as unknown[] }).catch((error: unknown) => {
+        if (!isStalePlan(error)) throw error;
+        prepared.delete(name);
+        generation++;
+        return client.query(text, values as unknown[]);
+      });
+    },
+    release(error?: boolean | Error) {
+      client.release(error);
+    },
+    get processID() {
+      return (client as unknown as { processID?: number }).processID;
+    },
+  };
+  return wrapper as unknown as PostgresPoolClient;
+}
+
+/** A Kysely pool over `pool` whose clients prepare their data statements (see above). */
+export function withPreparedStatements(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) {
+        wrapper = preparing(client);
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+    // Kysely reads these to open a control connection when it cancels a query.
+    get options() {
+      return pool.options;
+    },
+    get Client() {
+      return (pool as unknown as { Client: unknown }).Client;
+    },
+  } as PostgresPool;
+}

@@ -1,0 +1,45 @@
+import type { Page } from 'playwright-core';
+import { runningTab } from '../browser/running-tabs.ts';
+import type { HoldRegistry } from '../executor/holds.ts';
+
+// What the handoff needs of the executor's browser sessions. The executor owns them (it holds the
+// tab at the card-code step, ends the hold when it runs out, detects the provider's confirmation);
+// the handoff shows the tab to the person and hands them the keyboard.
+
+export interface BrowserSessions {
+  /** The held tab of a job paused at the card-code step, when this process holds it. */
+  heldPage(jobId: string): Page | null;
+  /** The tab a running job is driving right now (it changes when the run moves to another provider). */
+  runningPage(jobId: string): Page | null;
+  /**
+   * Who is in control of the held tab. While the person is, automation takes no action on it and
+   * the payment guard stands aside for that tab only (their own card code must reach the provider).
+   */
+  setUserInControl(jobId: string, userInControl: boolean): Promise<void>;
+  /**
+   * The person cancels: the holder ends the job (error, cancelled_by_user, audit event) and closes
+   * the session. False when no session of this job is held in this process.
+   */
+  cancel(jobId: string): Promise<boolean>;
+}
+
+/** The executor's sessions in this process: its hold registry, and the tabs of its running jobs. */
+export function executorSessions(holds: Pick<HoldRegistry, 'get'>): BrowserSessions {
+  const held = (jobId: string) => {
+    const session = holds.get(jobId);
+    return session && !session.isEnded() ? session : null;
+  };
+  return {
+    heldPage: (jobId) => held(jobId)?.page ?? null,
+    runningPage: (jobId) => runningTab(jobId),
+    setUserInControl: async (jobId, userInControl) => {
+      await held(jobId)?.setUserInControl(userInControl);
+    },
+    cancel: async (jobId) => {
+      const session = held(jobId);
+      if (!session) return false;
+      await session.cancel();
+      return true;
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import type { AuditEvent, Job } from '../jobs/types.ts';
+
+// Plain-words descriptions of a job for the person: what they asked for, what the provider holds,
+// and the decisions taken on their behalf. Pure functions over the job and its audit events.
+
+export interface Line {
+  label: string;
+  value: string;
+}
+
+function str(value: unknown): string | null {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+function plural(n: unknown, one: string, many: string): string | null {
+  const s = str(n);
+  return s === null ? null : `${s} ${s === '1' ? one : many}`;
+}
+
+function lines(pairs: Array<[string, string | null]>): Line[] {
+  return pairs.filter((p): p is [string, string] => p[1] !== null).map(([label, value]) => ({ label, value }));
+}
+
+/** What was asked, from the request's params. */
+export function describeRequest(job: Job): Line[] {
+  const p = job.params;
+  switch (job.scenario) {
+    case 'restaurant':
+      return lines([
+        ['Restaurant', str(p.restaurant_name)],
+        ['City', str(p.city)],
+        ['Date', str(p.date)],
+        ['Time', str(p.time)],
+        ['Party', plural(p.covers, 'person', 'people')],
+      ]);
+    case 'hotel':
+      return lines([
+        ['Hotel', str(p.hotel_name)],
+        ['City', str(p.city)],
+        ['Check-in', str(p.checkin)],
+        ['Check-out', str(p.checkout)],
+        ['Guests', plural(p.adults, 'adult', 'adults')],
+        ['Room', str(p.room_preference)],
+      ]);
+    case 'flight':
+      return lines([
+        ['From', str(p.origin)],
+        ['To', str(p.dest)],
+        ['Date', str(p.date)],
+        ['Return', str(p.return_date)],
+        ['Passengers', str(p.passengers)],
+        ['Airline', str(p.targetAirline)],
+        ['Departure', str(p.targetDepartureTime)],
+        ['Cabin', str(p.cabin_class)],
+      ]);
+    case 'activity':
+      return lines([
+        ['Event', str(p.event_name)],
+        ['City', str(p.city)],
+        ['Date', str(p.event_date)],
+        ['Tickets', str(p.num_tickets)],
+        ['Seats', str(p.seat_type)],
+      ]);
+  }
+}
+
+/** A one-line title for a job ("Casa Azul, Lisbon · 2031-05-16 19:00"). */
+export function jobTitle(job: Job): string {
+  const p = job.params;
+  switch (job.scenario) {
+    case 'restaurant':
+      return [str(p.restaurant_name), [str(p.date), str(p.time)].filter(Boolean).join(' ')].filter(Boolean).join(' · ');
+    case 'hotel':
+      return [str(p.hotel_name), [str(p.checkin), str(p.checkout)].filter(Boolean).join(' → ')].filter(Boolean).join(' · ');
+    case 'flight':
+      return [[str(p.origin), str(p.dest)].filter(Boolean).join(' → '), str(p.date)].filter(Boolean).join(' · ');
+    case 'activity':
+      return [str(p.event_name), str(p.event_date)].filter(Boolean).join(' · ');
+  }
+}
+
+const PROVIDER_NAMES: Record<string, string> = {
+  tablebook: 'TableBook',
+  dinenow: 'DineNow',
+  staysearch: 'StaySearch',
+  roomly: 'Roomly',
+  skyfare: 'SkyFare',
+  jetdeck: 'JetDeck',
+  tixhub: 'TixHub',
+  eventgo: 'EventGo',
+};
+
+export function providerName(id: string | null | undefined): string | null {
+  if (!id) return null;
+  return PROVIDER_NAMES[id] ?? id;
+}
+
+/**
+ * What the provider holds, read back from the executor's summary ("Held at TableBook: venue · when ·
+ * quantity[ · item] · price, card on file X. …"). ADAPTER: the executor records the held details
+ * only as that sentence; a structured `held` on the paused_payment event is preferred when present.
+ */
+export function heldFromSummary(summary: string): Record<string, string> | null {
+  const match = /^(?:Held|Booked and paid|Booked) at ([^:]+): (.+?)\.(?= The time was moved| Waiting for the card| Confirmation | No card was needed|$)/.exec(summary);
+  if (!match) return null;
+  const parts = match[2]!.split(' · ');
+  if (parts.length < 4 || parts.length > 5) return null;
+  const [price, cardOnFile] = parts.at(-1)!.split(', card on file ');
+  return {
+    providerName: match[1]!,
+    venue: parts[0]!,
+    when: parts[1]!,
+    quantity: parts[2]!,
+    ...(parts.length === 5 ? { item: parts[3]! } : {}),
+    price: price!,
+    ...(cardOnFile ? { cardOnFile } : {}),
+  };
+}
+
+/** The held booking as the provider showed it, else what was asked. */
+export function describeHeld(job: Job, events: AuditEvent[]): Line[] {
+  const paused = [...events].reverse().find((e) => e.type === 'paused_payment');
+  const recorded = paused?.held && typeof paused.held === 'object' ? (paused.held as Record<string, unknown>) : null;
+  const held: Record<string, unknown> = recorded ?? heldFromSummary(job.summary) ?? {};
+  const provider = str(held.providerName) ?? providerName(str(held.provider) ?? str(paused?.providerId) ?? job.providerId);
+  const fromHeld = lines([
+    ['Provider', provider],
+    ['Venue', str(held.venue)],
+    ['When', str(held.when)],
+    [job.scenario === 'restaurant' ? 'Party' : job.scenario === 'hotel' ? 'Rooms and guests' : job.scenario === 'flight' ? 'Passengers' : 'Tickets', str(held.quantity)],
+    [job.scenario === 'hotel' ? 'Room' : job.scenario === 'flight' ? 'Flight' : job.scenario === 'activity' ? 'Seats' : 'Table', str(held.item)],
+    ['Price', str(held.price)],
+    ['Card on file', str(held.cardOnFile)],
+  ]);
+  if (fromHeld.length > 1) return fromHeld;
+  // Nothing structured was recorded: what was asked, and the summary the executor wrote.
+  return [...lines([['Provider', provider]]), ...describeRequest(job), ...lines([['Summary', str(job.summary)]])];
+}
+
+export interface Decision {
+  at: string;
+  type: string;
+  title: string;
+  message: string;
+}
+
+const TITLES: Record<string, string> = {
+  job_created: 'Request received',
+  job_started: 'Started',
+  step_started: 'Step',
+  step_attempt: 'Attempt',
+  action_allowed: 'Allowed',
+  action_denied: 'Blocked by the payment guard',
+  time_adjusted: 'Time adjusted',
+  venue_switched: 'Venue switched',
+  provider_fallback: 'Switched provider',
+  paused_payment: 'Waiting for you to pay',
+  job_completed: 'Booked',
+  job_failed: 'Failed',
+  job_aborted: 'Stopped',
+};
+
+/** The audit trail as a readable timeline. */
+export function timeline(events: AuditEvent[]): Decision[] {
+  return events.map((e) => {
+    let title = TITLES[e.type] ?? e.type;
+    if (e.type === 'time_adjusted' && typeof e.fromTime === 'string' && typeof e.toTime === 'string') title = `Time adjusted ${e.fromTime} → ${e.toTime}`;
+    return { at: e.timestamp, type: e.type, title, message: e.message };
+  });
+}
+
+/** The decisions worth showing beside the held booking: time changes and fallbacks, and why. */
+export function adjustments(events: AuditEvent[]): Decision[] {
+  return timeline(events.filter((e) => e.type === 'time_adjusted' || e.type === 'provider_fallback' || e.type === 'venue_switched'));
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  pending: 'Queued',
+  running: 'Working on it',
+  paused_payment: 'Waiting for your payment',
+  completed: 'Booked',
+  no_availability: 'Nothing available',
+  needs_login: 'Needs a login',
+  captcha: 'Blocked by a CAPTCHA',
+  error: 'Stopped',
+};
+
+export function statusWords(job: Pick<Job, 'status' | 'error'>): string {
+  if (job.status === 'error' && job.error?.reason === 'cancelled_by_user') return 'Cancelled by you';
+  if (job.status === 'error' && job.error?.reason === 'handoff_expired') return 'Hold expired';
+  return STATUS_WORDS[job.status] ?? job.status;
+}
+
+/** One line of the essentials (venue, when, how many, price) for the top of the handoff page. */
+export function headline(held: Line[]): string {
+  const skip = new Set(['Provider', 'Card on file', 'Summary', 'City']);
+  return held.filter((l) => !skip.has(l.label)).map((l) => l.value).join(' · ');
+}

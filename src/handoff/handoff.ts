@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { listAuditEvents } from '../jobs/audit.ts';
+import { AUDIT_LIMIT_MAX } from '../jobs/service.ts';
+import { transition } from '../jobs/transition.ts';
+import { DomainError, type AuditEvent, type Job } from '../jobs/types.ts';
+import { findJobByHandoffToken, handoffOpen } from '../executor/handoff.ts';
+import type { BrowserSessions } from './browser-sessions.ts';
+
+// The handoff: the person finishes a booking held at the card-code step. Who may open it:
+// - a job created through an OAuth token: only its owner, signed in (anyone else learns nothing);
+// - a job created with an API key: whoever holds the token (the API client forwards the URL).
+// The token opens that one job only, and only while the job is paused and its hold lasts.
+
+export interface HandoffDeps {
+  db: Kysely<DB>;
+  sessions: BrowserSessions;
+  now?: () => Date;
+}
+
+/** Who is looking: the signed-in user, or nobody signed in. */
+export type Visitor = { userId: number } | null;
+
+export type HandoffAccess =
+  /** No job has this token. */
+  | { kind: 'not_found' }
+  /** A user's job, and nobody is signed in: sign in, then come back. */
+  | { kind: 'sign_in' }
+  /** A user's job, and someone else is signed in. Carries nothing about the job. */
+  | { kind: 'forbidden' }
+  /** The hold or the job has ended: the token no longer opens anything. */
+  | { kind: 'ended'; job: Job }
+  | { kind: 'open'; job: Job; events: AuditEvent[] };
+
+/** Whether the handoff is open: the job paused and its hold not run out (the executor's rule). */
+export function holdIsOpen(job: Job, now: Date): boolean {
+  return handoffOpen(job, now);
+}
+
+/** The access rule for one job (by token or by the owner's bookings page). */
+export function accessTo(job: Job, visitor: Visitor, now: Date): HandoffAccess {
+  if (job.ownerUserId !== null) {
+    if (!visitor) return { kind: 'sign_in' };
+    if (visitor.userId !== job.ownerUserId) return { kind: 'forbidden' };
+  }
+  return holdIsOpen(job, now) ? { kind: 'open', job, events: [] } : { kind: 'ended', job };
+}
+
+export async function openHandoff(deps: HandoffDeps, token: string, visitor: Visitor): Promise<HandoffAccess> {
+  const job = await findJobByHandoffToken(deps.db, token);
+  if (!job) return { kind: 'not_found' };
+  const access = accessTo(job, visitor, deps.now?.() ?? new Date());
+  if (access.kind === 'open') access.events = await listAuditEvents(deps.db, job.jobId, AUDIT_LIMIT_MAX);
+  return access;
+}
+
+export const CANCELLED_BY_USER = 'cancelled_by_user';
+
+export type CancelOutcome = HandoffAccess | { kind: 'cancelled'; job: Job };
+
+/**
+ * The person gives up the held booking: the job ends (`error`, reason `cancelled_by_user`, one audit
+ * event) and the held browser session is closed, which lets the provider's hold lapse. If the
+ * provider confirmed first, the job is already completed and the cancel changes nothing.
+ */
+export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: Visitor): Promise<CancelOutcome> {
+  const access = await openHandoff(deps, token, visitor);
+  if (access.kind !== 'open') return access;
+  const { jobId } = access.job;
+  // The process holding the session ends the job and closes the tab; with no session here (its
+  // process went away a moment ago) the job is ended directly, with the same event.
+  const handled = await deps.sessions.cancel(jobId);
+  if (!handled) {
+    try {
+      await transition(deps.db, jobId, {
+        to: 'error',
+        from: ['paused_payment'],
+        event: {
+          type: 'job_aborted',
+          message: 'The person cancelled the booking at the handoff; the hold is released.',
+          ...(access.job.providerId ? { providerId: access.job.providerId } : {}),
+          data: { reason: CANCELLED_BY_USER, providerOutcome: 'manual_override' },
+        },
+        set: { error: JSON.stringify({ reason: CANCELLED_BY_USER, step: 'payment', provider: access.job.providerId, message: 'the person cancelled at the handoff' }) },
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'invalid_transition') throw error;
+    }
+  }
+  // Completed or expired a moment earlier: the cancel changed nothing, and says so.
+  const now = await findJobByHandoffToken(deps.db, token);
+  if (!now) return { kind: 'not_found' };
+  return now.status === 'error' && now.error?.reason === CANCELLED_BY_USER ? { kind: 'cancelled', job: now } : { kind: 'ended', job: now };
+}

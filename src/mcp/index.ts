@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateBearer } from '../auth/resource-server.ts';
+import { AuthError } from '../auth/bearer.ts';
+import type { Services } from '../services.ts';
+import { authorizeMessage } from './authorize.ts';
+import { callerOf, type Caller } from './caller.ts';
+import { fromAuthError, jsonRpcError, JSON_RPC, McpHttpError, sendMcpError } from './http-errors.ts';
+import { isJsonContentType, isSupportedProtocolVersion, responseModeFor, SUPPORTED_PROTOCOL_VERSIONS, type ResponseMode } from './negotiate.ts';
+import { allowedOrigins, corsHeaders, PREFLIGHT_HEADERS } from './origin.ts';
+import { answerMessage } from './transport.ts';
+
+// POST /api/mcp: MCP Streamable HTTP, stateless. In order: Origin (every method), credential,
+// media types, then the one JSON-RPC message: batch and shape, protocol revision, scope; then the
+// MCP server answers it. GET and DELETE (server streams, session ends) do not exist without sessions.
+
+const STATE = Symbol('mcp');
+interface McpState {
+  caller: Caller;
+  mode: ResponseMode;
+}
+type WithState = FastifyRequest & { [STATE]?: McpState };
+
+function stateOf(request: FastifyRequest): McpState {
+  const state = (request as WithState)[STATE];
+  if (!state) throw new Error('the /api/mcp hooks did not run');
+  return state;
+}
+
+interface JsonRpcMessage {
+  jsonrpc: '2.0';
+  method?: unknown;
+  params?: unknown;
+}
+
+function isJsonRpcMessage(body: unknown): body is JsonRpcMessage {
+  if (typeof body !== 'object' || body === null) return false;
+  const message = body as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return false;
+  // A request's id is a string or a number; a notification has none.
+  if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number') return false;
+  return typeof message.method === 'string' || 'result' in message || 'error' in message;
+}
+
+export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  const { services } = opts;
+  const origins = allowedOrigins(services.config);
+  const resource = `${services.config.BASE_URL}/api/mcp`;
+
+  app.setErrorHandler((error, request, reply) => sendMcpError(request, reply, error));
+
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    if (!origins.has(origin)) {
+      throw new McpHttpError(403, 'origin_not_allowed', `requests from the browser origin ${origin} are not allowed; the operator can add it to MCP_ALLOWED_ORIGINS`);
+    }
+    reply.headers(corsHeaders(origin));
+  });
+
+  async function authenticate(request: FastifyRequest): Promise<void> {
+    try {
+      const principal = await authenticateBearer(services.db, request.headers.authorization, resource);
+      (request as WithState)[STATE] = { caller: callerOf(principal), mode: 'json' };
+    } catch (error) {
+      if (error instanceof AuthError) throw fromAuthError(error, services.config.BASE_URL);
+      throw error;
+    }
+  }
+
+  async function checkMediaTypes(request: FastifyRequest): Promise<void> {
+    if (!isJsonContentType(request.headers['content-type'])) {
+      throw new McpHttpError(415, 'unsupported_media_type', 'send the JSON-RPC message as Content-Type: application/json');
+    }
+    const mode = responseModeFor(request.headers.accept);
+    if (mode === null) {
+      throw new McpHttpError(406, 'not_acceptable', 'send Accept: application/json, text/event-stream (the reply is JSON or an SSE stream)');
+    }
+    stateOf(request).mode = mode;
+  }
+
+  app.post('/', { onRequest: [authenticate, checkMediaTypes] }, async (request, reply) => {
+    const state = stateOf(request);
+    const body = request.body;
+    if (Array.isArray(body)) {
+      return reply.code(400).send(jsonRpcError(JSON_RPC.INVALID_REQUEST, 'Invalid Request: batches (JSON arrays) are not supported; send one JSON-RPC message per POST'));
+    }
+    if (!isJsonRpcMessage(body)) {
+      return reply.code(400).send(jsonRpcError(JSON_RPC.INVALID_REQUEST, 'Invalid Request: the body must be one JSON-RPC 2.0 message'));
+    }
+    // initialize negotiates the revision in its body; every later request names it in a header.
+    const version = request.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && body.method !== 'initialize' && !isSupportedProtocolVersion(version)) {
+      throw new McpHttpError(400, 'unsupported_protocol_version', `MCP-Protocol-Version ${version} is not supported; use one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+    }
+    const denied = authorizeMessage(state.caller, body);
+    if (denied) throw denied;
+    await answerMessage(request, reply, { services, caller: state.caller, log: request.log }, state.mode, body);
+    return reply;
+  });
+
+  // Both answer from onRequest, before any body is read: a DELETE or preflight that happens to
+  // carry Content-Type: application/json and no body is still just a DELETE or a preflight.
+  const methodNotAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('allow', 'POST');
+    throw new McpHttpError(405, 'method_not_allowed', 'use POST: this endpoint is stateless Streamable HTTP, with no server stream (GET) and no session to end (DELETE)');
+  };
+  app.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: '/', onRequest: methodNotAllowed, handler: methodNotAllowed });
+
+  const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers.origin !== undefined) reply.headers(PREFLIGHT_HEADERS);
+    reply.header('allow', 'POST, OPTIONS');
+    return reply.code(204).send();
+  };
+  app.options('/', { onRequest: preflight }, preflight);
+}

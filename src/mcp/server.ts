@@ -1,0 +1,62 @@
+import { McpServer, type RegisteredTool, type ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import pkg from '../../package.json' with { type: 'json' };
+import { TOOL_LIST, TOOLS } from './tools/index.ts';
+import type { ToolContext } from './tools/types.ts';
+
+const SERVER_INFO = { name: 'concierge', title: 'Concierge', version: pkg.version };
+
+const INSTRUCTIONS =
+  'Concierge books restaurants, hotels, flights and activities for the user. Start a booking with book_restaurant, book_hotel, book_flight or book_activity: it returns a jobId at once. ' +
+  'Then call get_job_status every 15 to 30 seconds until the booking is done (give the user the confirmationCode) or stops. ' +
+  'Concierge never pays: when a charge is due the job stops at paused_payment and the user completes the payment through the handoffUrl. get_job_audit explains the decisions taken.';
+
+// Built once: the server-side validator is only used for elicitation, which these tools never do.
+const VALIDATOR = new AjvJsonSchemaValidator();
+
+// Arguments reach the tools as sent: each tool validates them with the same functions and zod
+// schemas REST uses, so an invalid call is a tool result listing every problem as {path, message}
+// exactly as REST words it (the SDK's own check would word them its way, and could not run the
+// cross-field rules REST applies, such as a flight's passport fields).
+const ANY_ARGUMENTS = z.looseObject({});
+
+// tools/call is registered under this lenient schema: the SDK's Server then checks the message
+// against its own CallToolRequestSchema and answers a malformed one with -32602 Invalid params
+// (registered under CallToolRequestSchema itself, the message would be parsed twice and a
+// malformed one would surface as -32603 Internal error).
+const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
+
+/**
+ * One MCP server per HTTP request (stateless Streamable HTTP: any instance answers any request).
+ * The six tools are registered with McpServer.registerTool; two SDK defaults are replaced:
+ * - tools/list answers the JSON Schemas generated once at start from the zod schemas (the SDK
+ *   would re-derive them from zod on every call);
+ * - tools/call of an unknown tool is JSON-RPC error -32602, as JSON-RPC says for invalid params
+ *   (the SDK would answer a tool result with isError).
+ */
+export function createMcpServer(context: ToolContext): McpServer {
+  const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR });
+  const registered = new Map<string, RegisteredTool>();
+  for (const tool of TOOLS) {
+    const run: ToolCallback<typeof ANY_ARGUMENTS> = (args) => tool.run(context, args);
+    registered.set(
+      tool.name,
+      mcp.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: ANY_ARGUMENTS, annotations: tool.annotations }, run),
+    );
+  }
+  // The six tools never change while a client is connected (registerTool declared otherwise).
+  mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => TOOL_LIST);
+  mcp.server.setRequestHandler(TOOLS_CALL, async (message, extra) => {
+    const request = message as unknown as CallToolRequest;
+    const tool = registered.get(request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. This server's tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
+    }
+    const handler = tool.handler as ToolCallback<typeof ANY_ARGUMENTS>;
+    return handler(request.params.arguments ?? {}, extra);
+  });
+  return mcp;
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { createJob } from '../../jobs/service.ts';
+import { clientMetadataSchema, consentSchema, FLIGHT_PROFILE_FIELDS, paramsByScenario, parseExecutionJobRequest, profileSchema, type BookingRequest, type Issue } from '../../jobs/schemas.ts';
+import { SCENARIOS, type Scenario } from '../../jobs/types.ts';
+import { MCP_STATUSES, statusReport } from '../status.ts';
+import { toolResult } from '../results.ts';
+import { jsonSchemaOf } from './schema.ts';
+import { runGuarded, invalidArguments } from './guard.ts';
+import type { ToolDefinition } from './types.ts';
+
+// The four booking tools. Their arguments are the scenario's REST request params, flattened, plus
+// the traveller's profile, optional consent and an optional idempotencyKey. They are validated by
+// the very function REST uses (parseExecutionJobRequest), so both surfaces accept and refuse the
+// same requests with the same messages; only the field paths are told in the tool's own terms.
+
+const EXTRA_FIELDS = ['profile', 'consent', 'idempotencyKey'] as const;
+
+const PROFILE_DESCRIPTION = 'The traveller the booking is for: first_name, last_name, email and phone';
+const FLIGHT_PROFILE_DESCRIPTION = `${PROFILE_DESCRIPTION}, and for flights also dob, passport_number and passport_country`;
+
+function inputSchemaOf(scenario: Scenario) {
+  const profile = scenario === 'flight' ? profileSchema.required(Object.fromEntries(FLIGHT_PROFILE_FIELDS.map((f) => [f, true])) as Record<(typeof FLIGHT_PROFILE_FIELDS)[number], true>) : profileSchema;
+  return z
+    .object({
+      ...paramsByScenario[scenario].shape,
+      profile: profile.describe(scenario === 'flight' ? FLIGHT_PROFILE_DESCRIPTION : PROFILE_DESCRIPTION),
+      consent: consentSchema
+        .optional()
+        .describe('What the service may decide on the user\'s behalf; every field has a safe default, and payment always stops before the card security code'),
+      idempotencyKey: clientMetadataSchema.shape.idempotencyKey.describe(
+        'Your own key for this booking request (up to 200 characters): retrying with the same key and the same arguments returns the same job instead of booking twice',
+      ),
+    })
+    .strict();
+}
+
+const bookingResult = z
+  .object({
+    jobId: z.uuid().describe('The booking job; pass it to get_job_status and get_job_audit'),
+    status: z.enum(MCP_STATUSES).describe('queued for a new job (a retried idempotencyKey returns the job\'s current status)'),
+    scenario: z.enum(SCENARIOS).describe('What is being booked'),
+    nextPollSeconds: z.number().int().nullable().describe('Seconds to wait before calling get_job_status; null means the job has finished'),
+    instruction: z.string().describe('What to do next'),
+  })
+  .strict();
+
+const QUEUED_INSTRUCTION =
+  'The booking now runs in the background, typically for 1 to 5 minutes. Call get_job_status with this jobId every 15 to 30 seconds until the status is done, paused_payment, error, captcha or needs_login. The service never pays: if the status becomes paused_payment, ask the user to open the handoffUrl and complete the payment themselves.';
+
+/** Tool-shaped field paths: request.params.date → date, clientMetadata.idempotencyKey → idempotencyKey. */
+function toolIssue(issue: Issue, args: Record<string, unknown>): Issue {
+  const path = issue.path;
+  if (path === 'request.params') return { path: '(arguments)', message: issue.message };
+  if (path.startsWith('request.params.')) return { path: path.slice('request.params.'.length), message: issue.message };
+  if (path === 'clientMetadata' || path.startsWith('clientMetadata.')) return { path: 'idempotencyKey', message: issue.message };
+  if (path === 'profile' && args.profile === undefined) return { path: 'profile', message: 'profile is required' };
+  return issue;
+}
+
+export function parseBookingArguments(scenario: Scenario, args: Record<string, unknown>): { ok: true; value: BookingRequest } | { ok: false; issues: Issue[] } {
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (!(EXTRA_FIELDS as readonly string[]).includes(key)) params[key] = value;
+  }
+  const body: Record<string, unknown> = { request: { scenario, params } };
+  if (args.profile !== undefined) body.profile = args.profile;
+  if (args.consent !== undefined) body.consent = args.consent;
+  if (args.idempotencyKey !== undefined) body.clientMetadata = { idempotencyKey: args.idempotencyKey };
+  const parsed = parseExecutionJobRequest(body);
+  if (parsed.ok) return parsed;
+  return { ok: false, issues: parsed.issues.map((issue) => toolIssue(issue, args)) };
+}
+
+interface BookingToolText {
+  title: string;
+  description: string;
+}
+
+const TEXT: Record<Scenario, BookingToolText> = {
+  restaurant: {
+    title: 'Book a restaurant table',
+    description:
+      'Start booking a table at a named restaurant for the user: city, date, time and number of guests (covers), plus the guest\'s contact details in profile. ' +
+      'The service drives the restaurant\'s booking websites in a real browser and falls back between booking providers; if the exact time is taken it may shift it by up to consent.maxTimeAdjustmentMinutes (default 90). ',
+  },
+  hotel: {
+    title: 'Book a hotel room',
+    description:
+      'Start booking a room at a named hotel for the user: city, check-in and check-out dates (check-out after check-in) and number of adults, plus the guest\'s contact details in profile. ' +
+      'The service drives hotel booking websites in a real browser and falls back between providers. ',
+  },
+  flight: {
+    title: 'Book a flight (preview)',
+    description:
+      'Preview. Start booking a flight for the user: origin and destination airports (IATA codes), departure date and number of passengers, optionally a return date, cabin class and a preferred airline, flight number, departure time or price. ' +
+      'profile must also carry the passenger\'s dob, passport_number and passport_country. The service drives airline booking websites in a real browser and falls back between providers. ',
+  },
+  activity: {
+    title: 'Book event or activity tickets (preview)',
+    description:
+      'Preview: the request is accepted and recorded as a job, but activity bookings are not executed yet. Start booking tickets for a named event in a city on a date: number of tickets, optionally a seat type and a maximum price per ticket, plus the buyer\'s contact details in profile. ',
+  },
+};
+
+const COMMON_DESCRIPTION =
+  'Returns at once with a jobId and status "queued"; the booking then runs in the background for 1 to 5 minutes: call get_job_status with the jobId every 15 to 30 seconds. ' +
+  'It never pays and never enters a card security code: when a card is needed the job stops at paused_payment and the user completes the payment themselves through a handoff link. ' +
+  'Pass idempotencyKey so that a retried call returns the same job instead of booking twice. Invalid arguments come back as an error listing every problem; correct them and call again.';
+
+function bookingTool(scenario: Scenario): ToolDefinition {
+  return {
+    name: `book_${scenario}`,
+    title: TEXT[scenario].title,
+    description: TEXT[scenario].description + COMMON_DESCRIPTION,
+    scope: 'book',
+    scenario,
+    inputSchema: jsonSchemaOf(inputSchemaOf(scenario), 'input'),
+    outputSchema: jsonSchemaOf(bookingResult, 'output'),
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    run: (context, args) =>
+      runGuarded(context, async () => {
+        const parsed = parseBookingArguments(scenario, args);
+        if (!parsed.ok) return invalidArguments(`book_${scenario}`, parsed.issues);
+        const { job } = await createJob(context.services.jobs, context.caller.owner, parsed.value, { allowedScenarios: context.caller.allowedScenarios });
+        // A retried idempotencyKey may find its job further along: report where it is now.
+        const report = statusReport(job, context.services.links.handoffUrl(job));
+        const instruction = report.status === 'queued' ? QUEUED_INSTRUCTION : report.instruction;
+        return toolResult({ jobId: job.jobId, status: report.status, scenario: job.scenario, nextPollSeconds: report.nextPollSeconds, instruction });
+      }),
+  };
+}
+
+export const bookingTools: ToolDefinition[] = SCENARIOS.map(bookingTool);

@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Services } from '../../services.ts';
+import type { Caller } from '../caller.ts';
+import type { Scenario } from '../../jobs/types.ts';
+
+/** What a tool call runs with: the service, who is calling, and the request's logger. */
+export interface ToolContext {
+  services: Services;
+  caller: Caller;
+  log: FastifyBaseLogger;
+}
+
+export type Scope = 'book' | 'read';
+
+/** JSON Schema as advertised in tools/list (draft-07, generated once from the zod schemas). */
+export type JsonSchema = { type: 'object'; properties?: Record<string, object>; required?: string[]; [key: string]: unknown };
+
+/** One tool of /api/mcp: its advertised definition, the scope it needs, and what it does. */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  scope: Scope;
+  /** Booking tools create jobs of this scenario (an API key's allowed_job_types must include it). */
+  scenario?: Scenario;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotations;
+  run(context: ToolContext, args: Record<string, unknown>): Promise<CallToolResult>;
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { digestsEqual } from '../security/secrets.ts';
+import { findClient, secretDigest, type ClientRow } from './clients.ts';
+import { OAuthError } from './errors.ts';
+import type { FailureThrottle } from './throttle.ts';
+
+// Client authentication at the token and revocation endpoints (RFC 6749 §2.3.1): HTTP Basic, or
+// client_id and client_secret in the form body; a public client (method none) sends its client_id
+// only. One method per request: Basic and a body secret together are refused, as is a body
+// client_id that disagrees with Basic's. Either secret method is accepted for a confidential
+// client, whatever it registered: both prove the same secret, and real clients mix them up.
+
+export interface PresentedCredentials {
+  /** From `Authorization: Basic`; 'malformed' when the header is Basic but not decodable. */
+  basic?: { clientId: string; secret: string } | 'malformed';
+  bodyClientId?: string;
+  bodySecret?: string;
+  /** The caller's address, for throttling repeated failures. */
+  source: string;
+}
+
+// A digest to compare against when the client is unknown, so that an unknown id and a wrong
+// secret take the same time.
+const NO_CLIENT = secretDigest('no such client');
+
+/** Who the request says it is, checked without the database: one method, not throttled. */
+export interface ClientClaim {
+  clientId: string;
+  secret: string | undefined;
+  /**
+   * The digest the stored one must equal for the fast path (null: no secret presented). A Basic
+   * header always presents one, even empty, so a public client using Basic never matches.
+   */
+  secretHash: string | null;
+  usedBasic: boolean;
+  throttleKey: string;
+}
+
+export function claimClient(throttle: FailureThrottle, credentials: PresentedCredentials): ClientClaim {
+  const { basic, bodyClientId, bodySecret } = credentials;
+  const usedBasic = basic !== undefined;
+  const refuse = (description: string) => new OAuthError('invalid_client', description, { basic: usedBasic });
+  if (basic === 'malformed') throw refuse('the Authorization header is not valid Basic client credentials');
+  if (basic && bodySecret !== undefined) throw new OAuthError('invalid_request', 'use one client authentication method: HTTP Basic or client_secret in the body, not both');
+  if (basic && bodyClientId !== undefined && bodyClientId !== basic.clientId) throw new OAuthError('invalid_request', 'client_id in the body does not match the HTTP Basic client');
+  const clientId = basic ? basic.clientId : bodyClientId;
+  if (clientId === undefined || clientId === '') throw refuse('client authentication is required (HTTP Basic or client_id and client_secret in the body)');
+  const secret = basic ? basic.secret : bodySecret;
+  const throttleKey = `${clientId}\u0000${credentials.source}`;
+  const wait = throttle.blockedFor(throttleKey);
+  if (wait > 0) throw new OAuthError('invalid_client', `too many failed client authentications; retry in ${wait} s`, { basic: usedBasic, retryAfter: wait });
+  const secretHash = usedBasic || (secret !== undefined && secret !== '') ? secretDigest(secret ?? '') : null;
+  return { clientId, secret, secretHash, usedBasic, throttleKey };
+}
+
+/** Verifies a claim against the stored client; every failure counts towards the throttle. */
+export async function verifyClientClaim(db: Kysely<DB>, throttle: FailureThrottle, claim: ClientClaim): Promise<ClientRow> {
+  const refuse = (description: string) => {
+    throttle.fail(claim.throttleKey);
+    return new OAuthError('invalid_client', description, { basic: claim.usedBasic });
+  };
+  const client = await findClient(db, claim.clientId);
+  if (client?.token_endpoint_auth_method === 'none') {
+    if (claim.usedBasic || (claim.secret !== undefined && claim.secret !== '')) throw refuse('this client is public (token_endpoint_auth_method none): send client_id only, no secret');
+    return client;
+  }
+  const presented = claim.secret === undefined || claim.secret === '' ? null : secretDigest(claim.secret);
+  const matches = digestsEqual(presented ?? NO_CLIENT, client?.secret_hash ?? NO_CLIENT) && presented !== null && client !== undefined;
+  if (!matches) throw refuse(client && presented === null ? 'this client must authenticate with its client_secret' : 'client authentication failed');
+  return client;
+}
+
+export async function authenticateClient(db: Kysely<DB>, throttle: FailureThrottle, credentials: PresentedCredentials): Promise<ClientRow> {
+  return verifyClientClaim(db, throttle, claimClient(throttle, credentials));
+}

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { DB } from '../db/schema.ts';
+import { purgeExpired } from './purge.ts';
+
+/** The pg-boss queue and schedule of the OAuth and session purge. */
+export const PURGE_QUEUE = 'oauth-purge';
+/** Every hour at minute 17 (UTC): often enough that the tables stay small, rarely enough to be free. */
+export const PURGE_CRON = '17 * * * *';
+
+/**
+ * Registers the schedule (idempotent: every process may call it; pg-boss sends one job per tick)
+ * and, in processes that run workers, the worker that does the purge.
+ */
+export async function scheduleOAuthPurge(boss: PgBoss, db: Kysely<DB>, log: Logger, options: { work: boolean }): Promise<void> {
+  if (!(await boss.getQueue(PURGE_QUEUE))) {
+    await boss.createQueue(PURGE_QUEUE, { retryLimit: 2, expireInSeconds: 600 }).catch((error: unknown) => {
+      if (!String((error as Error).message).includes('already exists')) throw error;
+    });
+  }
+  await boss.schedule(PURGE_QUEUE, PURGE_CRON, {}, { singletonKey: PURGE_QUEUE });
+  if (options.work) {
+    await boss.work(PURGE_QUEUE, async () => {
+      const counts = await purgeExpired(db);
+      log.info({ purged: counts }, 'expired OAuth artefacts and sessions purged');
+    });
+  }
+}

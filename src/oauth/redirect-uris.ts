@@ -1,0 +1,40 @@
+import { hasControlCharacter } from '../security/text.ts';
+
+// Which redirect URIs a client may register (contract: https, or http on the loopback names only).
+// The registered string is what the authorization endpoint compares byte for byte and redirects
+// to, so the raw string itself is checked, not only what a URL parser makes of it: parsers forgive
+// (whitespace, backslashes, missing slashes) in ways an attacker can use.
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+const MAX_LENGTH = 2000;
+
+export type RedirectUriProblem = string;
+
+/** null when `raw` may be registered as a redirect URI; otherwise why not. */
+export function redirectUriProblem(raw: unknown): RedirectUriProblem | null {
+  if (typeof raw !== 'string' || raw === '') return 'must be a non-empty string';
+  if (raw.length > MAX_LENGTH) return `must be at most ${MAX_LENGTH} characters`;
+  // Whitespace and control characters anywhere ("java\tscript:", " https://…"), backslashes that
+  // parsers treat as slashes, and wildcards are never part of an exact redirect target.
+  if (/[\s\u200b-\u200f\ufeff\\*]/.test(raw) || hasControlCharacter(raw)) return 'must not contain whitespace, control characters, backslashes or wildcards';
+  if (raw.includes('#')) return 'must not contain a fragment';
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return 'must be an absolute URI';
+  if (scheme !== 'https' && scheme !== 'http') return `the ${scheme}: scheme is not allowed; use https://, http://localhost or http://127.0.0.1`;
+  if (!raw.startsWith(`${scheme}://`)) return `must start with ${scheme}:// in lower case`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'is not a valid URI';
+  }
+  if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?]*@/.test(raw)) return 'must not contain user information (user@host)';
+  if (url.hostname === '') return 'must name a host';
+  if (scheme === 'http' && !LOOPBACK_HOSTS.has(url.hostname)) return 'http:// is allowed only for localhost and 127.0.0.1; use https://';
+  return null;
+}
+
+/** The origin a redirect URI lands on (for the consent page and its form-action policy). */
+export function redirectOrigin(uri: string): string {
+  return new URL(uri).origin;
+}

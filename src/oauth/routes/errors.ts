@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { OAuthError } from '../errors.ts';
+import { sendErrorPage } from '../../web/render.ts';
+
+// The OAuth surface's one error renderer. Endpoints called by clients answer
+// {error, error_description} (RFC 6749 §5.2) and never cache; pages a person sees (authorize,
+// consent) answer with an HTML page instead. No stack, SQL or secret ever reaches either.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers a person's browser: errors are pages, not JSON. */
+    html?: boolean;
+  }
+}
+
+const STATUS: Record<string, number> = { invalid_client: 401, too_many_requests: 429, server_error: 500, temporarily_unavailable: 503 };
+
+export function toOAuthError(error: unknown, request: FastifyRequest): OAuthError {
+  if (error instanceof OAuthError) return error;
+  const e = error as Partial<FastifyError>;
+  const registering = request.routeOptions.url === '/oauth/register';
+  const malformed = registering ? 'invalid_client_metadata' : 'invalid_request';
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new OAuthError(malformed, registering ? 'send the client metadata as application/json' : 'send the parameters as application/x-www-form-urlencoded');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new OAuthError(malformed, 'the request body is too large');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new OAuthError(malformed, 'the request body is not valid JSON');
+  }
+  if (e.statusCode === 429) return new OAuthError('too_many_requests', 'too many requests from this address; retry later');
+  if (error instanceof SyntaxError || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)) {
+    return new OAuthError(malformed, 'the request could not be read');
+  }
+  return new OAuthError('server_error', 'something went wrong on our side; the request id is in the X-Request-Id header');
+}
+
+export function sendOAuthError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const oauthError = toOAuthError(error, request);
+  const status = oauthError.retryAfter !== undefined ? 429 : (STATUS[oauthError.error] ?? 400);
+  if (status >= 500) request.log.error({ err: error }, 'OAuth request failed');
+  if (request.routeOptions.config?.html) {
+    return sendErrorPage(reply, status, 'Something went wrong', status >= 500 ? 'Please try again in a moment.' : oauthError.message);
+  }
+  if (oauthError.retryAfter !== undefined) reply.header('retry-after', String(oauthError.retryAfter));
+  if (status === 401 && oauthError.basic) reply.header('www-authenticate', 'Basic realm="concierge", charset="UTF-8"');
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('pragma', 'no-cache')
+    .type('application/json; charset=utf-8')
+    .send({ error: oauthError.error, error_description: oauthError.message });
+}

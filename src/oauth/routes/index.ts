@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import type { Services } from '../../services.ts';
+import { DEFAULT_BRANDS, parseBrandList } from '../brands.ts';
+import { resourceFor } from '../metadata.ts';
+import { FailureThrottle } from '../throttle.ts';
+import { refreshBatcher } from '../grants/refresh-batch.ts';
+import { clientEndpointRoutes } from './endpoints.ts';
+import { sendOAuthError } from './errors.ts';
+import { authorizationPageRoutes } from './pages.ts';
+import { wellKnownRoutes } from './well-known.ts';
+
+/** The OAuth 2.0 authorization server: discovery, registration, authorization, consent, token, revocation. */
+export async function authorizationServer(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  const { config, db } = opts.services;
+  const issuer = config.BASE_URL;
+  const brands = config.PROTECTED_BRANDS ? parseBrandList(config.PROTECTED_BRANDS) : DEFAULT_BRANDS;
+  // The service's own name is verified on its own host only.
+  const ownHost = new URL(issuer).hostname;
+  const policy = { brands: brands.map((b) => (/^concierge$/i.test(b.name) ? { ...b, verifiedDomains: [...b.verifiedDomains, ownHost] } : b)) };
+
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  // In memory, per process: a deployment of several instances multiplies the allowance (docs/oauth.md).
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({ statusCode: 429, code: 'FST_RATE_LIMITED', message: `retry in ${Math.ceil(context.ttl / 1000)} s` }),
+  });
+  app.setErrorHandler((error, request, reply) => sendOAuthError(error, request, reply));
+
+  wellKnownRoutes(app, issuer);
+  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db, opts.services.database.backend === 'postgres' ? 4 : 1), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
+  authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer) });
+}

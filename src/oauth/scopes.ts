@@ -1,0 +1,34 @@
+// The service's two coarse scopes; every granted scope is a subset of these.
+export const SCOPES = ['book', 'read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** What each scope lets an app do, in the words the consent page shows. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  book: 'Start bookings for you (restaurants, hotels, flights, activities). You still confirm every payment yourself.',
+  read: 'See the status and decision log of bookings it started for you.',
+};
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** Splits a scope string on spaces (or '+', which some clients send literally), dropping repeats. */
+export function splitScope(raw: string): string[] {
+  return [...new Set(raw.split(/[ +]+/).filter(Boolean))];
+}
+
+/** The canonical form: known scopes only, in the order of SCOPES, space-separated. */
+export function formatScope(scopes: Iterable<string>): string {
+  const set = new Set(scopes);
+  return SCOPES.filter((s) => set.has(s)).join(' ');
+}
+
+export function scopeList(scope: string): Scope[] {
+  return splitScope(scope).filter(isScope);
+}
+
+/** True when every scope of `wanted` is in `granted`. */
+export function scopeCovers(granted: string, wanted: string[]): boolean {
+  const have = new Set(splitScope(granted));
+  return wanted.every((s) => have.has(s));
+}

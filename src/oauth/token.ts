@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Batcher } from '../db/batcher.ts';
+import type { DB } from '../db/schema.ts';
+import { sha256 } from '../security/secrets.ts';
+import { claimClient, verifyClientClaim, type PresentedCredentials } from './client-auth.ts';
+import { OAuthError } from './errors.ts';
+import { redeemAuthorizationCode } from './grants/authorization_code.ts';
+import type { RefreshItem } from './grants/refresh-batch.ts';
+import { refreshParams, refreshTokens } from './grants/refresh_token.ts';
+import type { GrantParams, TokenResponse } from './grants/token-response.ts';
+import type { FailureThrottle } from './throttle.ts';
+
+export interface TokenDeps {
+  db: Kysely<DB>;
+  throttle: FailureThrottle;
+  refreshes: Batcher<RefreshItem, TokenResponse | null>;
+}
+
+/** POST /oauth/token: authenticate the client, then run the grant it asks for. */
+export async function exchangeToken(deps: TokenDeps, credentials: PresentedCredentials, params: GrantParams): Promise<TokenResponse> {
+  const { db, throttle } = deps;
+  const grantType = params.grant_type;
+  if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
+    throw new OAuthError('unsupported_grant_type', `grant_type ${JSON.stringify(grantType.slice(0, 60))} is not supported; use authorization_code or refresh_token`);
+  }
+  const claim = claimClient(throttle, credentials);
+  if (grantType === 'refresh_token') {
+    // The common case (a valid client rotating a valid token) is one batched statement; anything
+    // else is decided one by one below, with the precise error.
+    const { token, wanted, narrowed } = refreshParams(params);
+    const rotated = await deps.refreshes.submit({ claim, tokenHash: sha256(token), wanted, narrowed }).catch(() => null);
+    if (rotated) return rotated;
+  }
+  const client = await verifyClientClaim(db, throttle, claim);
+  return grantType === 'refresh_token' ? refreshTokens(db, client, params) : redeemAuthorizationCode(db, client, params);
+}

@@ -1,0 +1,287 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import websocket from '@fastify/websocket';
+import { liveViewOf } from '../browser/live-view.ts';
+import { executorSessions, type BrowserSessions } from '../handoff/browser-sessions.ts';
+import { adjustments, describeHeld, headline, statusWords } from '../handoff/describe.ts';
+import { cancelHandoff, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
+import { JobWatcher } from '../handoff/job-watch.ts';
+import { openSessionView } from '../handoff/session-view.ts';
+import { TERMINAL_STATUSES } from '../jobs/transition.ts';
+import type { Job } from '../jobs/types.ts';
+import type { Services } from '../services.ts';
+import { bookingRoutes } from './bookings-routes.ts';
+import {
+  HANDOFF_SCRIPT,
+  HANDOFF_SCRIPT_PATH,
+  HANDOFF_STYLESHEET,
+  HANDOFF_STYLESHEET_PATH,
+  sendAsset,
+  sendNotice,
+  sendView,
+} from './handoff-render.ts';
+import { CLOSE_RECONNECT, type LiveViewConnection } from './live-view-socket.ts';
+import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from './live-view-routes.ts';
+import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf } from './visitor.ts';
+
+// The person's pages: the handoff (`/handoff/<token>`: pay on a live view of the held booking),
+// the read-only view of a running job (`sessionUrl`, `/watch/<jobId>/<token>`), and their bookings.
+
+/** After the held tab closes, how long to wait for the job's final status before closing the view. */
+const FINAL_STATUS_WAIT_MS = 5_000;
+/** How often a watcher checks that it still shows the tab the run is driving (it moves on fallback). */
+const RUNNING_TAB_CHECK_MS = 500;
+
+export interface WebContext {
+  services: Services;
+  sessions: BrowserSessions;
+  watcher: JobWatcher;
+  origin: string;
+}
+
+type TokenParams = { Params: { token: string } };
+type WatchParams = { Params: { jobId: string; token: string } };
+
+export async function handoffWeb(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  const { services } = opts;
+  const ctx: WebContext = {
+    services,
+    sessions: executorSessions(services.executor.holds),
+    watcher: new JobWatcher(services.db),
+    origin: new URL(services.config.BASE_URL).origin,
+  };
+  app.addHook('onClose', async () => ctx.watcher.close());
+  if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: 4096 } });
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody, { bodyLimit: 4096 });
+
+  liveViewClientRoute(app);
+  app.get(HANDOFF_STYLESHEET_PATH, async (_request, reply) => sendAsset(reply, 'css', HANDOFF_STYLESHEET));
+  app.get(HANDOFF_SCRIPT_PATH, async (_request, reply) => sendAsset(reply, 'js', HANDOFF_SCRIPT));
+
+  handoffRoutes(app, ctx);
+  watchRoutes(app, ctx);
+  bookingRoutes(app, ctx);
+}
+
+// ---- The handoff ----
+
+/** The status message a live view gets about its job. */
+export function statusMessage(job: Job): Record<string, unknown> {
+  const message: Record<string, unknown> = { t: 'status', status: job.status, words: statusWords(job) };
+  if (job.status === 'completed' && job.confirmationCode) message.confirmationCode = job.confirmationCode;
+  if (job.status === 'error') {
+    const reason = job.error?.reason;
+    message.message =
+      reason === 'cancelled_by_user' ? 'You cancelled this booking. The provider hold was released; nothing was charged.'
+      : reason === 'handoff_expired' ? 'The hold ended before the payment was made. Nothing was charged.'
+      : 'The booking could not be finished.';
+  }
+  return message;
+}
+
+function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
+  const { services, watcher } = ctx;
+  const deps = { db: services.db, sessions: ctx.sessions };
+  // How many people are in control of each held tab (the same person on two devices counts twice).
+  const controllers = new Map<string, number>();
+
+  const refuse = (request: FastifyRequest, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
+    switch (access.kind) {
+      case 'not_found':
+        return sendNotice(reply, 404, 'Link not valid', 'This payment link is not valid. Check that you copied all of it.', ctx);
+      case 'sign_in':
+        return reply.redirect(signInPathFor(request, request.url.split('?')[0]!), 303);
+      case 'forbidden':
+        return sendNotice(reply, 403, 'Not your booking', 'This page belongs to another account. Sign in with the account that asked for the booking.', ctx);
+      case 'ended':
+        return sendNotice(reply, 410, 'Link no longer active', 'This payment link has ended: the booking was completed, cancelled, or its hold ran out.', {
+          ...ctx,
+          ...(signedIn ? { link: { href: '/bookings', text: 'See your bookings' } } : {}),
+        });
+    }
+  };
+
+  app.get<TokenParams>('/handoff/:token', async (request, reply) => {
+    const visitor = await visitorOf(request);
+    const access = await openHandoff(deps, request.params.token, visitor);
+    if (access.kind !== 'open') return refuse(request, reply, access, visitor !== null);
+    const { job, events } = access;
+    const expires = job.holdExpiresAt ? new Date(job.holdExpiresAt) : null;
+    const seconds = expires ? Math.max(0, Math.round((expires.getTime() - Date.now()) / 1000)) : 0;
+    const token = request.params.token;
+    const held = describeHeld(job, events);
+    return sendView(reply, 'handoff', {
+      user: await signedInUser(request),
+      held,
+      headline: headline(held),
+      adjustments: adjustments(events),
+      holdExpiresAt: expires?.toISOString() ?? null,
+      holdRemaining: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`,
+      holdUntil: expires ? `${expires.toISOString().slice(11, 16)} UTC` : null,
+      live: ctx.sessions.heldPage(job.jobId) !== null,
+      socketPath: `/handoff/${token}/live`,
+      cancelPath: `/handoff/${token}/cancel`,
+      csrf: csrfTokenOf(request),
+      scripts: [LIVE_VIEW_CLIENT_PATH, HANDOFF_SCRIPT_PATH],
+    }, ctx);
+  });
+
+  app.post<TokenParams & { Body: { csrf?: string } | undefined }>('/handoff/:token/cancel', async (request, reply) => {
+    // The token in the path is what a forged cross-site form would lack; the browser's own
+    // statement of where the form came from is checked too, and a signed-in owner's CSRF token.
+    if (!fromThisOrigin(request, ctx.origin)) return sendNotice(reply, 403, 'Not allowed', 'This request did not come from the payment page.', ctx);
+    const visitor = await visitorOf(request);
+    if (visitor && !sessionPostAllowed(request, request.body?.csrf)) {
+      return sendNotice(reply, 403, 'Not allowed', 'This request did not come from the payment page.', ctx);
+    }
+    const outcome = await cancelHandoff(deps, request.params.token, visitor);
+    if (outcome.kind === 'cancelled') {
+      return sendView(reply, 'handoff-done', {
+        user: await signedInUser(request),
+        title: 'Booking cancelled',
+        message: 'You cancelled this booking. The provider hold was released and nothing was charged.',
+        held: [],
+        link: visitor ? { href: '/bookings', text: 'See your bookings' } : null,
+      }, ctx);
+    }
+    if (outcome.kind === 'open') return reply.redirect(`/handoff/${request.params.token}`, 303);
+    return refuse(request, reply, outcome, visitor !== null);
+  });
+
+  const release = (jobId: string) => {
+    const left = (controllers.get(jobId) ?? 1) - 1;
+    if (left > 0) {
+      controllers.set(jobId, left);
+      return;
+    }
+    controllers.delete(jobId);
+    // Nobody in control: the guard covers the tab again.
+    void ctx.sessions.setUserInControl(jobId, false).catch(() => {});
+  };
+
+  liveViewSocketRoute(app, '/handoff/:token/live', {
+    allowedOrigin: ctx.origin,
+    authorize: async (request) => {
+      const { token } = request.params as { token: string };
+      const access = await openHandoff(deps, token, await visitorOf(request));
+      if (access.kind === 'not_found') return { refused: 404, message: 'not found' };
+      if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
+      if (access.kind === 'ended') return { refused: 410, message: 'ended' };
+      const { jobId } = access.job;
+      const page = ctx.sessions.heldPage(jobId);
+      if (!page) return { refused: 410, message: 'not held here' };
+      // The person takes the keyboard: automation stands still and the guard stands aside for this
+      // tab, before the first keystroke can arrive.
+      await ctx.sessions.setUserInControl(jobId, true);
+      controllers.set(jobId, (controllers.get(jobId) ?? 0) + 1);
+      let released = false;
+      const releaseOnce = () => {
+        if (!released) release(jobId);
+        released = true;
+      };
+      // Released when the socket closes; or at once if the upgrade never completes.
+      const unclaimed = setTimeout(releaseOnce, 10_000);
+      unclaimed.unref();
+      let finalWait: NodeJS.Timeout | undefined;
+      return {
+        view: liveViewOf(page),
+        mode: 'control',
+        opened(connection: LiveViewConnection) {
+          clearTimeout(unclaimed);
+          connection.notify(statusMessage(access.job));
+          const stop = watcher.watchJob(jobId, (job) => {
+            connection.notify(statusMessage(job));
+            if (TERMINAL_STATUSES.includes(job.status) && job.status !== 'paused_payment') connection.end(job.status);
+          });
+          return () => {
+            stop();
+            clearTimeout(finalWait);
+            releaseOnce();
+          };
+        },
+        onViewEnded(connection: LiveViewConnection) {
+          // The held tab closed (the provider confirmed, the hold ended, the booking was cancelled):
+          // the job's final status follows in a moment; the watcher above sends it and closes.
+          finalWait = setTimeout(() => connection.end('page_closed'), FINAL_STATUS_WAIT_MS);
+          finalWait.unref();
+        },
+      };
+    },
+  });
+}
+
+/**
+ * A state-changing request from a page of this service, as far as the browser tells. Our pages send
+ * no Referer, so a browser's form POST from them says `Origin: null`; `Sec-Fetch-Site` (which a page
+ * cannot forge) is then what tells. Another origin, or a cross-site fetch, is refused.
+ */
+function fromThisOrigin(request: FastifyRequest, origin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' && (request.headers.origin === undefined || request.headers.origin === 'null' || request.headers.origin === origin);
+  const from = request.headers.origin;
+  return from === undefined || from === origin;
+}
+
+// ---- Watching a running job (sessionUrl) ----
+
+function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
+  const { services, watcher } = ctx;
+  const deps = { db: services.db, secretKey: services.secretKey };
+
+  app.get<WatchParams>('/watch/:jobId/:token', async (request, reply) => {
+    const visitor = await visitorOf(request);
+    const access = await openSessionView(deps, request.params.jobId, request.params.token, visitor);
+    switch (access.kind) {
+      case 'not_found':
+        return sendNotice(reply, 404, 'Link not valid', 'This link is not valid.', ctx);
+      case 'sign_in':
+        return reply.redirect(signInPathFor(request, request.url.split('?')[0]!), 303);
+      case 'forbidden':
+        return sendNotice(reply, 403, 'Not your booking', 'This page belongs to another account.', ctx);
+      case 'ended':
+        return sendNotice(reply, 410, 'Nothing to watch', 'This booking is no longer running, so there is nothing to watch.', ctx);
+    }
+    return sendView(reply, 'handoff-watch', {
+      user: await signedInUser(request),
+      request: describeHeld(access.job, []),
+      socketPath: `/watch/${request.params.jobId}/${request.params.token}/live`,
+      scripts: [LIVE_VIEW_CLIENT_PATH, HANDOFF_SCRIPT_PATH],
+    }, ctx);
+  });
+
+  liveViewSocketRoute(app, '/watch/:jobId/:token/live', {
+    allowedOrigin: ctx.origin,
+    authorize: async (request) => {
+      const { jobId, token } = request.params as { jobId: string; token: string };
+      const access = await openSessionView(deps, jobId, token, await visitorOf(request));
+      if (access.kind === 'not_found') return { refused: 404, message: 'not found' };
+      if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
+      if (access.kind === 'ended') return { refused: 410, message: 'ended' };
+      // Before the run opens its first tab there is nothing to show: the viewer waits, connected.
+      const page = ctx.sessions.runningPage(jobId);
+      return {
+        view: page ? liveViewOf(page) : null,
+        mode: 'watch',
+        opened(connection: LiveViewConnection) {
+          const stop = watcher.watchJob(jobId, (job) => {
+            if (job.status === 'running') return;
+            connection.notify(statusMessage(job));
+            connection.end(job.status);
+          });
+          // The run moves to another tab when it falls back to another provider: reconnect to it.
+          const moved = setInterval(() => {
+            if (ctx.sessions.runningPage(jobId) !== page) connection.end('moved', CLOSE_RECONNECT);
+          }, RUNNING_TAB_CHECK_MS);
+          moved.unref();
+          return () => {
+            stop();
+            clearInterval(moved);
+          };
+        },
+        onViewEnded(connection: LiveViewConnection) {
+          connection.end('moved', CLOSE_RECONNECT);
+        },
+      };
+    },
+  });
+}

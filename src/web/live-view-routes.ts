@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {} from '@fastify/websocket'; // its route options (`websocket: true`)
+import type { LiveView } from '../browser/live-view.ts';
+import { serveLiveView, type LiveViewConnection, type Socket } from './live-view-socket.ts';
+
+// HTTP glue of the live view: the client script, and WebSocket routes that admit a viewer only
+// from the service's own origin and only with a grant from the surface that owns the route
+// (a handoff token, a signed-in owner, a watch link).
+
+export interface LiveViewGrant {
+  /** Null while there is nothing to show yet; `opened` then ends the connection once there is. */
+  view: LiveView | null;
+  mode: 'watch' | 'control';
+  /** Called once the socket is open; returns what to do when it closes (e.g. unsubscribe). */
+  opened?(connection: LiveViewConnection): () => void;
+  /** The tab closed under the viewer (default: tell the viewer and close). */
+  onViewEnded?(connection: LiveViewConnection): void;
+}
+
+export type LiveViewRefusal = { refused: 403 | 404 | 410; message: string };
+
+export type AuthorizeLiveView = (request: FastifyRequest) => Promise<LiveViewGrant | LiveViewRefusal>;
+
+export const LIVE_VIEW_CLIENT_PATH = '/live-view/client.js';
+
+const CLIENT_SCRIPT = readFileSync(new URL('./static/live-view.js', import.meta.url));
+
+/** Serves the client script (same origin, so the pages' CSP can stay at 'self'). */
+export function liveViewClientRoute(app: FastifyInstance): void {
+  app.get(LIVE_VIEW_CLIENT_PATH, async (_request, reply) => {
+    reply.header('content-type', 'text/javascript; charset=utf-8');
+    reply.header('cache-control', 'public, max-age=300');
+    reply.header('x-content-type-options', 'nosniff');
+    return CLIENT_SCRIPT;
+  });
+}
+
+const grants = new WeakMap<FastifyRequest, LiveViewGrant>();
+
+/**
+ * A WebSocket route carrying one live view. Cookies ride along on a cross-site WebSocket handshake,
+ * so a page elsewhere could otherwise open the view as the signed-in person: any `Origin` but the
+ * service's own is refused before the upgrade, as is a handshake without one.
+ */
+export function liveViewSocketRoute(app: FastifyInstance, path: string, options: { allowedOrigin: string; authorize: AuthorizeLiveView }): void {
+  app.get(path, {
+    websocket: true,
+    preValidation: async (request, reply) => {
+      if (request.headers.origin !== options.allowedOrigin) {
+        return reply.code(403).type('text/plain; charset=utf-8').send('forbidden origin');
+      }
+      const result = await options.authorize(request);
+      if ('refused' in result) return reply.code(result.refused).type('text/plain; charset=utf-8').send(result.message);
+      grants.set(request, result);
+    },
+  }, (socket, request) => {
+    const grant = grants.get(request);
+    grants.delete(request);
+    if (!grant) {
+      socket.close(1008, 'not authorized');
+      return;
+    }
+    // What to undo at close is known only once the connection exists.
+    const undo: { release?: () => void } = {};
+    const connection = serveLiveView(socket as unknown as Socket, grant.view, grant.mode, {
+      onViewEnded: grant.onViewEnded,
+      onClose: () => undo.release?.(),
+    });
+    undo.release = grant.opened?.(connection);
+    if (connection.closed) undo.release?.();
+  });
+}

@@ -1,0 +1,212 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { call, rawCall } from '../helpers/http.ts';
+import { assertApiError } from '../helpers/api-assert.ts';
+import { revokeApiKey } from '../../src/auth/api-keys.ts';
+
+// Authentication and the error envelope of /api/v1: every 401 code, and every routing and body
+// failure (404, 405, 413, 415, invalid_json, missing ids) answered as {error: {code, message}}.
+for (const backend of BACKENDS) {
+  describe(`/api/v1 authentication and error envelope on ${backend.name}`, () => {
+    let service: TestService;
+    let key: string;
+    let jobPath: string;
+    before(async () => {
+      service = await startTestService(backend.url);
+      key = await service.mintKey('Acme Travel');
+      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() });
+      assert.equal(created.status, 202);
+      jobPath = created.body._links.self;
+    });
+    after(() => service.close());
+
+    describe('the five 401 codes', () => {
+      test('no Authorization header is missing_authorization, with a Bearer challenge', async () => {
+        const reply = await call(service.url, 'GET', jobPath);
+        assertApiError(reply, 401, 'missing_authorization');
+        assert.equal(reply.headers.get('www-authenticate'), 'Bearer realm="concierge-api"');
+      });
+
+      test('a blank Authorization header is missing_authorization', async () => {
+        assertApiError(await rawCall(service.url, 'GET', jobPath, { authorization: '   ' }), 401, 'missing_authorization');
+      });
+
+      for (const header of ['Basic dXNlcjpwYXNz', 'Token svk_test_abcdefghijklmnop', 'svk_test_abcdefghijklmnopqrstu', 'Bearer-svk_test_abcdefghijklmnop']) {
+        test(`"${header}" is invalid_auth_scheme`, async () => {
+          const reply = await call(service.url, 'GET', jobPath, { headers: { authorization: header } });
+          assertApiError(reply, 401, 'invalid_auth_scheme');
+          assert.match(reply.headers.get('www-authenticate') ?? '', /^Bearer realm="concierge-api", error="invalid_token"$/);
+        });
+      }
+
+      for (const header of ['Bearer', 'Bearer ', 'bearer    ']) {
+        test(`"${header}" is empty_api_key`, async () => {
+          assertApiError(await rawCall(service.url, 'GET', jobPath, { authorization: header }), 401, 'empty_api_key');
+        });
+      }
+
+      for (const token of ['abc', 'svk_prod_abcdefghijklmnopqrstuv', 'svk_test_short', 'svk_test_has space inside it', 'svk_test_abcdefghijklmnop!', 'SVK_TEST_ABCDEFGHIJKLMNOPQR']) {
+        test(`"${token}" is malformed_api_key`, async () => {
+          assertApiError(await call(service.url, 'GET', jobPath, { headers: { authorization: `Bearer ${token}` } }), 401, 'malformed_api_key');
+        });
+      }
+
+      test('an unknown key of the right format is invalid_api_key', async () => {
+        assertApiError(await call(service.url, 'GET', jobPath, { key: 'svk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), 401, 'invalid_api_key');
+        assertApiError(await call(service.url, 'GET', jobPath, { key: 'svk_live_AAAAAAAAAAAAAAAA' }), 401, 'invalid_api_key');
+      });
+
+      test('a revoked key is invalid_api_key at once, even right after it was used (and cached)', async () => {
+        const doomed = await service.mintKey('Acme Travel');
+        assert.equal((await call(service.url, 'GET', jobPath, { key: doomed })).status, 200);
+        assert.equal((await call(service.url, 'GET', jobPath, { key: doomed })).status, 200);
+        const [row] = await service.services.db.selectFrom('api_keys').select('id').orderBy('id', 'desc').limit(1).execute();
+        assert.equal(await revokeApiKey(service.services.db, row!.id), true);
+        assertApiError(await call(service.url, 'GET', jobPath, { key: doomed }), 401, 'invalid_api_key');
+        assert.equal(await revokeApiKey(service.services.db, row!.id), false, 'revoking twice reports that nothing changed');
+      });
+
+      test('the scheme is case-insensitive and extra spaces are tolerated', async () => {
+        assert.equal((await call(service.url, 'GET', jobPath, { headers: { authorization: `bearer   ${key}` } })).status, 200);
+        assert.equal((await call(service.url, 'GET', jobPath, { headers: { authorization: `BEARER ${key}` } })).status, 200);
+      });
+
+      test('authentication comes before routing: an unknown route without a key is 401, not 404', async () => {
+        assertApiError(await call(service.url, 'GET', '/api/v1/no-such-thing'), 401, 'missing_authorization');
+      });
+    });
+
+    describe('routing', () => {
+      test('an unknown route is 404 not_found in the envelope', async () => {
+        for (const path of ['/api/v1/nope', '/api/v1/execution-jobs/x/y', '/api/v1/metrics', '/api/v1/', '/api/v1']) {
+          const reply = await call(service.url, 'GET', path, { key });
+          assertApiError(reply, 404, 'not_found');
+        }
+      });
+
+      test('a known path with another method is 405 with an Allow header', async () => {
+        const cases: Array<[string, string, string]> = [
+          ['PUT', '/api/v1/execution-jobs', 'POST, GET, HEAD, OPTIONS'],
+          ['DELETE', '/api/v1/execution-jobs', 'POST, GET, HEAD, OPTIONS'],
+          ['POST', jobPath, 'GET, HEAD, OPTIONS'],
+          ['PATCH', `${jobPath}/audit`, 'GET, HEAD, OPTIONS'],
+          ['DELETE', '/api/v1/metrics/providers/resy', 'GET, HEAD, OPTIONS'],
+          ['PUT', '/api/v1/profiles/1', 'GET, DELETE, HEAD, OPTIONS'],
+          ['DELETE', '/api/v1/profiles', 'POST, GET, HEAD, OPTIONS'],
+        ];
+        for (const [method, path, allow] of cases) {
+          const reply = await call(service.url, method, path, { key });
+          assertApiError(reply, 405, 'method_not_allowed');
+          assert.equal(reply.headers.get('allow'), allow, `${method} ${path}`);
+        }
+      });
+
+      test('OPTIONS answers 204 with the Allow header', async () => {
+        const reply = await call(service.url, 'OPTIONS', '/api/v1/execution-jobs', { key });
+        assert.equal(reply.status, 204);
+        assert.equal(reply.headers.get('allow'), 'POST, GET, HEAD, OPTIONS');
+      });
+
+      test('HEAD on a job answers like GET without a body', async () => {
+        const reply = await call(service.url, 'HEAD', jobPath, { key });
+        assert.equal(reply.status, 200);
+        assert.equal(reply.text, '');
+      });
+
+      test('a job id missing from the path is 400 missing_job_id', async () => {
+        for (const path of ['/api/v1/execution-jobs/', '/api/v1/execution-jobs//audit', '/api/v1/execution-jobs/%20', '/api/v1/execution-jobs/%20/audit']) {
+          assertApiError(await call(service.url, 'GET', path, { key }), 400, 'missing_job_id');
+        }
+        assertApiError(await call(service.url, 'GET', '/api/v1/execution-jobs', { key }), 400, 'missing_job_id');
+      });
+
+      test('a provider id missing from the path is 400 missing_provider_id', async () => {
+        for (const path of ['/api/v1/metrics/providers/', '/api/v1/metrics/providers', '/api/v1/metrics/providers/%20']) {
+          assertApiError(await call(service.url, 'GET', path, { key }), 400, 'missing_provider_id');
+        }
+      });
+
+      test('a URL that cannot be decoded is 400 bad_request in the envelope', async () => {
+        assertApiError(await call(service.url, 'GET', '/api/v1/execution-jobs/%E0%A4%A', { key }), 400, 'bad_request');
+        assertApiError(await call(service.url, 'GET', `/api/v1/execution-jobs/${'a'.repeat(300)}`, { key }), 400, 'bad_request');
+      });
+
+      test('malformed and unknown job ids are 404 job_not_found', async () => {
+        for (const id of ['not-a-uuid', '00000000-0000-0000-0000-000000000000', "1' or '1'='1", 'audit']) {
+          const reply = await call(service.url, 'GET', `/api/v1/execution-jobs/${encodeURIComponent(id)}`, { key });
+          assertApiError(reply, 404, 'job_not_found');
+          assertApiError(await call(service.url, 'GET', `/api/v1/execution-jobs/${encodeURIComponent(id)}/audit`, { key }), 404, 'job_not_found');
+        }
+      });
+
+      test('the request id is echoed when given and generated otherwise', async () => {
+        const given = await call(service.url, 'GET', jobPath, { key, headers: { 'x-request-id': 'trace-123' } });
+        assert.equal(given.headers.get('x-request-id'), 'trace-123');
+        const generated = await call(service.url, 'GET', jobPath, { key, headers: { 'x-request-id': 'bad id with spaces' } });
+        assert.match(generated.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+      });
+    });
+
+    describe('request bodies', () => {
+      const post = (headers: Record<string, string>, body?: string | Buffer) => rawCall(service.url, 'POST', '/api/v1/execution-jobs', { authorization: `Bearer ${key}`, ...headers }, body);
+
+      test('a body without a Content-Type is 415 unsupported_media_type', async () => {
+        assertApiError(await post({}, JSON.stringify(restaurantRequest())), 415, 'unsupported_media_type');
+      });
+
+      test('text/plain, form and other types are 415 unsupported_media_type', async () => {
+        const body = JSON.stringify(restaurantRequest());
+        for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'nonsense']) {
+          assertApiError(await post({ 'content-type': type }, body), 415, 'unsupported_media_type');
+        }
+      });
+
+      test('application/json with a charset is accepted', async () => {
+        const reply = await post({ 'content-type': 'application/json; charset=utf-8' }, JSON.stringify(restaurantRequest({ restaurant_name: 'Charset' })));
+        assert.equal(reply.status, 202, reply.text);
+      });
+
+      test('a body that is not JSON is 400 invalid_json', async () => {
+        for (const body of ['{', '{"request": }', 'undefined', "{'a': 1}", '{"a":1}}']) {
+          assertApiError(await post({ 'content-type': 'application/json' }, body), 400, 'invalid_json');
+        }
+      });
+
+      test('an empty body declared as JSON is 400 invalid_json', async () => {
+        assertApiError(await post({ 'content-type': 'application/json', 'content-length': '0' }, ''), 400, 'invalid_json');
+      });
+
+      test('no body at all is 400 invalid_request saying the body is missing', async () => {
+        const reply = await post({});
+        assertApiError(reply, 400, 'invalid_request');
+        assert.deepEqual(reply.body.error.details, [{ path: '(body)', message: 'the request body is missing' }]);
+      });
+
+      test('JSON that is not an object is 400 invalid_request', async () => {
+        for (const [body, what] of [['null', 'null'], ['[]', 'a list'], ['"x"', 'a string'], ['42', 'a number']]) {
+          const reply = await post({ 'content-type': 'application/json' }, body);
+          assertApiError(reply, 400, 'invalid_request');
+          assert.deepEqual(reply.body.error.details, [{ path: '(body)', message: `the request body must be a JSON object, not ${what}` }]);
+        }
+      });
+
+      test('a body over 1 MiB is 413 payload_too_large', async () => {
+        const big = JSON.stringify({ ...restaurantRequest(), clientMetadata: { agentId: 'x'.repeat(1024 * 1024) } });
+        assertApiError(await post({ 'content-type': 'application/json' }, big), 413, 'payload_too_large');
+      });
+
+      test('a body just under 1 MiB is read (and then fails validation, not the size check)', async () => {
+        const body = JSON.stringify({ ...restaurantRequest(), clientMetadata: { agentId: 'x'.repeat(1024 * 1024 - 400) } });
+        assert.ok(Buffer.byteLength(body) < 1024 * 1024);
+        const reply = await post({ 'content-type': 'application/json' }, body);
+        assertApiError(reply, 400, 'invalid_request');
+        assert.deepEqual(reply.body.error.details, [{ path: 'clientMetadata.agentId', message: 'agentId must be at most 200 characters long' }]);
+      });
+
+      test('prototype-poisoning keys are refused as invalid JSON', async () => {
+        assertApiError(await post({ 'content-type': 'application/json' }, '{"__proto__": {"x": 1}}'), 400, 'invalid_json');
+      });
+    });
+  });
+}

@@ -1,0 +1,114 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { call, type Reply } from '../helpers/http.ts';
+import { assertApiError } from '../helpers/api-assert.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+
+// When the database cannot be reached, authentication fails closed: 503 auth_backend_unavailable
+// with Retry-After, never a pass; checks that need no database (the header's form, the key's
+// format) still answer 401 at once, which also proves they are decided before any lookup.
+//
+// PostgreSQL: the service connects through a TCP proxy started here; cutting the proxy resets the
+// service's connections and refuses new ones, which is what a lost database host looks like.
+// PGlite is inside the process and has no connection to cut: the database is closed underneath the
+// running service (services.database.close()), as a crashed embedded engine would leave it.
+
+function assertUnavailable(reply: Reply): void {
+  assertApiError(reply, 503, 'auth_backend_unavailable');
+  assert.equal(reply.headers.get('retry-after'), '5');
+}
+
+async function checksWhileDown(service: TestService, key: string, jobPath: string): Promise<void> {
+  // A key that was verified a moment ago (and may be cached) is not let through.
+  assertUnavailable(await call(service.url, 'GET', jobPath, { key }));
+  assertUnavailable(await call(service.url, 'GET', `${jobPath}/audit`, { key }));
+  // A key never seen before cannot be checked.
+  assertUnavailable(await call(service.url, 'GET', jobPath, { key: 'svk_test_NeverSeenBeforeNeverSeenBefore00' }));
+  assertUnavailable(await call(service.url, 'POST', '/api/v1/execution-jobs', { key: 'svk_live_NeverSeenBeforeNeverSeenBefore00', body: restaurantRequest() }));
+  assertUnavailable(await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() }));
+  assertUnavailable(await call(service.url, 'GET', '/api/v1/profiles', { key }));
+  assertUnavailable(await call(service.url, 'GET', '/api/v1/metrics/providers/resy', { key }));
+  // Decided without the database: these stay 401.
+  assertApiError(await call(service.url, 'GET', jobPath, { key: 'svk_test_short' }), 401, 'malformed_api_key');
+  assertApiError(await call(service.url, 'GET', jobPath, { key: 'not-a-key-at-all' }), 401, 'malformed_api_key');
+  assertApiError(await call(service.url, 'GET', jobPath), 401, 'missing_authorization');
+  assertApiError(await call(service.url, 'GET', jobPath, { headers: { authorization: 'Basic eDp5' } }), 401, 'invalid_auth_scheme');
+  assertApiError(await call(service.url, 'GET', jobPath, { headers: { authorization: 'Bearer ' } }), 401, 'empty_api_key');
+  // Probes: the process is up, the database is not.
+  assert.equal((await call(service.url, 'GET', '/healthz')).status, 200);
+  const ready = await call(service.url, 'GET', '/readyz');
+  assert.equal(ready.status, 503);
+  assert.equal(ready.body.status, 'unavailable');
+  const metrics = await call(service.url, 'GET', '/metrics');
+  assert.equal(metrics.status, 200, 'metrics are scraped even with the database down');
+  assert.match(metrics.text, /http_requests_total\{method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="503"\} \d+/);
+  // The API's documentation needs no database.
+  assert.equal((await call(service.url, 'GET', '/api/v1/openapi.json')).status, 200);
+}
+
+const pgBackend = BACKENDS.find((b) => b.name === 'postgres');
+if (pgBackend) {
+  describe('fail-closed on postgres (database behind a TCP proxy that is cut)', () => {
+    let proxy: TcpProxy;
+    let service: TestService;
+    let key: string;
+    let jobPath: string;
+    before(async () => {
+      const target = new URL(pgBackend.url);
+      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      const viaProxy = new URL(pgBackend.url);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      service = await startTestService(viaProxy.toString(), {}, { adminUrl: pgBackend.url });
+      key = await service.mintKey('Acme Travel');
+      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() });
+      assert.equal(created.status, 202);
+      jobPath = created.body._links.self;
+    });
+    after(async () => {
+      await proxy.restore();
+      await service.close();
+      await proxy.close();
+    });
+
+    test('with the database unreachable: 503 with Retry-After for anything that needs a key check, 401 for what does not', async () => {
+      // Warm up: the key is now verified, and cached.
+      for (let i = 0; i < 3; i++) assert.equal((await call(service.url, 'GET', jobPath, { key })).status, 200);
+      assert.equal((await call(service.url, 'GET', '/readyz')).status, 200);
+      await proxy.cut();
+      await checksWhileDown(service, key, jobPath);
+    });
+
+    test('when the database comes back, the same key works again without a restart', async () => {
+      await proxy.restore();
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 200; i++) {
+        status = (await call(service.url, 'GET', jobPath, { key })).status;
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(status, 200);
+      assert.equal((await call(service.url, 'GET', '/readyz')).status, 200);
+    });
+  });
+}
+
+if (BACKENDS.some((b) => b.name === 'pglite')) {
+  describe('fail-closed on pglite (database closed underneath the running service)', () => {
+    let service: TestService;
+    before(async () => {
+      service = await startTestService('pglite:memory:');
+    });
+    after(() => service.close());
+
+    test('with the database closed: 503 with Retry-After, never a pass; format checks stay 401', async () => {
+      const key = await service.mintKey('Acme Travel');
+      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() });
+      assert.equal(created.status, 202);
+      const jobPath = created.body._links.self;
+      assert.equal((await call(service.url, 'GET', jobPath, { key })).status, 200);
+      await service.services.database.close();
+      await checksWhileDown(service, key, jobPath);
+    });
+  });
+}

@@ -1,0 +1,263 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { call } from '../helpers/http.ts';
+import { assertApiError } from '../helpers/api-assert.ts';
+import { recordDecision, transition } from '../../src/jobs/transition.ts';
+import { appendAuditEvent } from '../../src/jobs/audit.ts';
+import { createdJobSchema, executionJobSchema, jobAuditSchema } from '../../src/api/v1/response-schemas.ts';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+// Reading jobs and their audit logs: every field, the decision log, audit clamps and order,
+// organisation isolation (and JOB_READ_ISOLATION=none), idempotent replays, and a failed write.
+for (const backend of BACKENDS) {
+  describe(`job reads on ${backend.name}`, () => {
+    let service: TestService;
+    let key: string;
+    let otherOrgKey: string;
+    let sameOrgKey: string;
+    before(async () => {
+      service = await startTestService(backend.url);
+      key = await service.mintKey('Acme Travel');
+      sameOrgKey = await service.mintKey('Acme Travel', ['restaurant']);
+      otherOrgKey = await service.mintKey('Globex');
+    });
+    after(() => service.close());
+
+    const create = async (body: unknown = restaurantRequest(), withKey = key) => {
+      const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: withKey, body });
+      assert.equal(reply.status, 202, reply.text);
+      return reply;
+    };
+
+    test('the 202 reply has the contract fields, a Location header and matches its schema', async () => {
+      const reply = await create();
+      createdJobSchema.parse(reply.body);
+      assert.equal(reply.headers.get('location'), `/api/v1/execution-jobs/${reply.body.jobId}`);
+      assert.equal(reply.headers.get('idempotent-replayed'), null);
+      assert.match(reply.body.jobId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    });
+
+    test('GET shows every execution-job field, ISO 8601 times, and nothing else', async () => {
+      const { body } = await create();
+      const read = await call(service.url, 'GET', body._links.self, { key });
+      assert.equal(read.status, 200);
+      const job = executionJobSchema.parse(read.body);
+      for (const field of ['jobId', 'status', 'handoffUrl', 'sessionUrl', 'summary', 'decisionLog', 'attemptCount', 'usedFallback', 'createdAt', 'updatedAt', 'completedAt']) {
+        assert.ok(field in read.body, `missing ${field}`);
+      }
+      assert.equal(job.status, 'pending');
+      assert.equal(job.scenario, 'restaurant');
+      assert.equal(job.organizationName, 'Acme Travel');
+      assert.equal(job.handoffUrl, null);
+      assert.equal(job.sessionUrl, null);
+      assert.equal(job.completedAt, null);
+      assert.match(job.createdAt, ISO);
+      assert.match(job.updatedAt, ISO);
+      assert.equal('error' in read.body, false, 'error appears only on status error');
+      assert.equal('params' in read.body || 'profile' in read.body, false, 'the request and the traveller are not echoed');
+    });
+
+    test('job ids are case-insensitive', async () => {
+      const { body } = await create();
+      const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${body.jobId.toUpperCase()}`, { key });
+      assert.equal(read.status, 200);
+      assert.equal(read.body.jobId, body.jobId);
+    });
+
+    test('the decision log mirrors the audit log; decisions carry their fields', async () => {
+      const { body } = await create();
+      const db = service.services.db;
+      await transition(db, body.jobId, { to: 'running', event: { type: 'job_started', message: 'worker took the job' }, set: { attempt_count: 1 } });
+      await recordDecision(db, body.jobId, { type: 'step_attempt', message: 'trying resy', providerId: 'resy', data: { providerOutcome: 'failed', reason: 'no_availability' } });
+      await recordDecision(db, body.jobId, { type: 'time_adjusted', message: 'moved to 20:00', providerId: 'opentable', data: { fromTime: '19:30', toTime: '20:00' } }, { used_fallback: true });
+      const read = await call(service.url, 'GET', body._links.self, { key });
+      const audit = await call(service.url, 'GET', body._links.audit, { key });
+      jobAuditSchema.parse(audit.body);
+      assert.equal(read.body.status, 'running');
+      assert.equal(read.body.attemptCount, 1);
+      assert.equal(read.body.usedFallback, true);
+      assert.deepEqual(
+        read.body.decisionLog,
+        audit.body.events.map((e: any) => ({ timestamp: e.timestamp, type: e.type, message: e.message })),
+      );
+      assert.deepEqual(audit.body.events.map((e: any) => e.type), ['job_created', 'job_started', 'step_attempt', 'time_adjusted']);
+      assert.deepEqual(audit.body.events.map((e: any) => e.stepIndex), [0, 1, 2, 3]);
+      const adjusted = audit.body.events[3];
+      assert.equal(adjusted.fromTime, '19:30');
+      assert.equal(adjusted.toTime, '20:00');
+      assert.equal(adjusted.providerId, 'opentable');
+      assert.equal(audit.body.events[2].providerOutcome, 'failed');
+      for (const e of audit.body.events) {
+        assert.match(e.timestamp, ISO);
+        assert.equal(e.jobId, body.jobId);
+      }
+      assert.ok(read.body.updatedAt >= read.body.createdAt);
+    });
+
+    test('a job in status error carries `error`; a terminal job has completedAt', async () => {
+      const { body } = await create();
+      const db = service.services.db;
+      await transition(db, body.jobId, { to: 'running', event: { type: 'job_started', message: 'started' } });
+      await transition(db, body.jobId, { to: 'error', event: { type: 'job_failed', message: 'the page broke' }, set: { error: JSON.stringify({ reason: 'provider_page_changed', provider: 'resy' }) } });
+      const read = await call(service.url, 'GET', body._links.self, { key });
+      const job = executionJobSchema.parse(read.body);
+      assert.equal(job.status, 'error');
+      assert.deepEqual(job.error, { reason: 'provider_page_changed', provider: 'resy' });
+      assert.match(job.completedAt ?? '', ISO);
+    });
+
+    describe('audit limit', () => {
+      let jobId: string;
+      before(async () => {
+        const { body } = await create();
+        jobId = body.jobId;
+        // 2100 events on a real job, through the same function the executor uses.
+        await service.services.db.transaction().execute(async (trx) => {
+          for (let i = 0; i < 2100; i++) await appendAuditEvent(trx, jobId, { type: 'step_attempt', message: `attempt ${i}` });
+        });
+      });
+      const audit = async (query: string) => {
+        const reply = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}/audit${query}`, { key });
+        assert.equal(reply.status, 200, reply.text);
+        assert.equal(reply.body.count, reply.body.events.length);
+        return reply.body;
+      };
+
+      test('default 500, oldest first', async () => {
+        const body = await audit('');
+        assert.equal(body.count, 500);
+        assert.equal(body.events[0].type, 'job_created');
+        assert.deepEqual(body.events.map((e: any) => e.stepIndex), Array.from({ length: 500 }, (_, i) => i));
+      });
+
+      test('clamped to 1..2000; a fraction is truncated; anything not a number is the default', async () => {
+        const cases: Array<[string, number]> = [
+          ['?limit=3', 3],
+          ['?limit=1', 1],
+          ['?limit=0', 1],
+          ['?limit=-7', 1],
+          ['?limit=2.9', 2],
+          ['?limit=2000', 2000],
+          ['?limit=2001', 2000],
+          ['?limit=999999', 2000],
+          ['?limit=1e3', 1000],
+          ['?limit=abc', 500],
+          ['?limit=', 500],
+          ['?limit=Infinity', 500],
+          ['?limit=3&limit=4', 500],
+        ];
+        for (const [query, expected] of cases) assert.equal((await audit(query)).count, expected, query);
+      });
+
+      test('the decision log of the job read is capped at 2000 entries', async () => {
+        const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
+        assert.equal(read.body.decisionLog.length, 2000);
+        assert.equal(read.body.decisionLog[0].type, 'job_created');
+      });
+    });
+
+    test('a job without events gives an empty audit list, not a 404', async () => {
+      const { body } = await create();
+      await sql`delete from audit_events where job_id = ${body.jobId}`.execute(service.services.db);
+      const audit = await call(service.url, 'GET', body._links.audit, { key });
+      assert.equal(audit.status, 200);
+      assert.deepEqual(audit.body, { jobId: body.jobId, count: 0, events: [] });
+      assert.deepEqual((await call(service.url, 'GET', body._links.self, { key })).body.decisionLog, []);
+    });
+
+    test('another organisation reads neither the job nor its audit: 404 job_not_found', async () => {
+      const { body } = await create();
+      assertApiError(await call(service.url, 'GET', body._links.self, { key: otherOrgKey }), 404, 'job_not_found');
+      assertApiError(await call(service.url, 'GET', body._links.audit, { key: otherOrgKey }), 404, 'job_not_found');
+      assert.equal((await call(service.url, 'GET', body._links.self, { key: sameOrgKey })).status, 200, 'another key of the same organisation reads it');
+    });
+
+    describe('idempotency', () => {
+      test('a replay answers the same job with Idempotent-Replayed: true', async () => {
+        const body = { ...restaurantRequest({ restaurant_name: 'Replay' }), clientMetadata: { idempotencyKey: 'replay-1' } };
+        const first = await create(body);
+        const second = await create(body);
+        assert.equal(second.body.jobId, first.body.jobId);
+        assert.equal(second.headers.get('idempotent-replayed'), 'true');
+        const reordered = { clientMetadata: body.clientMetadata, profile: body.profile, request: { params: { ...body.request.params }, scenario: 'restaurant' } };
+        assert.equal((await create(reordered)).body.jobId, first.body.jobId, 'field order does not matter');
+      });
+
+      test('the key is scoped to the organisation', async () => {
+        const body = { ...restaurantRequest({ restaurant_name: 'Scoped' }), clientMetadata: { idempotencyKey: 'shared-key' } };
+        const mine = await create(body);
+        const theirs = await create(body, otherOrgKey);
+        assert.notEqual(theirs.body.jobId, mine.body.jobId);
+        assert.equal(theirs.body.organizationName, 'Globex');
+      });
+
+      test('the same key with a different request is 409 idempotency_key_reused', async () => {
+        const body = { ...restaurantRequest({ restaurant_name: 'Conflict' }), clientMetadata: { idempotencyKey: 'conflict-1' } };
+        await create(body);
+        const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: { ...body, consent: { maxRetries: 1 } } });
+        assertApiError(reply, 409, 'idempotency_key_reused');
+      });
+    });
+
+    test('a failed database write is 500 job_create_failed, then the same idempotencyKey succeeds', async () => {
+      // The database refuses new jobs, as a full disk or a failing constraint would.
+      const block = `alter table jobs add constraint test_refuse_jobs check (false) not valid`;
+      const unblock = `alter table jobs drop constraint test_refuse_jobs`;
+      const ddl = async (statement: string) => {
+        if (backend.name === 'postgres') {
+          // From a separate client, as an operator (or a failure) would change the database.
+          const client = new pg.Client({ connectionString: backend.url });
+          await client.connect();
+          await client.query(`set search_path to "${service.config.DATABASE_SCHEMA}"`);
+          await client.query(statement);
+          await client.end();
+        } else {
+          await sql.raw(statement).execute(service.services.db);
+        }
+      };
+      const body = { ...restaurantRequest({ restaurant_name: 'Retry me' }), clientMetadata: { idempotencyKey: 'retry-after-failure' } };
+      await ddl(block);
+      try {
+        const failed = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
+        assertApiError(failed, 500, 'job_create_failed');
+        assert.match(failed.body.error.message, /retry with the same idempotencyKey/);
+        const count = await sql<{ n: number }>`select count(*)::int as n from jobs where idempotency_key = 'retry-after-failure'`.execute(service.services.db);
+        assert.equal(count.rows[0]!.n, 0);
+      } finally {
+        await ddl(unblock);
+      }
+      const retried = await create(body);
+      assert.equal(retried.headers.get('idempotent-replayed'), null, 'the retry creates the job');
+      const again = await create(body);
+      assert.equal(again.body.jobId, retried.body.jobId);
+    });
+  });
+
+  describe(`JOB_READ_ISOLATION=none on ${backend.name}`, () => {
+    let service: TestService;
+    before(async () => {
+      service = await startTestService(backend.url, { JOB_READ_ISOLATION: 'none' });
+    });
+    after(() => service.close());
+
+    test("any valid key reads any organisation's job and audit, as in the contract's v1-alpha", async () => {
+      const acme = await service.mintKey('Acme Travel');
+      const globex = await service.mintKey('Globex');
+      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: restaurantRequest() });
+      assert.equal(created.status, 202);
+      const read = await call(service.url, 'GET', created.body._links.self, { key: globex });
+      assert.equal(read.status, 200);
+      assert.equal(read.body.organizationName, 'Acme Travel');
+      assert.equal((await call(service.url, 'GET', created.body._links.audit, { key: globex })).status, 200);
+      // Idempotency keys stay scoped to the organisation that created the job.
+      const body = { ...restaurantRequest(), clientMetadata: { idempotencyKey: 'k' } };
+      const a = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body });
+      const g = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: globex, body });
+      assert.notEqual(a.body.jobId, g.body.jobId);
+    });
+  });
+}

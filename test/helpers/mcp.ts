@@ -1,0 +1,67 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { daysFromNow, FLIGHT_PROFILE, PROFILE } from './service.ts';
+
+/** The official SDK client, connected to {baseUrl}/api/mcp over real HTTP with a bearer credential. */
+export async function mcpClient(baseUrl: string, bearer: string, options: { fetch?: FetchLike } = {}) {
+  const client = new Client({ name: 'concierge-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  await client.connect(transport);
+  return { client, transport, close: () => client.close() };
+}
+
+export interface RpcReply {
+  status: number;
+  headers: Headers;
+  /** The JSON body, or the last `data:` message of an SSE stream. */
+  body: any;
+  text: string;
+}
+
+/** One raw POST to /api/mcp, as a hand-written client would send it. */
+export async function rpc(baseUrl: string, body: unknown, options: { bearer?: string; headers?: Record<string, string>; raw?: string; method?: string } = {}): Promise<RpcReply> {
+  const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers };
+  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
+  const response = await fetch(`${baseUrl}/api/mcp`, { method: options.method ?? 'POST', headers, body: payload });
+  const text = await response.text();
+  let parsed: any;
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const data = text.split('\n').filter((line) => line.startsWith('data: '));
+    parsed = data.length ? JSON.parse(data.at(-1)!.slice(6)) : undefined;
+  } else {
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: the test looks at `text`.
+    }
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export const INITIALIZE = (protocolVersion = '2025-06-18') => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '1.0.0' } },
+});
+
+/** Valid arguments for each booking tool. */
+export function bookingArguments(): Record<string, Record<string, unknown>> {
+  return {
+    book_restaurant: { restaurant_name: 'Noma', city: 'Copenhagen', date: daysFromNow(7), time: '19:30', covers: 2, profile: PROFILE },
+    book_hotel: { hotel_name: 'Hotel Sanders', city: 'Copenhagen', checkin: daysFromNow(10), checkout: daysFromNow(12), adults: 2, profile: PROFILE },
+    book_flight: { origin: 'LHR', dest: 'CPH', date: daysFromNow(14), passengers: 1, cabin_class: 'economy', profile: FLIGHT_PROFILE },
+    book_activity: { event_name: 'Hamlet', city: 'London', event_date: daysFromNow(20), num_tickets: 2, profile: PROFILE },
+  };
+}
+
+/** The JSON a tool result carries as text (the same as its structuredContent, or the error body). */
+export function textOf(result: Record<string, unknown>): any {
+  const content = result.content as Array<{ type: string; text?: string }>;
+  return JSON.parse(content.find((c) => c.type === 'text')!.text!);
+}

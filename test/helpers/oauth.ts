@@ -1,0 +1,198 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import * as oauth from 'oauth4webapi';
+import type { TestService } from './service.ts';
+
+// The OAuth flow as a real MCP client runs it: discovery and dynamic registration with
+// oauth4webapi (a strict, independent client), sign-in at the development identity provider and
+// consent in a real Chromium, then the code exchange. Other areas' tests use this to get genuine
+// access tokens and signed-in browsers.
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** http://127.0.0.1 issuers need oauth4webapi's explicit opt-in. */
+export const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+/** The client's redirect URI. Nothing listens there: the browser's request to it is observed. */
+export const REDIRECT_URI = 'http://127.0.0.1:8976/callback';
+
+export async function discover(service: TestService): Promise<oauth.AuthorizationServer> {
+  const issuer = new URL(service.config.BASE_URL);
+  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+}
+
+export interface RegisteredClient {
+  client: oauth.Client;
+  clientSecret: string | undefined;
+  clientAuth: oauth.ClientAuth;
+}
+
+export async function registerClient(as: oauth.AuthorizationServer, metadata: Record<string, unknown> = {}): Promise<RegisteredClient> {
+  const response = await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Test Agent', redirect_uris: [REDIRECT_URI], ...metadata }, insecure);
+  const registered = await oauth.processDynamicClientRegistrationResponse(response);
+  const clientSecret = registered.client_secret as string | undefined;
+  const method = registered.token_endpoint_auth_method as string;
+  const clientAuth = method === 'none' ? oauth.None() : method === 'client_secret_post' ? oauth.ClientSecretPost(clientSecret!) : oauth.ClientSecretBasic(clientSecret!);
+  return { client: registered as oauth.Client, clientSecret, clientAuth };
+}
+
+/** Signs in at the development identity provider if the page shows its form. */
+async function signInIfAsked(page: Page, email: string): Promise<void> {
+  if (!new URL(page.url()).pathname.includes('/dev-idp/interaction/')) return;
+  await page.fill('input[name=email]', email);
+  await Promise.all([page.waitForURL((url) => !url.pathname.includes('/dev-idp/interaction/')), page.click('button[type=submit].primary')]);
+}
+
+/** A browser context signed in to the service as `email` (through the development identity provider). */
+export async function signedInContext(service: TestService, browser: Browser, email: string): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${service.url}/signin?return_to=${encodeURIComponent('/developers/connected-apps')}`);
+  await signInIfAsked(page, email);
+  await page.waitForURL((url) => url.pathname === '/developers/connected-apps');
+  await page.close();
+  return context;
+}
+
+export interface AuthorizationOutcome {
+  /** The URL the browser was sent back to (code or error, state, iss). */
+  callbackUrl: URL;
+  codeVerifier: string;
+  state: string;
+}
+
+/**
+ * Drives the authorization request in `context`: sign-in when asked, then Approve or Deny on the
+ * consent page. Returns where the browser was sent back to.
+ */
+/** An authorization URL with PKCE and state, as a client builds it (`extraParams` override). */
+export async function authorizationUrl(service: TestService, registered: RegisteredClient, options: { scope?: string; extraParams?: Record<string, string> } = {}) {
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(`${service.config.BASE_URL}/oauth/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: registered.client.client_id,
+    redirect_uri: REDIRECT_URI,
+    scope: options.scope ?? 'book read',
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    ...options.extraParams,
+  }).toString();
+  return { url, codeVerifier, state };
+}
+
+/** The next request the page makes to the client's redirect URI. */
+function callbackFrom(page: Page): Promise<URL> {
+  return new Promise<URL>((resolve) => {
+    page.on('request', (request) => {
+      if (request.url().startsWith(`${REDIRECT_URI}?`)) resolve(new URL(request.url()));
+    });
+  });
+}
+
+/** Opens the consent page for a new authorization request (signing in when asked) without answering it. */
+export async function openConsent(service: TestService, context: BrowserContext, registered: RegisteredClient, options: { scope?: string; email?: string; extraParams?: Record<string, string> } = {}) {
+  const { url, codeVerifier, state } = await authorizationUrl(service, registered, options);
+  const page = await context.newPage();
+  const callback = callbackFrom(page);
+  await page.goto(url.href);
+  await signInIfAsked(page, options.email ?? 'ada@example.com');
+  await page.waitForURL((u) => u.pathname === '/oauth/consent');
+  const requestId = (await page.locator('input[name=request]').getAttribute('value'))!;
+  const csrf = (await page.locator('input[name=csrf]').getAttribute('value'))!;
+  return { page, callback, requestId, csrf, codeVerifier, state };
+}
+
+/**
+ * Drives the authorization request in `context`: sign-in when asked, then Approve or Deny on the
+ * consent page. Returns where the browser was sent back to.
+ */
+export async function authorizeInBrowser(
+  service: TestService,
+  context: BrowserContext,
+  registered: RegisteredClient,
+  options: { scope?: string; email?: string; decision?: 'approve' | 'deny'; extraParams?: Record<string, string> } = {},
+): Promise<AuthorizationOutcome> {
+  const { page, callback, codeVerifier, state } = await openConsent(service, context, registered, options);
+  await page.click(`button[name=decision][value=${options.decision ?? 'approve'}]`);
+  const callbackUrl = await callback;
+  await page.close();
+  return { callbackUrl, codeVerifier, state };
+}
+
+export interface ObtainedTokens {
+  accessToken: string;
+  refreshToken: string;
+  clientId: string;
+  clientSecret: string;
+  userEmail: string;
+  scope: string;
+}
+
+/**
+ * A genuine access token through the real flow: dynamic registration, sign-in as `email` at the
+ * development identity provider and Approve in Chromium, code exchange with oauth4webapi.
+ * Pass `browser` to reuse one Chromium across calls (launching one takes about a second).
+ */
+export async function obtainAccessToken(service: TestService, opts: { scope?: string; email?: string; browser?: Browser } = {}): Promise<ObtainedTokens> {
+  const email = opts.email ?? 'ada@example.com';
+  const browser = opts.browser ?? (await launchChromium());
+  try {
+    const as = await discover(service);
+    const registered = await registerClient(as, opts.scope ? { scope: opts.scope } : {});
+    const context = await browser.newContext();
+    try {
+      const outcome = await authorizeInBrowser(service, context, registered, { scope: opts.scope, email });
+      const params = oauth.validateAuthResponse(as, registered.client, outcome.callbackUrl, outcome.state);
+      const response = await oauth.authorizationCodeGrantRequest(as, registered.client, registered.clientAuth, params, REDIRECT_URI, outcome.codeVerifier, insecure);
+      const tokens = await oauth.processAuthorizationCodeResponse(as, registered.client, response);
+      return {
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token!,
+        clientId: registered.client.client_id,
+        clientSecret: registered.clientSecret!,
+        userEmail: email,
+        scope: tokens.scope ?? '',
+      };
+    } finally {
+      await context.close();
+    }
+  } finally {
+    if (!opts.browser) await browser.close();
+  }
+}
+
+/** A raw form POST, for requests a well-behaved client library would refuse to send. */
+export async function postForm(
+  url: string,
+  form: Record<string, string>,
+  options: { basic?: [string, string]; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...options.headers };
+  if (options.basic) {
+    const [id, secret] = options.basic.map((v) => encodeURIComponent(v));
+    headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+  }
+  const response = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** Approves an authorization in an already signed-in context and returns the code, verifier and client. */
+export async function approvedCode(service: TestService, context: BrowserContext, registered: RegisteredClient, options: { scope?: string; extraParams?: Record<string, string> } = {}) {
+  const outcome = await authorizeInBrowser(service, context, registered, options);
+  const code = outcome.callbackUrl.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${outcome.callbackUrl.href}`);
+  return { ...outcome, code };
+}

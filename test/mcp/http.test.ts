@@ -1,0 +1,228 @@
+import { after, before, describe, test } from 'node:test';
+import { apiKeyCacheOf } from '../../src/auth/api-key-cache.ts';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { INITIALIZE, rpc } from '../helpers/mcp.ts';
+import { revokeApiKey } from '../../src/auth/api-keys.ts';
+
+const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+const PING = { jsonrpc: '2.0', id: 3, method: 'ping' };
+const APP_ORIGIN = 'https://agent.example.com';
+
+for (const backend of BACKENDS) {
+  describe(`POST /api/mcp over raw HTTP on ${backend.name}`, () => {
+    let service: TestService;
+    let key: string;
+    let base: string;
+    before(async () => {
+      service = await startTestService(backend.url, { MCP_ALLOWED_ORIGINS: `${APP_ORIGIN}, http://127.0.0.1:9` });
+      key = await service.mintKey('Acme Travel');
+      base = service.services.config.BASE_URL;
+    });
+    after(() => service.close());
+
+    test('no credential is 401 missing_authorization with resource_metadata', async () => {
+      const reply = await rpc(service.url, INITIALIZE());
+      assert.equal(reply.status, 401);
+      assert.deepEqual(Object.keys(reply.body), ['error', 'message']);
+      assert.equal(reply.body.error, 'missing_authorization');
+      assert.equal(reply.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+    });
+
+    test('a bad, unknown or revoked credential is 401 invalid_token with resource_metadata', async () => {
+      const revocable = await service.mintKey('Acme Travel');
+      const [row] = await service.services.db.selectFrom('api_keys').select('id').orderBy('id', 'desc').limit(1).execute();
+      assert.ok(await revokeApiKey(service.services.db, row!.id));
+      const cases: Array<Record<string, string>> = [
+        { authorization: 'Bearer not-a-token' },
+        { authorization: 'Bearer svk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+        { authorization: `Bearer ${revocable}` },
+        { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+        { authorization: 'Bearer ' },
+      ];
+      for (const headers of cases) {
+        const reply = await rpc(service.url, LIST, { headers });
+        assert.equal(reply.status, 401, headers.authorization);
+        assert.equal(reply.body.error, 'invalid_token');
+        assert.equal(typeof reply.body.message, 'string');
+        assert.equal(reply.headers.get('www-authenticate'), `Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+      }
+    });
+
+    test('initialize negotiates 2025-06-18, and newer revisions the SDK knows when asked', async () => {
+      for (const version of ['2025-06-18', '2025-11-25']) {
+        const reply = await rpc(service.url, INITIALIZE(version), { bearer: key });
+        assert.equal(reply.status, 200);
+        assert.equal(reply.headers.get('content-type'), 'application/json');
+        assert.equal(reply.body.result.protocolVersion, version);
+        assert.equal(reply.body.result.serverInfo.name, 'concierge');
+        assert.deepEqual(reply.body.result.capabilities, { tools: { listChanged: false } });
+        assert.equal(reply.headers.get('mcp-session-id'), null, 'stateless: no session');
+      }
+    });
+
+    test('ping and tools/list need a credential but no scope; the answer follows Accept', async () => {
+      assert.deepEqual((await rpc(service.url, PING, { bearer: key })).body, { jsonrpc: '2.0', id: 3, result: {} });
+      const json = await rpc(service.url, LIST, { bearer: key, headers: { accept: '*/*', 'mcp-protocol-version': '2025-06-18' } });
+      assert.equal(json.headers.get('content-type'), 'application/json');
+      assert.equal(json.body.result.tools.length, 6);
+      const onlyJson = await rpc(service.url, LIST, { bearer: key, headers: { accept: 'application/json' } });
+      assert.equal(onlyJson.headers.get('content-type'), 'application/json');
+      const sse = await rpc(service.url, LIST, { bearer: key, headers: { accept: 'text/event-stream' } });
+      assert.equal(sse.status, 200);
+      assert.equal(sse.headers.get('content-type'), 'text/event-stream');
+      assert.match(sse.text, /^event: message\ndata: /);
+      assert.equal(sse.body.result.tools.length, 6);
+      const preferred = await rpc(service.url, LIST, { bearer: key, headers: { accept: 'application/json;q=0.4, text/event-stream;q=0.9' } });
+      assert.equal(preferred.headers.get('content-type'), 'text/event-stream');
+    });
+
+    test('a notification is accepted with 202 and no body', async () => {
+      const reply = await rpc(service.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { bearer: key });
+      assert.equal(reply.status, 202);
+      assert.equal(reply.text, '');
+    });
+
+    test('GET and DELETE are 405 with Allow: POST', async () => {
+      for (const [method, headers] of [
+        ['GET', { accept: 'text/event-stream' }],
+        ['DELETE', {}],
+        ['DELETE', { 'content-type': 'application/json' }],
+      ] as const) {
+        const reply = await rpc(service.url, undefined, { method, bearer: key, headers });
+        assert.equal(reply.status, 405, method);
+        assert.equal(reply.headers.get('allow'), 'POST');
+        assert.equal(reply.body.error, 'method_not_allowed');
+        assert.equal(typeof reply.body.message, 'string');
+      }
+    });
+
+    test('a wrong Accept is 406 and a wrong Content-Type 415, in the {error, message} envelope', async () => {
+      for (const accept of ['text/html', 'application/json;q=0, text/event-stream;q=0', '']) {
+        const reply = await rpc(service.url, LIST, { bearer: key, headers: { accept } });
+        assert.equal(reply.status, 406, accept);
+        assert.equal(reply.body.error, 'not_acceptable');
+      }
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx']) {
+        const reply = await rpc(service.url, LIST, { bearer: key, headers: { 'content-type': type } });
+        assert.equal(reply.status, 415, type);
+        assert.deepEqual(Object.keys(reply.body), ['error', 'message']);
+        assert.equal(reply.body.error, 'unsupported_media_type');
+      }
+      const charset = await rpc(service.url, PING, { bearer: key, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      assert.equal(charset.status, 200);
+    });
+
+    test('an unsupported MCP-Protocol-Version header is 400', async () => {
+      const reply = await rpc(service.url, LIST, { bearer: key, headers: { 'mcp-protocol-version': '2023-01-01' } });
+      assert.equal(reply.status, 400);
+      assert.equal(reply.body.error, 'unsupported_protocol_version');
+      assert.match(reply.body.message, /2025-06-18/);
+      // initialize negotiates in its body; a stray header there does not block it.
+      const init = await rpc(service.url, INITIALIZE(), { bearer: key, headers: { 'mcp-protocol-version': '2023-01-01' } });
+      assert.equal(init.status, 200);
+    });
+
+    test('a batch, a body that is not JSON, and one that is not JSON-RPC are JSON-RPC errors', async () => {
+      const batch = await rpc(service.url, [PING, LIST], { bearer: key });
+      assert.equal(batch.status, 400);
+      assert.equal(batch.body.jsonrpc, '2.0');
+      assert.equal(batch.body.id, null);
+      assert.equal(batch.body.error.code, -32600);
+      assert.match(batch.body.error.message, /batch/i);
+
+      const garbage = await rpc(service.url, undefined, { bearer: key, raw: '{"jsonrpc": "2.0", ' });
+      assert.equal(garbage.status, 400);
+      assert.equal(garbage.body.error.code, -32700);
+
+      for (const body of [{ hello: 'world' }, 'ping', 42, { jsonrpc: '1.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: null, method: 'ping' }, { jsonrpc: '2.0', id: [1], method: 'ping' }]) {
+        const reply = await rpc(service.url, body, { bearer: key });
+        assert.equal(reply.status, 400, JSON.stringify(body));
+        assert.equal(reply.body.error.code, -32600);
+      }
+    });
+
+    test('an unknown tool or malformed tools/call params are -32602, an unknown method -32601', async () => {
+      const tool = await rpc(service.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'nope', arguments: {} } }, { bearer: key });
+      assert.equal(tool.status, 200);
+      assert.equal(tool.body.id, 9);
+      assert.equal(tool.body.error.code, -32602);
+      for (const params of [{ name: 'get_job_status', arguments: 'x' }, { arguments: {} }, { name: 5 }]) {
+        const malformed = await rpc(service.url, { jsonrpc: '2.0', id: 11, method: 'tools/call', params }, { bearer: key });
+        assert.equal(malformed.body.error.code, -32602, JSON.stringify(params));
+      }
+      const method = await rpc(service.url, { jsonrpc: '2.0', id: 10, method: 'resources/list' }, { bearer: key });
+      assert.equal(method.body.error.code, -32601);
+    });
+
+    test('a browser Origin that is not allowed is 403, before anything else', async () => {
+      for (const origin of ['https://evil.example', 'null', 'http://localhost:1']) {
+        const reply = await rpc(service.url, LIST, { headers: { origin } });
+        assert.equal(reply.status, 403, origin);
+        assert.equal(reply.body.error, 'origin_not_allowed');
+        assert.equal(reply.headers.get('access-control-allow-origin'), null);
+        const preflight = await rpc(service.url, undefined, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+        assert.equal(preflight.status, 403);
+      }
+    });
+
+    test('CORS for allowed origins: preflight, exposed WWW-Authenticate and Mcp-Session-Id', async () => {
+      for (const origin of [new URL(base).origin, APP_ORIGIN]) {
+        const preflight = await rpc(service.url, undefined, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+            'content-type': 'application/json',
+          },
+        });
+        assert.equal(preflight.status, 204);
+        assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
+        assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
+        const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+        for (const header of ['authorization', 'content-type', 'mcp-protocol-version']) assert.ok(allowed.includes(header), header);
+
+        const unauthenticated = await rpc(service.url, LIST, { headers: { origin } });
+        assert.equal(unauthenticated.status, 401);
+        assert.equal(unauthenticated.headers.get('access-control-allow-origin'), origin);
+        const exposed = (unauthenticated.headers.get('access-control-expose-headers') ?? '').toLowerCase();
+        assert.ok(exposed.includes('www-authenticate') && exposed.includes('mcp-session-id'), exposed);
+
+        const ok = await rpc(service.url, LIST, { bearer: key, headers: { origin } });
+        assert.equal(ok.status, 200);
+        assert.equal(ok.headers.get('access-control-allow-origin'), origin);
+        assert.equal(ok.headers.get('vary'), 'Origin');
+      }
+    });
+
+    test('every reply carries the request id, also the ones the MCP transport writes', async () => {
+      const reply = await rpc(service.url, PING, { bearer: key, headers: { 'x-request-id': 'trace-mcp-1' } });
+      assert.equal(reply.headers.get('x-request-id'), 'trace-mcp-1');
+    });
+
+    // Last: it takes the key store away (and puts it back).
+    test('an unreachable credential store is 503 auth_backend_unavailable with Retry-After (fails closed)', async () => {
+      const { db } = service.services;
+      // A renamed table stands in for a lost store; keys verified in the last seconds would still
+      // be answered from the API-key cache, which a real outage empties (its listener drops).
+      apiKeyCacheOf(db)?.disable();
+      await sql`alter table api_keys rename to api_keys_unavailable`.execute(db);
+      await sql`alter table oauth_access_tokens rename to oauth_access_tokens_unavailable`.execute(db);
+      try {
+        for (const bearer of [key, `cat_${'A'.repeat(43)}`]) {
+          const reply = await rpc(service.url, LIST, { bearer });
+          assert.equal(reply.status, 503, bearer);
+          assert.deepEqual(Object.keys(reply.body), ['error', 'message']);
+          assert.equal(reply.body.error, 'auth_backend_unavailable');
+          assert.ok(Number(reply.headers.get('retry-after')) > 0);
+        }
+      } finally {
+        await sql`alter table api_keys_unavailable rename to api_keys`.execute(db);
+        await sql`alter table oauth_access_tokens_unavailable rename to oauth_access_tokens`.execute(db);
+      }
+      assert.equal((await rpc(service.url, PING, { bearer: key })).status, 200);
+    });
+  });
+}

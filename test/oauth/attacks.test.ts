@@ -1,0 +1,409 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as oauth from 'oauth4webapi';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { approvedCode, authorizationUrl, discover, launchChromium, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext, type RegisteredClient } from '../helpers/oauth.ts';
+import { authenticateBearer } from '../../src/auth/resource-server.ts';
+import { AuthError } from '../../src/auth/bearer.ts';
+import { sha256 } from '../../src/security/secrets.ts';
+
+// The attack checklist: each test is one thing an attacker (or a sloppy client) tries.
+
+const N = 10;
+
+for (const backend of BACKENDS) {
+  describe(`OAuth attack checklist on ${backend.name}`, () => {
+    let service: TestService;
+    let browser: Browser;
+    let ada: BrowserContext;
+    let as: oauth.AuthorizationServer;
+    let app: RegisteredClient;
+    let other: RegisteredClient;
+    const basic = (c: RegisteredClient): [string, string] => [c.client.client_id, c.clientSecret!];
+    const token = (form: Record<string, string>, options: Parameters<typeof postForm>[2] = {}) => postForm(`${service.url}/oauth/token`, form, options);
+    const redeem = (c: RegisteredClient, code: string, verifier: string, extra: Record<string, string> = {}) =>
+      token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...extra }, { basic: basic(c) });
+    const refresh = (c: RegisteredClient, refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }, { basic: basic(c) });
+    const bearer = (t: string) => authenticateBearer(service.services.db, `Bearer ${t}`, `${service.config.BASE_URL}/api/mcp`);
+    const assertDead = (t: string) => assert.rejects(bearer(t), (e: AuthError) => e.code === 'invalid_token');
+    const pair = async (c: RegisteredClient = app) => {
+      const { code, codeVerifier } = await approvedCode(service, ada, c);
+      const reply = await redeem(c, code, codeVerifier);
+      assert.equal(reply.status, 200);
+      return reply.body as { access_token: string; refresh_token: string };
+    };
+    /** GET /oauth/authorize without following redirects. */
+    const authorize = async (params: Record<string, string>, raw?: string) => {
+      const url = raw ?? `${service.url}/oauth/authorize?${new URLSearchParams(params)}`;
+      const response = await fetch(url, { redirect: 'manual' });
+      return { status: response.status, location: response.headers.get('location'), text: await response.text() };
+    };
+    const validParams = async (overrides: Record<string, string> = {}) => {
+      const { url } = await authorizationUrl(service, app, { extraParams: { state: 'st-123', ...overrides } });
+      return Object.fromEntries(url.searchParams);
+    };
+
+    before(async () => {
+      service = await startTestService(backend.url);
+      browser = await launchChromium();
+      ada = await signedInContext(service, browser, 'ada@example.com');
+      as = await discover(service);
+      app = await registerClient(as, { client_name: 'Honest App' });
+      other = await registerClient(as, { client_name: 'Other App' });
+    });
+    after(async () => {
+      await browser?.close();
+      await service?.close();
+    });
+
+    describe('open redirect attempts on authorize', () => {
+      test('an unknown client_id gets an error page, never a redirect', async () => {
+        const reply = await authorize({ ...(await validParams()), client_id: 'dcr_nobody', redirect_uri: 'https://evil.example/cb' });
+        assert.equal(reply.status, 400);
+        assert.equal(reply.location, null);
+        assert.doesNotMatch(reply.text, /evil\.example/);
+      });
+
+      test('a missing or repeated redirect_uri gets an error page, never a redirect', async () => {
+        const params = await validParams();
+        delete params.redirect_uri;
+        assert.equal((await authorize(params)).location, null);
+        const repeated = `${service.url}/oauth/authorize?${new URLSearchParams(await validParams())}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`;
+        const reply = await authorize({}, repeated);
+        assert.equal(reply.status, 400);
+        assert.equal(reply.location, null);
+      });
+
+      test('errors found after the client and redirect URI are verified go back to it with state and iss', async () => {
+        const reply = await authorize(await validParams({ response_type: 'token' }));
+        assert.equal(reply.status, 303);
+        const location = new URL(reply.location!);
+        assert.equal(`${location.origin}${location.pathname}`, REDIRECT_URI);
+        assert.equal(location.searchParams.get('error'), 'unsupported_response_type');
+        assert.equal(location.searchParams.get('state'), 'st-123');
+        assert.equal(location.searchParams.get('iss'), service.config.BASE_URL);
+      });
+    });
+
+    test('redirect mismatch variants are refused with an error page and no redirect', async () => {
+      const variants = [
+        'http://127.0.0.1:8976/callback/',
+        'http://127.0.0.1:8976/callback/../evil',
+        'http://127.0.0.1:8976/callbacK',
+        'http://127.0.0.1:8976/callback?x=1',
+        'http://127.0.0.1:8976/callback#frag',
+        'http://127.0.0.1:8977/callback',
+        'http://127.0.0.1/callback',
+        'http://localhost:8976/callback',
+        'https://127.0.0.1:8976/callback',
+        'http://127.0.0.1:8976@evil.example/callback',
+        'http://evil.example/?http://127.0.0.1:8976/callback',
+        'http://127.0.0.1:8976%2fcallback',
+        'HTTP://127.0.0.1:8976/callback',
+        ' http://127.0.0.1:8976/callback',
+        'http://127.0.0.1:8976/%63allback',
+      ];
+      for (const redirect of variants) {
+        const reply = await authorize(await validParams({ redirect_uri: redirect }));
+        assert.equal(reply.status, 400, redirect);
+        assert.equal(reply.location, null, redirect);
+      }
+    });
+
+    describe('PKCE downgrade', () => {
+      test('code_challenge_method=plain is refused', async () => {
+        const reply = await authorize(await validParams({ code_challenge_method: 'plain', code_challenge: 'a'.repeat(50) }));
+        const location = new URL(reply.location!);
+        assert.equal(location.searchParams.get('error'), 'invalid_request');
+        assert.equal(location.searchParams.has('code'), false);
+      });
+
+      test('a missing code_challenge (or method) is refused: no code exists for a bare verifier to redeem', async () => {
+        for (const drop of ['code_challenge', 'code_challenge_method']) {
+          const params = await validParams();
+          delete params[drop];
+          const location = new URL((await authorize(params)).location!);
+          assert.equal(location.searchParams.get('error'), 'invalid_request', drop);
+        }
+        const malformed = new URL((await authorize(await validParams({ code_challenge: 'short' }))).location!);
+        assert.equal(malformed.searchParams.get('error'), 'invalid_request');
+      });
+
+      test('a verifier of the wrong length or alphabet is invalid_request; a wrong one is invalid_grant; neither burns the code', async () => {
+        const { code, codeVerifier } = await approvedCode(service, ada, app);
+        for (const bad of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}!`]) {
+          const reply = await redeem(app, code, bad);
+          assert.equal(reply.status, 400);
+          assert.equal(reply.body.error, 'invalid_request');
+        }
+        const missing = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }, { basic: basic(app) });
+        assert.equal(missing.body.error, 'invalid_request');
+        const wrong = await redeem(app, code, oauth.generateRandomCodeVerifier());
+        assert.equal(wrong.status, 400);
+        assert.equal(wrong.body.error, 'invalid_grant');
+        // The challenge itself is not the verifier.
+        const challenge = await oauth.calculatePKCECodeChallenge(codeVerifier);
+        assert.equal((await redeem(app, code, challenge)).body.error, 'invalid_grant');
+        assert.equal((await redeem(app, code, codeVerifier)).status, 200);
+      });
+    });
+
+    describe('code replay', () => {
+      test('a code redeemed twice is invalid_grant and revokes every token issued from it', async () => {
+        const { code, codeVerifier } = await approvedCode(service, ada, app);
+        const first = await redeem(app, code, codeVerifier);
+        assert.equal(first.status, 200);
+        await bearer(first.body.access_token);
+        const again = await redeem(app, code, codeVerifier);
+        assert.equal(again.status, 400);
+        assert.equal(again.body.error, 'invalid_grant');
+        await assertDead(first.body.access_token);
+        assert.equal((await refresh(app, first.body.refresh_token)).body.error, 'invalid_grant');
+      });
+
+      test('a replay that could not have redeemed the code (other client, wrong verifier or redirect) revokes nothing', async () => {
+        const { code, codeVerifier } = await approvedCode(service, ada, app);
+        const first = await redeem(app, code, codeVerifier);
+        assert.equal((await redeem(other, code, codeVerifier)).body.error, 'invalid_grant');
+        assert.equal((await redeem(app, code, oauth.generateRandomCodeVerifier())).body.error, 'invalid_grant');
+        assert.equal((await redeem(app, code, codeVerifier, { redirect_uri: 'http://127.0.0.1:8976/other' })).body.error, 'invalid_grant');
+        assert.equal((await bearer(first.body.access_token)).kind, 'oauth');
+      });
+
+      test('a code is bound to its client and redirect_uri', async () => {
+        const { code, codeVerifier } = await approvedCode(service, ada, app);
+        const stolen = await redeem(other, code, codeVerifier);
+        assert.equal(stolen.body.error, 'invalid_grant');
+        const elsewhere = await redeem(app, code, codeVerifier, { redirect_uri: `${REDIRECT_URI}/` });
+        assert.equal(elsewhere.body.error, 'invalid_grant');
+        assert.equal((await redeem(app, code, codeVerifier)).status, 200);
+      });
+
+      test('an expired code is invalid_grant', async () => {
+        const { code, codeVerifier } = await approvedCode(service, ada, app);
+        await service.services.db.updateTable('oauth_codes').set({ expires_at: new Date(Date.now() - 1000) }).where('redeemed_at', 'is', null).execute();
+        assert.equal((await redeem(app, code, codeVerifier)).body.error, 'invalid_grant');
+      });
+    });
+
+    describe('parallel redemption', () => {
+      test(`${N} parallel redemptions of one code give exactly one 200`, async () => {
+        const { code, codeVerifier } = await approvedCode(service, ada, app);
+        const replies = await Promise.all(Array.from({ length: N }, () => redeem(app, code, codeVerifier)));
+        assert.equal(replies.filter((r) => r.status === 200).length, 1);
+        assert.ok(replies.filter((r) => r.status !== 200).every((r) => r.status === 400 && r.body.error === 'invalid_grant'));
+      });
+
+      test(`${N} parallel refreshes of one token give exactly one 200`, async () => {
+        const tokens = await pair();
+        const replies = await Promise.all(Array.from({ length: N }, () => refresh(app, tokens.refresh_token)));
+        assert.equal(replies.filter((r) => r.status === 200).length, 1);
+        assert.ok(replies.filter((r) => r.status !== 200).every((r) => r.status === 400 && r.body.error === 'invalid_grant'));
+      });
+    });
+
+    describe('refresh reuse', () => {
+      test('a rotated refresh token presented again is invalid_grant and revokes its whole family', async () => {
+        const tokens = await pair();
+        const rotated = await refresh(app, tokens.refresh_token);
+        assert.equal(rotated.status, 200);
+        const reuse = await refresh(app, tokens.refresh_token);
+        assert.equal(reuse.body.error, 'invalid_grant');
+        assert.equal((await refresh(app, rotated.body.refresh_token)).body.error, 'invalid_grant');
+        await assertDead(rotated.body.access_token);
+        await assertDead(tokens.access_token);
+      });
+
+      test('another client\'s refresh token is invalid_grant and stays usable by its owner', async () => {
+        const tokens = await pair();
+        assert.equal((await refresh(other, tokens.refresh_token)).body.error, 'invalid_grant');
+        assert.equal((await refresh(app, tokens.refresh_token)).status, 200);
+      });
+
+      test('an expired refresh token is invalid_grant', async () => {
+        const tokens = await pair();
+        await service.services.db.updateTable('oauth_refresh_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('rotated_at', 'is', null).execute();
+        assert.equal((await refresh(app, tokens.refresh_token)).body.error, 'invalid_grant');
+      });
+    });
+
+    describe('consent CSRF and framing', () => {
+      test('the consent page forbids framing, caching and referrers', async () => {
+        const consent = await openConsent(service, ada, app);
+        const response = await consent.page.reload();
+        const headers = response!.headers();
+        assert.match(headers['content-security-policy']!, /frame-ancestors 'none'/);
+        assert.equal(headers['x-frame-options'], 'DENY');
+        assert.equal(headers['cache-control'], 'no-store');
+        assert.equal(headers['referrer-policy'], 'no-referrer');
+        await consent.page.close();
+      });
+
+      test('a consent POST without the CSRF token, with another session\'s token, or from another origin is 403 and issues nothing', async () => {
+        const consent = await openConsent(service, ada, app);
+        const url = `${service.url}/oauth/consent`;
+        const attempts: Array<{ form: Record<string, string>; headers: Record<string, string> }> = [
+          { form: { request: consent.requestId, decision: 'approve' }, headers: {} },
+          { form: { request: consent.requestId, decision: 'approve', csrf: 'forged' }, headers: {} },
+          { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: 'https://evil.example' } },
+          { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: 'null', 'sec-fetch-site': 'cross-site' } },
+        ];
+        for (const attempt of attempts) {
+          const response = await ada.request.post(url, { form: attempt.form, headers: attempt.headers, maxRedirects: 0 });
+          assert.equal(response.status(), 403, JSON.stringify(attempt));
+        }
+        // Without a session nothing happens at all, even with a token copied from Ada's page.
+        const anonymous = await browser.newContext();
+        const response = await anonymous.request.post(url, { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, maxRedirects: 0 });
+        assert.equal(response.status(), 403);
+        await anonymous.close();
+        const stored = await service.services.db.selectFrom('oauth_authorization_requests').select('decided_at').where('id_hash', '=', sha256(consent.requestId)).executeTakeFirstOrThrow();
+        assert.equal(stored.decided_at, null);
+        // The genuine answer still works afterwards.
+        await consent.page.click('button[name=decision][value=approve]');
+        const callback = await consent.callback;
+        assert.ok(callback.searchParams.get('code'));
+        await consent.page.close();
+      });
+
+      test('a replayed consent POST is 403 and issues no second code', async () => {
+        const consent = await openConsent(service, ada, app);
+        const post = () => ada.request.post(`${service.url}/oauth/consent`, { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: service.url }, maxRedirects: 0 });
+        const before = await service.services.db.selectFrom('oauth_codes').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const first = await post();
+        assert.equal(first.status(), 303);
+        const second = await post();
+        assert.equal(second.status(), 403);
+        const afterCount = await service.services.db.selectFrom('oauth_codes').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        assert.equal(Number(afterCount.n), Number(before.n) + 1);
+        await consent.page.close();
+      });
+
+      test('consent acts on the stored request, not on values re-posted by the browser', async () => {
+        const consent = await openConsent(service, ada, app, { scope: 'read' });
+        const response = await ada.request.post(`${service.url}/oauth/consent`, {
+          form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf, redirect_uri: 'https://evil.example/cb', scope: 'book read', client_id: other.client.client_id, state: 'forged' },
+          headers: { origin: service.url },
+          maxRedirects: 0,
+        });
+        assert.equal(response.status(), 303);
+        const location = new URL(response.headers().location!);
+        assert.equal(`${location.origin}${location.pathname}`, REDIRECT_URI);
+        assert.equal(location.searchParams.get('state'), consent.state);
+        const reply = await redeem(app, location.searchParams.get('code')!, consent.codeVerifier);
+        assert.equal(reply.body.scope, 'read');
+        await consent.page.close();
+      });
+    });
+
+    test('HTML in client_name is shown as text on the consent page, never run', async () => {
+      const name = '<img src=x onerror="document.title=1"><script>document.title="owned"</script>Évil & "Co"';
+      const hostile = await registerClient(as, { client_name: name });
+      const consent = await openConsent(service, ada, hostile);
+      assert.equal(await consent.page.locator('script').count(), 0);
+      assert.equal(await consent.page.locator('main img').count(), 0);
+      assert.equal(await consent.page.locator('h1').innerText(), `${name} wants to use your Concierge account`);
+      assert.notEqual(await consent.page.title(), 'owned');
+      await consent.page.close();
+    });
+
+    describe('secret in the query string', () => {
+      test('the token endpoint refuses parameters in the URL', async () => {
+        const reply = await postForm(`${service.url}/oauth/token?client_id=${app.client.client_id}&client_secret=${app.clientSecret}`, { grant_type: 'refresh_token', refresh_token: 'x' });
+        assert.equal(reply.status, 400);
+        assert.equal(reply.body.error, 'invalid_request');
+        const revoke = await postForm(`${service.url}/oauth/revoke?token=x`, {}, { basic: basic(app) });
+        assert.equal(revoke.body.error, 'invalid_request');
+      });
+
+      test('a client_secret sent to the authorization endpoint is refused', async () => {
+        const reply = await authorize(await validParams({ client_secret: app.clientSecret! }));
+        assert.equal(new URL(reply.location!).searchParams.get('error'), 'invalid_request');
+      });
+    });
+
+    describe('client authentication mix-ups', () => {
+      test('Basic and client_secret_post together are invalid_request', async () => {
+        const reply = await token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: app.client.client_id, client_secret: app.clientSecret! }, { basic: basic(app) });
+        assert.equal(reply.status, 400);
+        assert.equal(reply.body.error, 'invalid_request');
+      });
+
+      test('a body client_id that disagrees with Basic is invalid_request', async () => {
+        const reply = await token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: other.client.client_id }, { basic: basic(app) });
+        assert.equal(reply.body.error, 'invalid_request');
+      });
+
+      test('a wrong secret is 401 invalid_client, with a Basic challenge when Basic was used', async () => {
+        const viaBasic = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: [app.client.client_id, 'wrong'] });
+        assert.equal(viaBasic.status, 401);
+        assert.equal(viaBasic.body.error, 'invalid_client');
+        assert.match(viaBasic.headers.get('www-authenticate') ?? '', /^Basic /);
+        const viaBody = await token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: app.client.client_id, client_secret: other.clientSecret! });
+        assert.equal(viaBody.status, 401);
+        assert.equal(viaBody.body.error, 'invalid_client');
+        const unknown = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: ['dcr_nobody', 'x'] });
+        assert.equal(unknown.status, 401);
+        const none = await token({ grant_type: 'refresh_token', refresh_token: 'x' });
+        assert.equal(none.status, 401);
+        const malformed = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { headers: { authorization: 'Basic !!!' } });
+        assert.equal(malformed.status, 401);
+      });
+
+      test('a confidential client without its secret, or a public client with one, is invalid_client', async () => {
+        const withoutSecret = await token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: app.client.client_id });
+        assert.equal(withoutSecret.status, 401);
+        const pub = await registerClient(as, { token_endpoint_auth_method: 'none' });
+        const withSecret = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: [pub.client.client_id, 'anything'] });
+        assert.equal(withSecret.status, 401);
+      });
+
+      test('repeated client authentication failures are throttled with 429 and Retry-After', async () => {
+        const target = await registerClient(as);
+        let last;
+        for (let i = 0; i < 11; i++) last = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: [target.client.client_id, `wrong-${i}`] });
+        assert.equal(last!.status, 429);
+        assert.ok(Number(last!.headers.get('retry-after')) > 0);
+        // Throttled means refused even with the right secret, until the window ends.
+        const right = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: basic(target) });
+        assert.equal(right.status, 429);
+      });
+
+      test('unsupported, missing or repeated parameters and non-form bodies are refused', async () => {
+        assert.equal((await token({ grant_type: 'password', username: 'a', password: 'b' }, { basic: basic(app) })).body.error, 'unsupported_grant_type');
+        assert.equal((await token({ grant_type: 'client_credentials' }, { basic: basic(app) })).body.error, 'unsupported_grant_type');
+        assert.equal((await token({}, { basic: basic(app) })).body.error, 'invalid_request');
+        const repeated = await fetch(`${service.url}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(basic(app).join(':')).toString('base64')}` },
+          body: 'grant_type=refresh_token&refresh_token=a&refresh_token=b',
+        });
+        assert.equal((await repeated.json()).error, 'invalid_request');
+        const json = await fetch(`${service.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'refresh_token' }) });
+        assert.equal(json.status, 400);
+        assert.equal((await json.json()).error, 'invalid_request');
+      });
+    });
+
+    describe('revocation', () => {
+      test('another client\'s token is not revoked (and the answer is still 200)', async () => {
+        const tokens = await pair();
+        for (const t of [tokens.access_token, tokens.refresh_token]) {
+          const reply = await postForm(`${service.url}/oauth/revoke`, { token: t }, { basic: basic(other) });
+          assert.equal(reply.status, 200);
+        }
+        assert.equal((await bearer(tokens.access_token)).kind, 'oauth');
+        assert.equal((await refresh(app, tokens.refresh_token)).status, 200);
+      });
+
+      test('revocation requires client authentication', async () => {
+        const tokens = await pair();
+        const reply = await postForm(`${service.url}/oauth/revoke`, { token: tokens.access_token });
+        assert.equal(reply.status, 401);
+        assert.equal(reply.body.error, 'invalid_client');
+        assert.equal((await bearer(tokens.access_token)).kind, 'oauth');
+      });
+    });
+  });
+}

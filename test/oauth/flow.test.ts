@@ -1,0 +1,216 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as oauth from 'oauth4webapi';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { approvedCode, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
+import { authenticateBearer } from '../../src/auth/resource-server.ts';
+import { AuthError } from '../../src/auth/bearer.ts';
+
+// The authorization code flow as a strict, independent client (oauth4webapi) runs it, with the
+// person's part (sign-in at the development identity provider, consent) in a real Chromium.
+
+for (const backend of BACKENDS) {
+  describe(`OAuth flow on ${backend.name}`, () => {
+    let service: TestService;
+    let browser: Browser;
+    let ada: BrowserContext;
+    let as: oauth.AuthorizationServer;
+    const resource = () => `${service.config.BASE_URL}/api/mcp`;
+    const bearer = (token: string) => authenticateBearer(service.services.db, `Bearer ${token}`, resource());
+
+    before(async () => {
+      service = await startTestService(backend.url);
+      browser = await launchChromium();
+      ada = await signedInContext(service, browser, 'ada@example.com');
+      as = await discover(service);
+    });
+    after(async () => {
+      await browser?.close();
+      await service?.close();
+    });
+
+    test('discovery: oauth4webapi accepts both documents (issuer and resource byte-identical)', async () => {
+      assert.equal(as.issuer, service.config.BASE_URL);
+      assert.equal(as.authorization_response_iss_parameter_supported, true);
+      const rs = await oauth.processResourceDiscoveryResponse(new URL(resource()), await oauth.resourceDiscoveryRequest(new URL(resource()), insecure));
+      assert.deepEqual(rs.authorization_servers, [service.config.BASE_URL]);
+    });
+
+    test('Approve: code, state and iss come back; oauth4webapi validates iss and redeems the code with PKCE', async () => {
+      const registered = await registerClient(as, { client_name: 'Trip Planner', client_uri: 'https://planner.example' });
+      const outcome = await authorizeInBrowser(service, ada, registered, { scope: 'book read' });
+      assert.equal(outcome.callbackUrl.origin + outcome.callbackUrl.pathname, REDIRECT_URI);
+      assert.equal(outcome.callbackUrl.searchParams.get('state'), outcome.state);
+      assert.equal(outcome.callbackUrl.searchParams.get('iss'), service.config.BASE_URL);
+      assert.match(outcome.callbackUrl.searchParams.get('code') ?? '', /^cac_[A-Za-z0-9_-]{43}$/);
+      const params = oauth.validateAuthResponse(as, registered.client, outcome.callbackUrl, outcome.state);
+      const response = await oauth.authorizationCodeGrantRequest(as, registered.client, registered.clientAuth, params, REDIRECT_URI, outcome.codeVerifier, insecure);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      const tokens = await oauth.processAuthorizationCodeResponse(as, registered.client, response);
+      assert.equal(tokens.token_type, 'bearer');
+      assert.equal(tokens.expires_in, 3600);
+      assert.equal(tokens.scope, 'book read');
+      assert.match(tokens.access_token, /^cat_[A-Za-z0-9_-]{43}$/);
+      assert.match(tokens.refresh_token ?? '', /^crt_[A-Za-z0-9_-]{43}$/);
+      const principal = await bearer(tokens.access_token);
+      assert.equal(principal.kind, 'oauth');
+      assert.ok(principal.kind === 'oauth' && principal.clientId === registered.client.client_id && principal.clientName === 'Trip Planner');
+      assert.deepEqual(principal.kind === 'oauth' && principal.scopes, ['book', 'read']);
+    });
+
+    test('Deny: error=access_denied with state and iss, and no code', async () => {
+      const registered = await registerClient(as);
+      const outcome = await authorizeInBrowser(service, ada, registered, { decision: 'deny' });
+      const query = outcome.callbackUrl.searchParams;
+      assert.equal(query.get('error'), 'access_denied');
+      assert.equal(query.get('state'), outcome.state);
+      assert.equal(query.get('iss'), service.config.BASE_URL);
+      assert.equal(query.has('code'), false);
+      assert.throws(() => oauth.validateAuthResponse(as, registered.client, outcome.callbackUrl, outcome.state), (e: any) => e.error === 'access_denied');
+    });
+
+    test('a narrower scope is granted as asked; a scope outside the client\'s is invalid_scope', async () => {
+      const registered = await registerClient(as, { scope: 'read' });
+      const { code, codeVerifier } = await approvedCode(service, ada, registered, { scope: 'read' });
+      const reply = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { basic: [registered.client.client_id, registered.clientSecret!] });
+      assert.equal(reply.status, 200);
+      assert.equal(reply.body.scope, 'read');
+      const outcome = await authorizeInBrowser(service, ada, registered, { scope: 'book' }).catch((e) => e);
+      // The browser never reaches consent: the error goes straight back to the client.
+      assert.ok(outcome instanceof Error);
+    });
+
+    test('refresh: the pair rotates, a narrower scope may be asked, a wider one is invalid_scope', async () => {
+      const registered = await registerClient(as);
+      const { code, codeVerifier, callbackUrl, state } = await approvedCode(service, ada, registered);
+      void code;
+      const params = oauth.validateAuthResponse(as, registered.client, callbackUrl, state);
+      const first = await oauth.processAuthorizationCodeResponse(as, registered.client, await oauth.authorizationCodeGrantRequest(as, registered.client, registered.clientAuth, params, REDIRECT_URI, codeVerifier, insecure));
+      const second = await oauth.processRefreshTokenResponse(as, registered.client, await oauth.refreshTokenGrantRequest(as, registered.client, registered.clientAuth, first.refresh_token!, insecure));
+      assert.notEqual(second.refresh_token, first.refresh_token);
+      assert.notEqual(second.access_token, first.access_token);
+      assert.equal(second.expires_in, 3600);
+      const narrow = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: second.refresh_token!, scope: 'read' }, { basic: [registered.client.client_id, registered.clientSecret!] });
+      assert.equal(narrow.status, 200);
+      assert.equal(narrow.body.scope, 'read');
+      const principal = await bearer(narrow.body.access_token);
+      assert.deepEqual(principal.kind === 'oauth' && principal.scopes, ['read']);
+      const wide = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: narrow.body.refresh_token, scope: 'book read admin' }, { basic: [registered.client.client_id, registered.clientSecret!] });
+      assert.equal(wide.status, 400);
+      assert.equal(wide.body.error, 'invalid_scope');
+      // A refused scope changed nothing: the same refresh token still works.
+      const again = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: narrow.body.refresh_token }, { basic: [registered.client.client_id, registered.clientSecret!] });
+      assert.equal(again.status, 200);
+      assert.equal(again.body.scope, 'book read');
+    });
+
+    test('revocation: an access token revoked leaves its refresh token alive, and the reverse', async () => {
+      const registered = await registerClient(as);
+      const { code, codeVerifier } = await approvedCode(service, ada, registered);
+      const auth: [string, string] = [registered.client.client_id, registered.clientSecret!];
+      const tokens = (await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { basic: auth })).body;
+      await oauth.processRevocationResponse(await oauth.revocationRequest(as, registered.client, registered.clientAuth, tokens.access_token, insecure));
+      await assert.rejects(bearer(tokens.access_token), (e: AuthError) => e.code === 'invalid_token');
+      const refreshed = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, { basic: auth });
+      assert.equal(refreshed.status, 200);
+      await oauth.processRevocationResponse(await oauth.revocationRequest(as, registered.client, registered.clientAuth, refreshed.body.refresh_token, { ...insecure, additionalParameters: { token_type_hint: 'refresh_token' } }));
+      assert.equal((await bearer(refreshed.body.access_token)).kind, 'oauth');
+      const dead = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, { basic: auth });
+      assert.equal(dead.status, 400);
+      assert.equal(dead.body.error, 'invalid_grant');
+      // Unknown and already revoked tokens: 200 all the same.
+      for (const token of ['not-a-token', tokens.access_token]) {
+        const reply = await postForm(as.revocation_endpoint!, { token }, { basic: auth });
+        assert.equal(reply.status, 200);
+      }
+    });
+
+    test('a public client (token_endpoint_auth_method none) gets no secret and completes the flow with PKCE', async () => {
+      const registered = await registerClient(as, { token_endpoint_auth_method: 'none' });
+      assert.equal(registered.clientSecret, undefined);
+      const { code, codeVerifier } = await approvedCode(service, ada, registered);
+      const reply = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier, client_id: registered.client.client_id });
+      assert.equal(reply.status, 200);
+      assert.equal((await bearer(reply.body.access_token)).kind, 'oauth');
+    });
+
+    test('a client_secret_post client authenticates in the body', async () => {
+      const registered = await registerClient(as, { token_endpoint_auth_method: 'client_secret_post' });
+      const outcome = await authorizeInBrowser(service, ada, registered);
+      const params = oauth.validateAuthResponse(as, registered.client, outcome.callbackUrl, outcome.state);
+      const tokens = await oauth.processAuthorizationCodeResponse(as, registered.client, await oauth.authorizationCodeGrantRequest(as, registered.client, registered.clientAuth, params, REDIRECT_URI, outcome.codeVerifier, insecure));
+      assert.equal(tokens.scope, 'book read');
+    });
+
+    test('obtainAccessToken (the helper other areas use) signs in a new user and returns a working pair', async () => {
+      const tokens = await obtainAccessToken(service, { email: 'grace@example.com', scope: 'read', browser });
+      assert.equal(tokens.userEmail, 'grace@example.com');
+      assert.equal(tokens.scope, 'read');
+      const principal = await bearer(tokens.accessToken);
+      assert.equal(principal.kind, 'oauth');
+      const user = await service.services.db.selectFrom('users').selectAll().where('id', '=', principal.kind === 'oauth' ? principal.userId : -1).executeTakeFirstOrThrow();
+      // No account beforehand: the first sign-in created it, keyed by the provider's issuer and subject.
+      assert.equal(user.email, 'grace@example.com');
+      assert.equal(user.issuer, `${service.config.BASE_URL}/dev-idp`);
+      assert.equal(user.subject, 'grace@example.com');
+    });
+
+    test('connected apps: lists the app with its scopes; Revoke ends the grant and every token at once', async () => {
+      const context = await signedInContext(service, browser, 'lin@example.com');
+      try {
+        const registered = await registerClient(as, { client_name: 'Calendar Sync' });
+        const auth: [string, string] = [registered.client.client_id, registered.clientSecret!];
+        const first = await approvedCode(service, context, registered);
+        const a = (await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code: first.code, redirect_uri: REDIRECT_URI, code_verifier: first.codeVerifier }, { basic: auth })).body;
+        const second = await approvedCode(service, context, registered, { scope: 'read' });
+        const b = (await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code: second.code, redirect_uri: REDIRECT_URI, code_verifier: second.codeVerifier }, { basic: auth })).body;
+        await bearer(a.access_token);
+        const page = await context.newPage();
+        await page.goto(`${service.url}/developers/connected-apps`);
+        const rows = page.locator('tbody tr');
+        assert.equal(await rows.count(), 1);
+        const row = await rows.first().innerText();
+        assert.match(row, /Calendar Sync/);
+        assert.match(row, /book, read/);
+        await Promise.all([page.waitForURL(`${service.url}/developers/connected-apps`), rows.first().locator('button', { hasText: 'Revoke' }).click()]);
+        assert.match(await page.content(), /No app has access/);
+        await page.close();
+        for (const token of [a.access_token, b.access_token]) await assert.rejects(bearer(token), (e: AuthError) => e.code === 'invalid_token');
+        for (const token of [a.refresh_token, b.refresh_token]) {
+          const reply = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: token }, { basic: auth });
+          assert.equal(reply.body.error, 'invalid_grant');
+        }
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('another person cannot see or revoke someone else\'s connected app', async () => {
+      const registered = await registerClient(as, { client_name: 'Ada Only' });
+      await approvedCode(service, ada, registered);
+      const other = await signedInContext(service, browser, 'eve@example.com');
+      try {
+        const page = await other.newPage();
+        await page.goto(`${service.url}/developers/connected-apps`);
+        assert.doesNotMatch(await page.content(), /Ada Only/);
+        await page.close();
+        const grant = await service.services.db.selectFrom('oauth_grants').select('id').where('client_id', '=', registered.client.client_id).executeTakeFirstOrThrow();
+        // Eve's own CSRF token, Ada's grant id: nothing happens.
+        const eveCsrf = await (async () => {
+          const p = await other.newPage();
+          await p.goto(`${service.url}/developers/connected-apps`);
+          const value = await p.locator('input[name=csrf]').first().getAttribute('value');
+          await p.close();
+          return value!;
+        })();
+        const response = await other.request.post(`${service.url}/developers/connected-apps/${grant.id}/revoke`, { form: { csrf: eveCsrf }, headers: { origin: service.url }, maxRedirects: 0 });
+        assert.equal(response.status(), 303);
+        const still = await service.services.db.selectFrom('oauth_grants').select('revoked_at').where('id', '=', grant.id).executeTakeFirstOrThrow();
+        assert.equal(still.revoked_at, null);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+}

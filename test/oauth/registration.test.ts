@@ -1,0 +1,205 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { call } from '../helpers/http.ts';
+import { sha256 } from '../../src/security/secrets.ts';
+
+// POST /oauth/register (RFC 7591) as clients call it: every rule of the contract, on every backend.
+
+const register = (service: TestService, body: unknown) => call(service.url, 'POST', '/oauth/register', { body });
+const valid = { client_name: 'Trip Planner', client_uri: 'https://planner.example', redirect_uris: ['https://planner.example/cb'] };
+
+for (const backend of BACKENDS) {
+  describe(`POST /oauth/register on ${backend.name}`, () => {
+    let service: TestService;
+    before(async () => {
+      service = await startTestService(backend.url);
+    });
+    after(() => service?.close());
+
+    test('201 with every field of the client table; the secret is shown once and stored only as its SHA-256', async () => {
+      const reply = await register(service, { ...valid, scope: 'read book' });
+      assert.equal(reply.status, 201);
+      assert.equal(reply.headers.get('cache-control'), 'no-store');
+      const client = reply.body;
+      assert.match(client.client_id, /^dcr_[A-Za-z0-9_-]{20,}$/);
+      assert.match(client.client_secret, /^ccs_[A-Za-z0-9_-]{43}$/);
+      assert.equal(client.client_secret_expires_at, 0);
+      assert.deepEqual(client.redirect_uris, valid.redirect_uris);
+      assert.equal(client.client_name, 'Trip Planner');
+      assert.equal(client.client_uri, 'https://planner.example');
+      assert.deepEqual(client.grant_types, ['authorization_code', 'refresh_token']);
+      assert.deepEqual(client.response_types, ['code']);
+      assert.equal(client.token_endpoint_auth_method, 'client_secret_basic');
+      assert.equal(client.scope, 'book read');
+      assert.equal(typeof client.client_id_issued_at, 'number');
+      const row = await service.services.db.selectFrom('oauth_clients').selectAll().where('client_id', '=', client.client_id).executeTakeFirstOrThrow();
+      assert.equal(row.secret_hash, sha256(client.client_secret));
+      assert.doesNotMatch(JSON.stringify(row), new RegExp(client.client_secret));
+    });
+
+    test('granted scope = requested ∩ "book read"; all of it when none is requested; nothing in common is refused', async () => {
+      assert.equal((await register(service, { ...valid, scope: 'read admin openid' })).body.scope, 'read');
+      assert.equal((await register(service, { ...valid, scope: 'book+read' })).body.scope, 'book read');
+      assert.equal((await register(service, valid)).body.scope, 'book read');
+      const none = await register(service, { ...valid, scope: 'admin' });
+      assert.equal(none.status, 400);
+      assert.equal(none.body.error, 'invalid_client_metadata');
+      assert.match(none.body.error_description, /^scope:/);
+    });
+
+    test('token_endpoint_auth_method: basic (default), post, and none (a public client gets no secret)', async () => {
+      const post = await register(service, { ...valid, token_endpoint_auth_method: 'client_secret_post' });
+      assert.equal(post.body.token_endpoint_auth_method, 'client_secret_post');
+      assert.ok(post.body.client_secret);
+      const pub = await register(service, { ...valid, token_endpoint_auth_method: 'none' });
+      assert.equal(pub.status, 201);
+      assert.equal(pub.body.token_endpoint_auth_method, 'none');
+      assert.equal('client_secret' in pub.body, false);
+      const bad = await register(service, { ...valid, token_endpoint_auth_method: 'private_key_jwt' });
+      assert.equal(bad.body.error, 'invalid_client_metadata');
+      assert.match(bad.body.error_description, /^token_endpoint_auth_method:/);
+    });
+
+    test('redirect_uris: required, non-empty, https or http on localhost / 127.0.0.1 only', async () => {
+      const accepted = ['https://app.example/cb', 'https://app.example:8443/oauth/cb?x=1', 'http://localhost/cb', 'http://localhost:6274/oauth/callback', 'http://127.0.0.1:33418/', 'http://127.0.0.1/cb'];
+      for (const uri of accepted) assert.equal((await register(service, { ...valid, redirect_uris: [uri] })).status, 201, uri);
+      const refused: unknown[] = [
+        'http://app.example/cb',
+        'http://localhost.evil.example/cb',
+        'http://127.0.0.1.nip.io/cb',
+        'http://10.0.0.1/cb',
+        'http://[::1]/cb',
+        'https://app.example/cb#fragment',
+        'https://app.example/cb#',
+        'javascript:alert(1)',
+        'JavaScript:alert(1)',
+        ' javascript:alert(1)',
+        'java\tscript:alert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'DATA:text/html,x',
+        'https://user:pass@app.example/cb',
+        'https://user@app.example/cb',
+        'http://localhost@evil.example/cb',
+        'https://*.app.example/cb',
+        'https://app.example/*',
+        '/relative/cb',
+        '//app.example/cb',
+        'app.example/cb',
+        'https:/app.example/cb',
+        'https:\\\\app.example\\cb',
+        'HTTPS://app.example/cb',
+        'https://app.example/cb ',
+        'https://app.example/c b',
+        'ftp://app.example/cb',
+        'custom-scheme://cb',
+        '',
+        42,
+      ];
+      for (const uri of refused) {
+        const reply = await register(service, { ...valid, redirect_uris: [uri] });
+        assert.equal(reply.status, 400, String(uri));
+        assert.equal(reply.body.error, 'invalid_redirect_uri', String(uri));
+      }
+      for (const body of [{ client_name: 'x' }, { ...valid, redirect_uris: [] }, { ...valid, redirect_uris: 'https://app.example/cb' }]) {
+        const reply = await register(service, body);
+        assert.equal(reply.status, 400);
+        assert.equal(reply.body.error, 'invalid_redirect_uri');
+      }
+      // One bad URI among good ones refuses the whole registration.
+      const mixed = await register(service, { ...valid, redirect_uris: ['https://app.example/cb', 'http://evil.example/cb'] });
+      assert.equal(mixed.body.error, 'invalid_redirect_uri');
+    });
+
+    test('a protected brand in client_name is refused unless every redirect URI is on its verified domains', async () => {
+      const refused = ['Google Calendar', 'G00gle', 'G o o g l e', 'gооgle' /* Cyrillic o */, 'Goo\u200bgle', 'ＧＯＯＧＬＥ', 'Micro-soft Teams', 'rnicrosoft', 'OpenAI helper', 'Chat GPT', 'Anthropic', 'Claude', 'C1aude', 'Concierge', 'C0NC13RGE Pro', 'Apple Maps', 'Amazon', 'Meta AI', 'Facebook', 'VS Code'];
+      for (const name of refused) {
+        const reply = await register(service, { ...valid, client_name: name });
+        assert.equal(reply.status, 400, name);
+        assert.equal(reply.body.error, 'invalid_client_metadata', name);
+        assert.match(reply.body.error_description, /^client_name:/);
+      }
+      const verified: Array<[string, string[]]> = [
+        ['Claude', ['https://claude.ai/api/mcp/auth_callback']],
+        ['Claude', ['https://claude.ai/api/mcp/auth_callback', 'https://claude.com/api/mcp/auth_callback']],
+        ['ChatGPT', ['https://chatgpt.com/connector_platform_oauth_redirect']],
+        ['Google Gemini', ['https://gemini.google.com/cb']],
+        ['VS Code', ['https://vscode.dev/redirect']],
+      ];
+      for (const [name, uris] of verified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).status, 201, name);
+      const unverified: Array<[string, string[]]> = [
+        ['Claude', ['https://claude.ai.evil.example/cb']],
+        ['Claude', ['https://claude.ai/cb', 'https://evil.example/cb']],
+        ['VS Code', ['https://vscode.dev/redirect', 'http://127.0.0.1:33418/']],
+        ['Microsoft', ['http://localhost/cb']],
+        ['ChatGPT', ['https://claude.ai/cb']],
+      ];
+      for (const [name, uris] of unverified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).body.error, 'invalid_client_metadata', `${name} ${uris}`);
+      // Ordinary names, including ones that merely contain a short brand's letters, are fine.
+      for (const name of ['Trip Planner', 'Metadata Explorer', 'Cloud Desktop', 'Laws helper']) assert.equal((await register(service, { ...valid, client_name: name })).status, 201, name);
+    });
+
+    test('malformed metadata is invalid_client_metadata naming the field, and stores nothing', async () => {
+      const before = await service.services.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const cases: Array<[unknown, RegExp]> = [
+        [{ ...valid, client_name: 42 }, /^client_name:/],
+        [{ ...valid, client_name: '   ' }, /^client_name:/],
+        [{ ...valid, client_name: 'x'.repeat(201) }, /^client_name:/],
+        [{ ...valid, client_name: 'line\nbreak' }, /^client_name:/],
+        [{ ...valid, client_uri: 'javascript:alert(1)' }, /^client_uri:/],
+        [{ ...valid, client_uri: 'http://planner.example' }, /^client_uri:/],
+        [{ ...valid, client_uri: 7 }, /^client_uri:/],
+        [{ ...valid, grant_types: ['implicit'] }, /^grant_types:/],
+        [{ ...valid, grant_types: ['refresh_token'] }, /^grant_types:/],
+        [{ ...valid, grant_types: 'authorization_code' }, /^grant_types:/],
+        [{ ...valid, response_types: ['token'] }, /^response_types:/],
+        [{ ...valid, scope: ['book'] }, /^scope:/],
+        [[valid], /JSON object/],
+      ];
+      for (const [body, field] of cases) {
+        const reply = await register(service, body);
+        assert.equal(reply.status, 400, JSON.stringify(body).slice(0, 80));
+        assert.equal(reply.body.error, 'invalid_client_metadata');
+        assert.match(reply.body.error_description, field);
+      }
+      for (const raw of ['{not json', '']) {
+        const reply = await call(service.url, 'POST', '/oauth/register', { raw, headers: { 'content-type': 'application/json' } });
+        assert.equal(reply.status, 400);
+        assert.equal(reply.body.error, 'invalid_client_metadata');
+      }
+      const form = await call(service.url, 'POST', '/oauth/register', { raw: 'client_name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(form.status, 400);
+      assert.equal(form.body.error, 'invalid_client_metadata');
+      const afterCount = await service.services.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(afterCount.n), Number(before.n));
+    });
+
+    test('unknown metadata fields are ignored (RFC 7591 §2); browser clients may register (CORS)', async () => {
+      const reply = await register(service, { ...valid, logo_uri: 'https://planner.example/logo.png', contacts: ['a@b.example'], software_id: 'x' });
+      assert.equal(reply.status, 201);
+      assert.equal(reply.headers.get('access-control-allow-origin'), '*');
+      const preflight = await fetch(`${service.url}/oauth/register`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      assert.equal(preflight.status, 204);
+      assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /content-type/);
+    });
+  });
+}
+
+describe('registration rate limit', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService(BACKENDS[0]!.url, { OAUTH_REGISTER_RATE_LIMIT: '3' });
+  });
+  after(() => service?.close());
+
+  test('registrations beyond the per-address allowance are 429 with Retry-After, and store nothing', async () => {
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await register(service, valid)).status);
+    assert.deepEqual(statuses, [201, 201, 201, 429, 429]);
+    const limited = await register(service, valid);
+    assert.equal(limited.body.error, 'too_many_requests');
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    const count = await service.services.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 3);
+  });
+});

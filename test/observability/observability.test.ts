@@ -1,0 +1,104 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { call } from '../helpers/http.ts';
+import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
+
+// Probes, Prometheus metrics and logs, read from the running service: route labels are patterns
+// (never ids), and no credential ever reaches a log line.
+for (const backend of BACKENDS) {
+  describe(`observability on ${backend.name}`, () => {
+    let service: TestService;
+    let logs: LogCapture;
+    let key: string;
+    let jobIds: string[];
+    before(async () => {
+      logs = captureLogs();
+      service = await startTestService(backend.url, {}, { logDestination: logs });
+      key = await service.mintKey('Acme Travel');
+      jobIds = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest({ covers: i + 1 }) });
+        assert.equal(created.status, 202);
+        jobIds.push(created.body.jobId);
+      }
+    });
+    after(() => service.close());
+
+    test('GET /healthz and /readyz', async () => {
+      const health = await call(service.url, 'GET', '/healthz');
+      assert.equal(health.status, 200);
+      assert.deepEqual(health.body, { status: 'ok' });
+      const ready = await call(service.url, 'GET', '/readyz');
+      assert.equal(ready.status, 200);
+      assert.deepEqual(ready.body, { status: 'ready' });
+    });
+
+    test('GET /metrics: requests by route pattern and status, jobs by status, queue depth', async () => {
+      for (const id of jobIds) assert.equal((await call(service.url, 'GET', `/api/v1/execution-jobs/${id}`, { key })).status, 200);
+      await call(service.url, 'GET', '/api/v1/execution-jobs/00000000-0000-4000-8000-000000000000', { key });
+      await call(service.url, 'GET', '/api/v1/nowhere', { key });
+      const reply = await call(service.url, 'GET', '/metrics');
+      assert.equal(reply.status, 200);
+      assert.match(reply.headers.get('content-type') ?? '', /^text\/plain/);
+      const text = reply.text;
+      const value = (pattern: RegExp) => {
+        const match = pattern.exec(text);
+        assert.ok(match, `no ${pattern} in\n${text.split('\n').filter((l) => l.startsWith('http_requests_total') || l.startsWith('concierge')).join('\n')}`);
+        return Number(match[1]);
+      };
+      assert.ok(value(/^http_requests_total\{method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="200"\} (\d+)$/m) >= 3);
+      assert.ok(value(/^http_requests_total\{method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="404"\} (\d+)$/m) >= 1);
+      assert.ok(value(/^http_requests_total\{method="POST",route="\/api\/v1\/execution-jobs",status="202"\} (\d+)$/m) >= 3);
+      assert.ok(value(/^http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)$/m) >= 1);
+      assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="200"\} \d+$/m);
+      const pending = (await sql<{ n: number }>`select count(*)::int as n from jobs where status = 'pending'`.execute(service.services.db)).rows[0]!.n;
+      assert.equal(value(/^concierge_jobs\{status="pending"\} (\d+)$/m), pending);
+      assert.ok(value(/^concierge_queue_depth\{state="queued"\} (\d+)$/m) >= 0);
+      assert.ok(value(/^concierge_queue_depth\{state="active"\} (\d+)$/m) >= 0);
+      for (const id of jobIds) assert.ok(!text.includes(id), 'job ids never become label values');
+    });
+
+    test('logs: one line per request with its id; no Authorization value, API key or query string', async () => {
+      const secretQuery = 'svk_test_QueryStringSecretQueryStringSecret';
+      await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}?api_key=${secretQuery}`, { key, headers: { 'x-request-id': 'log-probe-1' } });
+      await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}`, { headers: { authorization: 'Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==' } });
+      await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}`, { key: 'svk_test_UnknownButWellFormedKey000000' });
+      await call(service.url, 'POST', '/api/v1/profiles', { key, body: { first_name: 'x', password: 'hunter2-secret', token: 'tok-secret' } });
+      const text = logs.text();
+      assert.ok(!text.includes(key), 'the API key is in the logs');
+      assert.ok(!text.includes(key.slice(13)), 'part of the API key is in the logs');
+      assert.ok(!text.includes(secretQuery), 'a query string reached the logs');
+      assert.ok(!text.includes('QWxhZGRpbjpvcGVuIHNlc2FtZQ=='), 'a Basic credential is in the logs');
+      assert.ok(!text.includes('svk_test_UnknownButWellFormedKey000000'));
+      assert.ok(!/Bearer /i.test(text), 'an Authorization value is in the logs');
+      assert.ok(!text.includes('hunter2-secret') && !text.includes('tok-secret'));
+      const lines = logs.lines();
+      const probe = lines.filter((l) => l.reqId === 'log-probe-1');
+      assert.ok(probe.length >= 2, 'incoming and completed lines carry the request id');
+      const incoming = probe.find((l) => (l.req as any)?.url);
+      assert.equal((incoming!.req as any).url, `/api/v1/execution-jobs/${jobIds[0]}`);
+      assert.equal((incoming!.req as any).headers.authorization, '[redacted]');
+    });
+
+    test('a failure is logged without a stack trace, SQL or row data', async () => {
+      const statement = (on: boolean) =>
+        sql.raw(on ? 'alter table jobs add constraint test_refuse check (false) not valid' : 'alter table jobs drop constraint test_refuse').execute(service.services.db);
+      await statement(true);
+      try {
+        const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest({ restaurant_name: 'Logged failure' }), headers: { 'x-request-id': 'log-probe-2' } });
+        assert.equal(reply.status, 500);
+      } finally {
+        await statement(false);
+      }
+      const failure = logs.lines().find((l) => l.reqId === 'log-probe-2' && l.level === 50);
+      assert.ok(failure, 'the failure is logged at error level');
+      assert.equal(failure.msg, 'request failed: job_create_failed');
+      const raw = JSON.stringify(failure);
+      assert.doesNotMatch(raw, /\\n\s+at |"stack"/, 'no stack trace');
+      assert.doesNotMatch(raw, /insert into|Failing row|Logged failure|ada@example\.com/i, 'no SQL and no row data');
+      assert.match(raw, /test_refuse/, 'the cause is named');
+    });
+  });
+}
