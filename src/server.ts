@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { startQueue, queueErrors } from './jobs/queue.ts';
+import { startQueue } from './jobs/queue.ts';
 import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import { startExecutor } from './executor/index.ts';
@@ -36,12 +36,8 @@ export async function startService(config: Config, log: Logger, options: StartOp
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) log.info({ migrations: applied }, 'database migrated');
-    const queue = await startQueue(database);
+    const queue = await startQueue(database, { onError: (error) => log.warn({ err: { message: error.message } }, 'queue background error') });
     closers.unshift(() => queue.stop());
-    const drain = setInterval(() => {
-      for (const error of queueErrors.splice(0)) log.warn({ err: { message: error.message } }, 'queue background error');
-    }, 5_000);
-    drain.unref();
     if (database.listen) {
       // Recently verified API keys, kept only while revocations can reach us (auth/api-key-cache.ts).
       const cache = new ApiKeyCache();
@@ -92,7 +88,6 @@ export async function startService(config: Config, log: Logger, options: StartOp
       async close() {
         if (closed) return;
         closed = true;
-        clearInterval(drain);
         for (const close of closers) await close().catch((error: unknown) => log.warn({ err: error }, 'error while closing'));
       },
     };

@@ -24,7 +24,13 @@ export interface Queue {
   stop(): Promise<void>;
 }
 
-export async function startQueue(database: Database, options: { supervise?: boolean } = {}): Promise<Queue> {
+export interface QueueOptions {
+  supervise?: boolean;
+  /** Failures pg-boss meets in the background (a lost connection, say); the owner logs them. */
+  onError?: (error: Error) => void;
+}
+
+export async function startQueue(database: Database, options: QueueOptions = {}): Promise<Queue> {
   const { boss: target } = database;
   // The supervisor fails jobs whose heartbeat went silent (a killed worker) on each monitor pass: every
   // 10 s instead of pg-boss's default minute, so a crashed job is taken up again well within a minute.
@@ -33,10 +39,10 @@ export async function startQueue(database: Database, options: { supervise?: bool
     target.backend === 'pglite'
       ? new PgBoss({ db: fromPglite(target.pglite!), backend: 'pglite', schema: target.schema, ...supervision })
       : new PgBoss({ connectionString: target.connectionString!, schema: target.schema, max: 5, ...supervision });
+  // pg-boss reports background failures as events; without a listener Node would treat them as fatal.
+  const onError = options.onError ?? (() => {});
   let boss = make();
-  // pg-boss reports background failures (a lost connection, say) as events; without a listener
-  // Node would treat them as fatal. They are logged by whoever owns the process.
-  boss.on('error', (error) => queueErrors.push(error));
+  boss.on('error', onError);
   await boss.start();
   if (!(await boss.getQueue(BOOKING_QUEUE))) {
     await boss
@@ -49,7 +55,7 @@ export async function startQueue(database: Database, options: { supervise?: bool
     // that cache: on PGlite the lookup would wait for the very transaction it runs in. Restart once.
     await boss.stop({ graceful: false });
     boss = make();
-    boss.on('error', (error) => queueErrors.push(error));
+    boss.on('error', onError);
     await boss.start();
   }
   const wakeListeners: Array<() => void> = [];
@@ -73,8 +79,5 @@ export async function startQueue(database: Database, options: { supervise?: bool
     },
   };
 }
-
-/** Errors pg-boss raised in the background, drained by the logger. */
-export const queueErrors: Error[] = [];
 
 export type BookingJob = BossJob<BookingMessage>;
