@@ -24,7 +24,7 @@ export function handoffOpen(job: Job, now = new Date()): boolean {
   return job.status === 'paused_payment' && job.holdExpiresAt !== null && new Date(job.holdExpiresAt) > now;
 }
 
-export function handoffLinks(baseUrl: string, secretKey: string): Required<JobLinks> {
+export function handoffLinks(baseUrl: string, secretKey: string): JobLinks {
   const issued = (job: Job) => (job.holdExpiresAt ? `${baseUrl}/handoff/${handoffToken(secretKey, job.jobId, job.holdExpiresAt)}` : null);
   return {
     handoffUrl: (job) => (handoffOpen(job) ? issued(job) : null),

@@ -15,7 +15,7 @@ export interface JobDeps {
   /** `none` restores the contract's open v1-alpha reads: any organisation reads any job. */
   readIsolation: 'organization' | 'none';
   /** Fills in the handoff URL of paused_payment events when they are read (it is never stored usable). */
-  links?: JobLinks;
+  links: JobLinks;
 }
 
 export interface CreateJobOptions {
@@ -171,7 +171,7 @@ export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: s
 // The paused_payment event shows the handoff URL it issued. The database holds only the token's hash,
 // so the URL is recomputed here, as it is for the job itself.
 function withHandoffUrls(deps: JobDeps, job: Job, events: AuditEvent[]): AuditEvent[] {
-  const issued = deps.links?.issuedHandoffUrl?.(job) ?? null;
+  const issued = deps.links.issuedHandoffUrl(job);
   if (!issued) return events;
   return events.map((e) => (e.type === 'paused_payment' ? { ...e, handoffUrl: issued } : e));
 }
