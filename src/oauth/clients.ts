@@ -40,7 +40,8 @@ export function clientInfo(row: ClientRow): ClientInfo {
   };
 }
 
-export interface NewClient {
+/** A client's metadata after validation (registration and the operator CLI parse it alike). */
+export interface ClientMetadata {
   redirectUris: string[];
   clientName: string | null;
   clientUri: string | null;
@@ -48,6 +49,9 @@ export interface NewClient {
   grantTypes: string[];
   responseTypes: string[];
   authMethod: AuthMethod;
+}
+
+export interface NewClient extends ClientMetadata {
   registration: 'dynamic' | 'operator';
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { type ProtectedBrand, unverifiedBrand } from './brands.ts';
-import { AUTH_METHODS, clientInfo, insertClient, type AuthMethod, type ClientInfo } from './clients.ts';
+import { AUTH_METHODS, clientInfo, insertClient, type AuthMethod, type ClientInfo, type ClientMetadata } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirect-uris.ts';
 import { hasControlCharacter } from '../security/text.ts';
@@ -16,16 +16,6 @@ const MAX_NAME = 200;
 
 export interface RegistrationPolicy {
   brands: ProtectedBrand[];
-}
-
-export interface ClientMetadata {
-  redirectUris: string[];
-  clientName: string | null;
-  clientUri: string | null;
-  scope: string;
-  grantTypes: string[];
-  responseTypes: string[];
-  authMethod: AuthMethod;
 }
 
 function metadataError(field: string, message: string): OAuthError {
