@@ -8,7 +8,8 @@ import { obtainAccessToken, signedInContext } from '../helpers/oauth.ts';
 import { BACKENDS, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
-import { capturingLogger, containsCode, distinctCode, dumpEveryTable, signInAtDevIdp } from './helpers.ts';
+import { capturingLogger, containsCode, distinctCode, signInAtDevIdp } from './helpers.ts';
+import { dumpEveryTable } from '../helpers/db-dump.ts';
 
 // The handoff end to end, as the person lives it: a job reaches paused_payment in the real executor
 // (real Chromium on the sandbox sites), the person opens handoffUrl in another real Chromium, types

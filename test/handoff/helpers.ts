@@ -1,34 +1,17 @@
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import type { Logger } from 'pino';
 import { createLogger } from '../../src/observability/logger.ts';
 import { captureLogs } from '../helpers/log-capture.ts';
 import type { TestService } from '../helpers/service.ts';
 
-// Shared by the handoff end-to-end tests: a logger whose every line is kept, a dump of every row the
-// service stores, and the person's side of the dev identity provider.
+// Shared by the handoff end-to-end tests: a logger whose every line is kept, card codes to search
+// for, and the person's side of the dev identity provider.
 
 /** A debug-level logger (more is logged, so more is searched) whose lines are all kept. */
 export function capturingLogger(level = 'debug'): { log: Logger; lines: () => string[] } {
   const capture = captureLogs();
   return { log: createLogger(level, capture), lines: () => capture.text().split('\n').filter(Boolean) };
-}
-
-/** Every row of every table of this service (its schema and its queue's schema), as JSON text. */
-export async function dumpEveryTable(service: TestService): Promise<{ tables: string[]; text: string }> {
-  const { db, database } = service.services;
-  const schemas = [database.schema, database.boss.schema];
-  const tables = await sql<{ table_schema: string; table_name: string }>`
-    select table_schema, table_name from information_schema.tables
-    where table_type = 'BASE TABLE' and table_schema in (${sql.join(schemas)})
-    order by 1, 2`.execute(db);
-  const parts: string[] = [];
-  for (const t of tables.rows) {
-    const rows = await sql<{ row: string }>`select row_to_json(x)::text as row from ${sql.table(`${t.table_schema}.${t.table_name}`)} x`.execute(db);
-    parts.push(`${t.table_schema}.${t.table_name}: ${rows.rows.map((r) => r.row).join('\n')}`);
-  }
-  return { tables: tables.rows.map((t) => `${t.table_schema}.${t.table_name}`), text: parts.join('\n') };
 }
 
 /** A card code that nothing else will contain by chance: 4 digits, not a year, absent from `haystack`. */

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { dumpEveryTable } from '../helpers/db-dump.ts';
 import type { Browser } from 'playwright-core';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { approvedCode, discover, launchChromium, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
@@ -53,18 +53,9 @@ for (const backend of BACKENDS) {
       await context.close();
       assert.ok(secrets.every((s) => typeof s === 'string' && s.length >= 43));
 
-      const db = service.services.db;
-      const schemas = [service.services.database.schema, service.services.database.boss.schema];
-      const tables = await sql<{ table_schema: string; table_name: string }>`
-        select table_schema, table_name from information_schema.tables
-        where table_schema = any(${schemas}) and table_type = 'BASE TABLE'`.execute(db);
-      const names = tables.rows.map((t) => t.table_name);
+      const { tables, text: dump } = await dumpEveryTable(service);
+      const names = tables.map((t) => t.split('.').pop());
       for (const expected of ['oauth_clients', 'oauth_codes', 'oauth_access_tokens', 'oauth_refresh_tokens', 'oauth_authorization_requests', 'web_sessions', 'users', 'oauth_grants']) assert.ok(names.includes(expected), expected);
-      let dump = '';
-      for (const t of tables.rows) {
-        const rows = await sql.raw(`select * from "${t.table_schema}"."${t.table_name}"`).execute(db);
-        dump += `${t.table_schema}.${t.table_name}\n${JSON.stringify(rows.rows)}\n`;
-      }
       assert.ok(dump.includes('Dump Test'), 'the dump holds the flow (sanity check)');
       for (const secret of secrets) {
         // The random part alone, too: a prefix-less copy would be as usable.
