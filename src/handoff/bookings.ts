@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { listAuditEvents } from '../jobs/audit.ts';
-import { AUDIT_LIMIT_MAX, toJob } from '../jobs/service.ts';
+import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
+import { toJob } from '../jobs/service.ts';
 import type { AuditEvent, Job } from '../jobs/types.ts';
 
 // A signed-in person's bookings: the jobs created for them through an OAuth client, newest first,

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { listAuditEvents } from '../jobs/audit.ts';
-import { AUDIT_LIMIT_MAX } from '../jobs/service.ts';
+import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
 import { transition } from '../jobs/transition.ts';
 import { DomainError, type AuditEvent, type Job } from '../jobs/types.ts';
 import { findJobByHandoffToken, handoffOpen } from '../executor/handoff.ts';

@@ -2,6 +2,10 @@ import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kyse
 import type { DB } from '../db/schema.ts';
 import type { AuditEvent, AuditEventType } from './types.ts';
 
+/** The audit endpoint's limit: default and most; a job's decisionLog shows up to the most too. */
+export const AUDIT_LIMIT_DEFAULT = 500;
+export const AUDIT_LIMIT_MAX = 2000;
+
 export interface NewAuditEvent {
   type: AuditEventType;
   message: string;

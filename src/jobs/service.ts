@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Kysely, Selectable } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
-import { appendAuditEvent, auditEventColumns, listAuditEvents, toAuditEvent } from './audit.ts';
+import { appendAuditEvent, AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX, listAuditEvents, toAuditEvent } from './audit.ts';
+import { loadJob, loadJobWithLog } from './job-reads.ts';
 import { flightProfileIssues, type BookingRequest } from './schemas.ts';
 import type { Queue } from './queue.ts';
 import type { JobLinks } from './handoff-url.ts';
@@ -146,13 +146,10 @@ function visibleTo(deps: JobDeps, reader: Reader | null, row: { owner_key: strin
 /** The job as its reader may see it; null when it does not exist or belongs to someone else. */
 export async function getJob(deps: JobDeps, reader: Reader | null, jobId: string): Promise<Job | null> {
   if (!UUID.test(jobId)) return null;
-  const row = await deps.db.selectFrom('jobs').selectAll().where('id', '=', jobId.toLowerCase()).executeTakeFirst();
+  const row = await loadJob(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
   return toJob(row);
 }
-
-export const AUDIT_LIMIT_DEFAULT = 500;
-export const AUDIT_LIMIT_MAX = 2000;
 
 /** Clamps as the contract says: default 500, 1..2000; anything not a number is the default. */
 export function clampAuditLimit(raw: unknown): number {
@@ -176,44 +173,13 @@ function withHandoffUrls(deps: JobDeps, job: Job, events: AuditEvent[]): AuditEv
   return events.map((e) => (e.type === 'paused_payment' ? { ...e, handoffUrl: issued } : e));
 }
 
-function jobWithLogQuery(db: Kysely<DB>, jobId: string) {
-  return db
-    .selectFrom('jobs')
-    .selectAll('jobs')
-    .select((eb) =>
-      jsonArrayFrom(
-        eb
-          .selectFrom('audit_events')
-          .select(auditEventColumns)
-          .whereRef('audit_events.job_id', '=', 'jobs.id')
-          .orderBy('audit_events.step_index', 'asc')
-          .limit(AUDIT_LIMIT_MAX),
-      ).as('decision_log'),
-    )
-    .where('jobs.id', '=', jobId);
-}
-type JobWithLogRow = Awaited<ReturnType<ReturnType<typeof jobWithLogQuery>['executeTakeFirstOrThrow']>>;
-
-// The statement is built and compiled once per database handle; each call only binds the id.
-const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
-const compiledJobWithLog = new WeakMap<Kysely<DB>, { compiled: CompiledQuery<JobWithLogRow>; idAt: number }>();
-
 /**
- * The job with its decision log, as GET /execution-jobs/{id} shows it: one statement, the log
- * aggregated in the database, because this is the read clients poll.
+ * The job with its decision log, as GET /execution-jobs/{id} shows it: one statement (shared with
+ * the reads that arrive alongside it), the log aggregated in the database.
  */
 export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; decisionLog: AuditEvent[] } | null> {
   if (!UUID.test(jobId)) return null;
-  let prepared = compiledJobWithLog.get(deps.db);
-  if (!prepared) {
-    const compiled = jobWithLogQuery(deps.db, PLACEHOLDER_ID).compile();
-    prepared = { compiled, idAt: compiled.parameters.indexOf(PLACEHOLDER_ID) };
-    compiledJobWithLog.set(deps.db, prepared);
-  }
-  const parameters = [...prepared.compiled.parameters];
-  parameters[prepared.idAt] = jobId.toLowerCase();
-  const { rows } = await deps.db.executeQuery<JobWithLogRow>({ ...prepared.compiled, parameters });
-  const row = rows[0];
+  const row = await loadJobWithLog(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
   const { decision_log: log, ...jobRow } = row;
   const job = toJob(jobRow);

@@ -7,6 +7,7 @@ import { call } from '../helpers/http.ts';
 import { assertApiError } from '../helpers/api-assert.ts';
 import { recordDecision, transition } from '../../src/jobs/transition.ts';
 import { appendAuditEvent } from '../../src/jobs/audit.ts';
+import { getJobWithLog } from '../../src/jobs/service.ts';
 import { createdJobSchema, executionJobSchema, jobAuditSchema } from '../../src/api/v1/response-schemas.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -174,6 +175,53 @@ for (const backend of BACKENDS) {
       assertApiError(await call(service.url, 'GET', body._links.self, { key: otherOrgKey }), 404, 'job_not_found');
       assertApiError(await call(service.url, 'GET', body._links.audit, { key: otherOrgKey }), 404, 'job_not_found');
       assert.equal((await call(service.url, 'GET', body._links.self, { key: sameOrgKey })).status, 200, 'another key of the same organisation reads it');
+    });
+
+    test('reads sent together each get their own job; isolation holds among them', async () => {
+      const mine = await Promise.all([0, 1, 2, 3, 4].map(() => create()));
+      const theirs = (await create(restaurantRequest(), otherOrgKey)).body;
+      const missing = '00000000-0000-4000-8000-000000000000';
+      const reads = await Promise.all([
+        ...mine.map(({ body }) => call(service.url, 'GET', body._links.self, { key })),
+        call(service.url, 'GET', `/api/v1/execution-jobs/${mine[0]!.body.jobId.toUpperCase()}`, { key }),
+        call(service.url, 'GET', theirs._links.self, { key }),
+        call(service.url, 'GET', theirs._links.self, { key: otherOrgKey }),
+        call(service.url, 'GET', `/api/v1/execution-jobs/${missing}`, { key }),
+      ]);
+      mine.forEach(({ body }, i) => {
+        assert.equal(reads[i]!.status, 200);
+        assert.equal(reads[i]!.body.jobId, body.jobId);
+        assert.equal(reads[i]!.body.decisionLog[0].type, 'job_created');
+      });
+      assert.equal(reads[5]!.body.jobId, mine[0]!.body.jobId, 'the same job twice in one batch');
+      assertApiError(reads[6]!, 404, 'job_not_found');
+      assert.equal(reads[7]!.body.jobId, theirs.jobId, 'its owner reads it in the same batch');
+      assertApiError(reads[8]!, 404, 'job_not_found');
+    });
+
+    test('reads started in the same tick share one statement and still answer per reader', async () => {
+      const mine = (await create()).body.jobId;
+      const theirs = (await create(restaurantRequest(), otherOrgKey)).body.jobId;
+      const acme = { kind: 'organization', organizationName: 'Acme Travel' } as const;
+      const globex = { kind: 'organization', organizationName: 'Globex' } as const;
+      const [a, b, c, d] = await Promise.all([
+        getJobWithLog(service.services.jobs, acme, mine),
+        getJobWithLog(service.services.jobs, acme, theirs),
+        getJobWithLog(service.services.jobs, globex, theirs),
+        getJobWithLog(service.services.jobs, globex, mine),
+      ]);
+      assert.equal(a?.job.jobId, mine);
+      assert.equal(b, null);
+      assert.equal(c?.job.jobId, theirs);
+      assert.equal(d, null);
+    });
+
+    test('a read sees a change committed just before it', async () => {
+      const { body } = await create();
+      await transition(service.services.db, body.jobId, { to: 'running', event: { type: 'job_started', message: 'worker took the job' } });
+      const read = await call(service.url, 'GET', body._links.self, { key });
+      assert.equal(read.body.status, 'running');
+      assert.deepEqual(read.body.decisionLog.map((e: { type: string }) => e.type), ['job_created', 'job_started']);
     });
 
     describe('idempotency', () => {

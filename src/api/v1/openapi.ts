@@ -11,7 +11,7 @@ import {
   restaurantParams,
 } from '../../jobs/schemas.ts';
 import { SCENARIOS } from '../../jobs/types.ts';
-import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../../jobs/service.ts';
+import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../../jobs/audit.ts';
 import { METRICS_DAYS_DEFAULT } from '../../jobs/provider-metrics.ts';
 import { API_ERRORS, AUTH_ERROR_CODES, type ApiErrorCode } from './error-codes.ts';
 import {
