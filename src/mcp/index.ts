@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { authenticateBearer } from '../auth/resource-server.ts';
 import { AuthError } from '../auth/bearer.ts';
 import type { Services } from '../services.ts';
@@ -7,11 +8,14 @@ import { callerOf, type Caller } from './caller.ts';
 import { fromAuthError, jsonRpcError, JSON_RPC, McpHttpError, sendMcpError } from './http-errors.ts';
 import { isJsonContentType, isSupportedProtocolVersion, responseModeFor, SUPPORTED_PROTOCOL_VERSIONS, type ResponseMode } from './negotiate.ts';
 import { allowedOrigins, corsHeaders, PREFLIGHT_HEADERS } from './origin.ts';
-import { answerMessage } from './transport.ts';
+import { RequestTransport } from './transport.ts';
+import { createMcpServer } from './server.ts';
+import type { ToolContext } from './tools/types.ts';
 
 // POST /api/mcp: MCP Streamable HTTP, stateless. In order: Origin (every method), credential,
 // media types, then the one JSON-RPC message: batch and shape, protocol revision, scope; then the
-// MCP server answers it. GET and DELETE (server streams, session ends) do not exist without sessions.
+// process's MCP server answers it (src/mcp/transport.ts) and the reply is one JSON body or a
+// one-event SSE stream. GET and DELETE (server streams, session ends) do not exist without sessions.
 
 const STATE = Symbol('mcp');
 interface McpState {
@@ -45,6 +49,11 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
   const { services } = opts;
   const origins = allowedOrigins(services.config);
   const resource = `${services.config.BASE_URL}/api/mcp`;
+  const transport = new RequestTransport();
+  transport.onerror = (error) => app.log.debug({ err: { message: error.message } }, 'mcp transport');
+  const server = createMcpServer(transport);
+  await server.connect(transport);
+  app.addHook('onClose', async () => server.close());
 
   app.setErrorHandler((error, request, reply) => sendMcpError(request, reply, error));
 
@@ -94,8 +103,23 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     }
     const denied = authorizeMessage(state.caller, body);
     if (denied) throw denied;
-    await answerMessage(request, reply, { services, caller: state.caller, log: request.log }, state.mode, body);
-    return reply;
+    const context: ToolContext = { services, caller: state.caller, log: request.log };
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    let response;
+    try {
+      response = await transport.dispatch(body as JSONRPCMessage, context, gone.signal);
+    } catch (error) {
+      if (!gone.signal.aborted) throw error;
+      return reply.hijack(); // the client left: no one to answer
+    }
+    if (response === null) return reply.code(202).send();
+    // Sent as bytes, so the media types stay exactly as the SDK's transport writes them.
+    const json = JSON.stringify(response);
+    if (state.mode === 'json') return reply.code(200).header('content-type', 'application/json').send(Buffer.from(json));
+    return reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(Buffer.from(`event: message\ndata: ${json}\n\n`));
   });
 
   // Both answer from onRequest, before any body is read: a DELETE or preflight that happens to

@@ -4,7 +4,7 @@ import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } fro
 import { z } from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
 import { TOOL_LIST, TOOLS } from './tools/index.ts';
-import type { ToolContext } from './tools/types.ts';
+import type { RequestTransport } from './transport.ts';
 
 const SERVER_INFO = { name: 'concierge', title: 'Concierge', version: pkg.version };
 
@@ -29,18 +29,18 @@ const ANY_ARGUMENTS = z.looseObject({});
 const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
 
 /**
- * One MCP server per HTTP request (stateless Streamable HTTP: any instance answers any request).
- * The six tools are registered with McpServer.registerTool; two SDK defaults are replaced:
+ * The process's MCP server, answering whatever `transport` hands it; each tool call runs with the
+ * context (caller, logger) of the HTTP request its message came in on. The six tools are registered with McpServer.registerTool; two SDK defaults are replaced:
  * - tools/list answers the JSON Schemas generated once at start from the zod schemas (the SDK
  *   would re-derive them from zod on every call);
  * - tools/call of an unknown tool is JSON-RPC error -32602, as JSON-RPC says for invalid params
  *   (the SDK would answer a tool result with isError).
  */
-export function createMcpServer(context: ToolContext): McpServer {
+export function createMcpServer(transport: RequestTransport): McpServer {
   const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR });
   const registered = new Map<string, RegisteredTool>();
   for (const tool of TOOLS) {
-    const run: ToolCallback<typeof ANY_ARGUMENTS> = (args) => tool.run(context, args);
+    const run: ToolCallback<typeof ANY_ARGUMENTS> = (args, extra) => tool.run(transport.contextOf(extra.requestId), args);
     registered.set(
       tool.name,
       mcp.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: ANY_ARGUMENTS, annotations: tool.annotations }, run),

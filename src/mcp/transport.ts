@@ -1,54 +1,77 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createMcpServer } from './server.ts';
-import { jsonRpcError, JSON_RPC } from './http-errors.ts';
-import type { ResponseMode } from './negotiate.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from './tools/types.ts';
 
-// The SDK transport checks Accept itself and insists on both media types literally; ours has
-// already been checked (and may be a wildcard or one type), so the SDK is shown the canonical one.
-const BOTH = 'application/json, text/event-stream';
+// Stateless Streamable HTTP means any instance answers any request, with nothing kept between them.
+// The SDK's way to get that is a new McpServer and HTTP transport per request, which costs more than
+// the tool call itself (the server, its handlers and a web Request/Response round trip each time).
+// Instead one McpServer per process is connected to this transport, and each HTTP request hands it
+// one message: requests are renumbered on the way in, so that two clients' `"id": 1` never meet
+// inside the server, and the response is matched back to its HTTP request and its own id.
 
-function canonicalAccept(incoming: FastifyRequest['raw']): void {
-  if (incoming.headers.accept === BOTH) return;
-  incoming.headers.accept = BOTH;
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'accept') raw[i + 1] = BOTH;
-  }
+interface Pending {
+  id: RequestId;
+  context: ToolContext;
+  resolve(response: JSONRPCMessage): void;
 }
 
-/**
- * Hands one already-authorised JSON-RPC message to a fresh MCP server and stateless Streamable
- * HTTP transport, which write the reply (JSON or an SSE stream) straight to the socket.
- */
-export async function answerMessage(request: FastifyRequest, reply: FastifyReply, context: ToolContext, mode: ResponseMode, message: unknown): Promise<void> {
-  const server = createMcpServer(context);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: mode === 'json' });
-  transport.onerror = (error) => request.log.debug({ err: { message: error.message } }, 'mcp transport');
+function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } {
+  return 'method' in message && 'id' in message;
+}
 
-  reply.hijack();
-  const raw = reply.raw;
-  // Headers set through Fastify so far (CORS, request id) are not written for a hijacked reply.
-  for (const [name, value] of Object.entries(reply.getHeaders())) {
-    if (value !== undefined) raw.setHeader(name, value);
+export class RequestTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.pending.clear();
+    this.onclose?.();
   }
-  raw.setHeader('x-request-id', request.id);
-  raw.on('close', () => {
-    void transport.close();
-    void server.close();
-  });
-  canonicalAccept(request.raw);
-  try {
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, raw, message);
-  } catch (error) {
-    request.log.error({ err: error }, 'mcp request failed');
-    if (!raw.headersSent) {
-      raw.writeHead(500, { 'content-type': 'application/json' });
-      raw.end(JSON.stringify(jsonRpcError(JSON_RPC.INTERNAL_ERROR, 'Internal error; the request id is in the X-Request-Id header')));
-    } else {
-      raw.end();
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Only responses leave: server notifications (progress, logs) have no request to ride on when
+    // every reply is one message, and these tools send none.
+    if (!('id' in message) || typeof message.id !== 'number' || 'method' in message) return;
+    const pending = this.pending.get(message.id);
+    if (!pending) return; // its HTTP request has gone
+    this.pending.delete(message.id);
+    pending.resolve({ ...message, id: pending.id } as JSONRPCMessage);
+  }
+
+  /** The context of the request the server knows as `requestId`. */
+  contextOf(requestId: RequestId): ToolContext {
+    const pending = typeof requestId === 'number' ? this.pending.get(requestId) : undefined;
+    if (!pending) throw new Error(`no MCP request ${String(requestId)} in flight`);
+    return pending.context;
+  }
+
+  /**
+   * Hands one message to the server. A request resolves with its response; a notification, or a
+   * response to something this server never asks, resolves with null (HTTP 202). If `signal` aborts
+   * first (the client went away), the server is told the request is cancelled.
+   */
+  dispatch(message: JSONRPCMessage, context: ToolContext, signal: AbortSignal): Promise<JSONRPCMessage | null> {
+    const deliver = this.onmessage;
+    if (!deliver) return Promise.reject(new Error('the MCP server is not connected'));
+    if (!isRequest(message)) {
+      if ('method' in message) deliver(message);
+      return Promise.resolve(null);
     }
+    const id = this.nextId++;
+    return new Promise<JSONRPCMessage>((resolve, reject) => {
+      this.pending.set(id, { id: message.id, context, resolve });
+      const onAbort = () => {
+        if (!this.pending.delete(id)) return;
+        deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the HTTP request was closed' } });
+        reject(new Error('the HTTP request was closed'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      deliver({ ...message, id });
+    });
   }
 }

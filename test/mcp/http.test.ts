@@ -3,7 +3,7 @@ import { apiKeyCacheOf } from '../../src/auth/api-key-cache.ts';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { INITIALIZE, rpc } from '../helpers/mcp.ts';
+import { bookingArguments, INITIALIZE, rpc, textOf } from '../helpers/mcp.ts';
 import { revokeApiKey } from '../../src/auth/api-keys.ts';
 
 const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
@@ -21,6 +21,31 @@ for (const backend of BACKENDS) {
       base = service.services.config.BASE_URL;
     });
     after(() => service.close());
+
+    test('concurrent clients using the same JSON-RPC id each get their own answer, under their own credential', async () => {
+      const otherKey = await service.mintKey('Globex');
+      const create = async (bearer: string) => {
+        const reply = await rpc(service.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'book_restaurant', arguments: bookingArguments().book_restaurant } }, { bearer });
+        return textOf(reply.body.result).jobId as string;
+      };
+      const acmeJob = await create(key);
+      const globexJob = await create(otherKey);
+      const status = (jobId: string, bearer: string, id: number | string) =>
+        rpc(service.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_job_status', arguments: { jobId } } }, { bearer });
+      const calls: Array<[string, string, number | string, boolean]> = [];
+      for (let i = 0; i < 10; i++) {
+        calls.push([acmeJob, key, 7, true], [globexJob, otherKey, 7, true], [globexJob, key, 7, false], [acmeJob, otherKey, 'seven', false]);
+      }
+      const replies = await Promise.all(calls.map(([jobId, bearer, id]) => status(jobId, bearer, id)));
+      replies.forEach((reply, i) => {
+        const [jobId, , id, visible] = calls[i]!;
+        assert.equal(reply.status, 200);
+        assert.equal(reply.body.id, id, 'the reply carries the id its own client sent');
+        const result = textOf(reply.body.result);
+        if (visible) assert.equal(result.jobId, jobId);
+        else assert.equal(result.error, 'job_not_found');
+      });
+    });
 
     test('no credential is 401 missing_authorization with resource_metadata', async () => {
       const reply = await rpc(service.url, INITIALIZE());

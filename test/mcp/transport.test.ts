@@ -1,0 +1,92 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { bookingArguments, textOf } from '../helpers/mcp.ts';
+import { RequestTransport } from '../../src/mcp/transport.ts';
+import { createMcpServer } from '../../src/mcp/server.ts';
+import { callerOf } from '../../src/mcp/caller.ts';
+import { authenticateBearer } from '../../src/auth/resource-server.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import type { ToolContext } from '../../src/mcp/tools/types.ts';
+
+// One MCP server per process answers every HTTP request's message (src/mcp/transport.ts). These
+// hand it messages in the same tick, as concurrent HTTP requests would, so they are certainly in
+// flight together: clients' ids collide, callers differ, and one client leaves mid-request.
+for (const backend of BACKENDS.slice(0, 1)) {
+  describe(`the process's MCP server shared by concurrent requests (${backend.name})`, () => {
+    let service: TestService;
+    let transport: RequestTransport;
+    let server: McpServer;
+    let acme: ToolContext;
+    let globex: ToolContext;
+    const log = createLogger('silent');
+    const never = new AbortController().signal;
+    // An answer that went to the wrong request leaves its own request waiting: fail in seconds, not
+    // at the suite's time limit.
+    const within = <T>(promise: Promise<T>): Promise<T> =>
+      Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5000).unref())]);
+
+    before(async () => {
+      service = await startTestService(backend.url);
+      const resource = `${service.services.config.BASE_URL}/api/mcp`;
+      const contextFor = async (org: string): Promise<ToolContext> => ({
+        services: service.services,
+        caller: callerOf(await authenticateBearer(service.services.db, `Bearer ${await service.mintKey(org)}`, resource)),
+        log,
+      });
+      acme = await contextFor('Acme Travel');
+      globex = await contextFor('Globex');
+      transport = new RequestTransport();
+      server = createMcpServer(transport);
+      await server.connect(transport);
+    });
+    after(async () => {
+      await server.close();
+      await service.close();
+    });
+
+    const call = (id: string | number, name: string, args: Record<string, unknown>): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const resultOf = (message: JSONRPCMessage | null) => textOf((message as { result: Record<string, unknown> }).result);
+
+    test('the same id from different clients in flight together: each answer goes back to its own request, run as its own caller', async () => {
+      const [acmeJob, globexJob] = (await within(Promise.all([
+        transport.dispatch(call(1, 'book_restaurant', bookingArguments().book_restaurant!), acme, never),
+        transport.dispatch(call(1, 'book_restaurant', bookingArguments().book_restaurant!), globex, never),
+      ]))).map((reply) => resultOf(reply).jobId as string);
+      assert.notEqual(acmeJob, globexJob);
+
+      const asked: Array<[ToolContext, string, string | number, boolean]> = [
+        [acme, acmeJob!, 1, true],
+        [globex, globexJob!, 1, true],
+        [acme, globexJob!, 1, false],
+        [globex, acmeJob!, '1', false],
+        [globex, globexJob!, 'x', true],
+      ];
+      const replies = await within(Promise.all(asked.map(([context, jobId, id]) => transport.dispatch(call(id, 'get_job_status', { jobId }), context, never))));
+      replies.forEach((reply, i) => {
+        const [, jobId, id, visible] = asked[i]!;
+        assert.equal((reply as { id: unknown }).id, id);
+        const result = resultOf(reply);
+        if (visible) assert.equal(result.jobId, jobId);
+        else assert.equal(result.error, 'job_not_found');
+      });
+    });
+
+    test('a notification is delivered and answered with nothing', async () => {
+      assert.equal(await transport.dispatch({ jsonrpc: '2.0', method: 'notifications/initialized' }, acme, never), null);
+    });
+
+    test('a request whose client left is cancelled; the others in flight and later ones are answered', async () => {
+      const leaving = new AbortController();
+      const left = transport.dispatch({ jsonrpc: '2.0', id: 5, method: 'tools/list' }, acme, leaving.signal);
+      const stays = transport.dispatch({ jsonrpc: '2.0', id: 5, method: 'tools/list' }, globex, never);
+      leaving.abort();
+      await assert.rejects(left, /closed/);
+      assert.equal(((await stays) as { id: unknown }).id, 5);
+      const later = await transport.dispatch({ jsonrpc: '2.0', id: 6, method: 'ping' }, acme, never);
+      assert.deepEqual(later, { jsonrpc: '2.0', id: 6, result: {} });
+    });
+  });
+}
