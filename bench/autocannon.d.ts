@@ -7,6 +7,12 @@ declare module 'autocannon' {
     body?: string;
     connections?: number;
     duration?: number;
+    /** Each connection cycles through these; setupRequest may rewrite a request before it is sent. */
+    requests?: Array<{ setupRequest?: (request: RequestParams) => RequestParams }>;
+  }
+  interface RequestParams {
+    path?: string;
+    [option: string]: unknown;
   }
   interface Histogram {
     average: number;

@@ -1,9 +1,9 @@
 // bench/mcp: how fast is a tools/call through the whole /api/mcp stack?
 //
 // Three servers on loopback, measured with the same load (autocannon, same connections):
-//   1. MCP  — POST /api/mcp tools/call get_job_status on the real service (API key auth, database
-//             read, a fresh McpServer + stateless transport per request, JSON reply);
-//   2. REST — GET /api/v1/execution-jobs/{id} of the same job on the same service;
+//   1. MCP  — POST /api/mcp tools/call get_job_status of 100 jobs, round robin, on the real service (API key auth, database
+//             read, the process's one McpServer behind src/mcp/transport.ts, JSON reply);
+//   2. REST — GET /api/v1/execution-jobs/{id} of the same jobs on the same service;
 //   3. SDK  — the MCP SDK's own minimal stateless server (node:http, McpServer.registerTool, one
 //             trivial tool, no auth, no database), answering tools/call in JSON.
 // The three are measured in turn, round after round, so that each ratio compares neighbours in
@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import pg from 'pg';
+import { dropSchemas } from '../src/db/index.ts';
 import { z } from 'zod';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/observability/logger.ts';
@@ -32,6 +32,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = 2;
+const JOBS = 100;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -45,11 +46,14 @@ interface Target {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /** Varies the n-th request (a different job each time); the fixed url/body otherwise. */
+  requestAt?: (n: number) => { path?: string; body?: string };
   /** A reply that is 200 but says the call failed would make the figure meaningless. */
   check(body: string): boolean;
 }
 
 async function measure(target: Target, seconds: number): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  let next = 0;
   const result = await autocannon({
     url: target.url,
     method: target.method,
@@ -57,6 +61,7 @@ async function measure(target: Target, seconds: number): Promise<{ rps: number; 
     body: target.body,
     connections: CONNECTIONS,
     duration: seconds,
+    ...(target.requestAt ? { requests: [{ setupRequest: (request) => ({ ...request, ...target.requestAt!(next++) }) }] } : {}),
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
@@ -94,7 +99,15 @@ async function main(): Promise<void> {
       profile: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' },
     });
     if (!parsed.ok) throw new Error('bench request is invalid');
-    const { job } = await createJob(running.services.jobs, { kind: 'organization', organizationName: 'Bench', apiKeyId: 1 }, parsed.value);
+    // Clients poll many jobs: MCP and REST both read JOBS jobs round robin, so no read is answered
+    // for another that happened to ask for the same row.
+    const jobIds: string[] = [];
+    for (let i = 0; i < JOBS; i++) {
+      const { job } = await createJob(running.services.jobs, { kind: 'organization', organizationName: 'Bench', apiKeyId: 1 }, parsed.value);
+      jobIds.push(job.jobId);
+    }
+    const statusCall = (jobId: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_job_status', arguments: { jobId } } });
+    const restPath = (jobId: string) => `/api/v1/execution-jobs/${jobId}`;
 
     const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
     const targets: Target[] = [
@@ -103,12 +116,14 @@ async function main(): Promise<void> {
         url: `${base}/api/mcp`,
         method: 'POST',
         headers: { ...mcpHeaders, authorization: `Bearer ${key}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_job_status', arguments: { jobId: job.jobId } } }),
+        body: statusCall(jobIds[0]!),
+        requestAt: (n) => ({ body: statusCall(jobIds[n % JOBS]!) }),
         check: (body) => JSON.parse(body).result?.structuredContent?.status === 'queued',
       },
       {
         name: 'REST GET execution-job',
-        url: `${base}/api/v1/execution-jobs/${job.jobId}`,
+        url: `${base}${restPath(jobIds[0]!)}`,
+        requestAt: (n) => ({ path: restPath(jobIds[n % JOBS]!) }),
         method: 'GET',
         headers: { authorization: `Bearer ${key}` },
         check: (body) => JSON.parse(body).status === 'pending',
@@ -152,10 +167,7 @@ async function main(): Promise<void> {
     sdk.server.close();
     await running.close();
     if (schema !== 'public') {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
-      await client.end();
+      await dropSchemas(databaseUrl, schema);
     }
   }
 }

@@ -2,7 +2,7 @@
 // node-oidc-provider doing the same grant on the same machine, in one run.
 //
 //   node --disable-warning=ExperimentalWarning bench/oauth-token.ts
-//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test …   (PostgreSQL too; TEST_DATABASE_URL also works)
+//   BENCH_DATABASE_URL=postgres://… (default the local server at 127.0.0.1:5432/test; `none` skips PostgreSQL)
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 …
 //
 // Each server runs in its own process; this process only drives the load, over keep-alive HTTP
@@ -19,21 +19,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/index.ts';
+import { dropSchemas, openDatabase } from '../src/db/index.ts';
 import { startAuthorization } from '../src/oauth/authorize.ts';
 import { decideAuthorization } from '../src/oauth/consent.ts';
 import { createOperatorClient } from '../src/oauth/operator-clients.ts';
 import { upsertUser } from '../src/identity/users.ts';
 import { s256 } from '../src/oauth/tokens.ts';
 import { randomSecret } from '../src/security/secrets.ts';
+import { BENCH_POSTGRES_URL, reachablePostgres } from './lib/postgres.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WARMUP_SECONDS = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const POSTGRES = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const POSTGRES = await reachablePostgres();
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
 const ROOT = join(import.meta.dirname, '..');
 
@@ -222,10 +222,7 @@ try {
   if (POSTGRES) {
     const schema = `bench_${randomBytes(4).toString('hex')}`;
     cleanups.push(async () => {
-      const client = new pg.Client({ connectionString: POSTGRES });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
-      await client.end();
+      await dropSchemas(POSTGRES, schema);
     });
     targets.push({ key: 'postgres', label: 'concierge, PostgreSQL', target: await concierge(POSTGRES, schema), latencies: [], cpu: 0 });
   }
@@ -245,7 +242,7 @@ try {
     const r = results.get(t.key)!;
     console.log(`  ${t.label.padEnd(34)} ${r.grantsPerSecond.toFixed(0).padStart(7)} grants/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   server CPU ${r.cpuPerGrant.toFixed(3)} ms/grant`);
   }
-  if (!POSTGRES) console.log('  concierge, PostgreSQL               skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+  if (!POSTGRES) console.log(`  concierge, PostgreSQL               skipped (${BENCH_POSTGRES_URL} not reachable)`);
   const ref = results.get('reference')!.grantsPerSecond;
   for (const t of targets.filter((x) => x.key !== 'reference')) {
     const r = results.get(t.key)!;

@@ -1,4 +1,4 @@
-// GET of one job's status under concurrent load: the Concierge service on PGlite and on PostgreSQL,
+// GET of a job's status (100 jobs, round robin) under concurrent load: the Concierge service on PGlite and on PostgreSQL,
 // side by side with a bare node:http server answering the same JSON from memory (the ceiling).
 // Each server runs in its own child process; autocannon runs here. Prints requests/s, p50 and p99
 // latency, and the ratio to the ceiling. Environment: BENCH_DURATION (seconds, default 10),
@@ -9,17 +9,17 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { BENCH_POSTGRES_URL, reachablePostgres } from './lib/postgres.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TARGET = fileURLToPath(new URL('./lib/rest-read-target.ts', import.meta.url));
 
 interface Target {
   child: ChildProcess;
   url: string;
-  path: string;
+  /** The job URLs to read, round robin across all connections. */
+  paths: string[];
   key: string;
 }
 
@@ -29,7 +29,7 @@ async function start(args: string[], init?: string): Promise<Target> {
   const child = fork(TARGET, args, { execArgv: ['--disable-warning=ExperimentalWarning', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   if (init !== undefined) child.send(init);
   const [info] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(([code]) => Promise.reject(new Error(`target ${args[0]} exited with ${code}`)))])) as [
-    { url: string; path: string; key: string },
+    { url: string; paths: string[]; key: string },
   ];
   return { child, ...info };
 }
@@ -58,8 +58,10 @@ interface Figures {
 }
 
 async function load(target: Target, seconds: number): Promise<Figures> {
+  let next = 0;
   const result = await autocannon({
-    url: `${target.url}${target.path}`,
+    url: target.url,
+    requests: [{ setupRequest: (request) => ({ ...request, path: target.paths[next++ % target.paths.length]! }) }],
     connections: CONNECTIONS,
     duration: seconds,
     headers: target.key ? { authorization: `Bearer ${target.key}` } : {},
@@ -77,18 +79,6 @@ async function measure(name: string, target: Target): Promise<Figures> {
   return figures;
 }
 
-async function postgresReachable(url: string): Promise<boolean> {
-  if (url === 'none') return false;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const rows: Array<{ name: string; figures: Figures }> = [];
 console.log(`rest-read: GET /api/v1/execution-jobs/{jobId}, ${CONNECTIONS} connections, ${DURATION} s per target (after a warm-up)`);
 
@@ -96,14 +86,14 @@ const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',');
 const services: Array<{ name: string; url: string }> = BACKENDS.includes('pglite') ? [{ name: 'service on PGlite', url: 'pglite:memory:' }] : [];
 if (!BACKENDS.includes('postgres')) {
   // not asked for
-} else if (await postgresReachable(PG_URL)) services.push({ name: 'service on PostgreSQL', url: PG_URL });
-else console.log(`  PostgreSQL at ${PG_URL} is not reachable: skipped`);
+} else if (await reachablePostgres()) services.push({ name: 'service on PostgreSQL', url: BENCH_POSTGRES_URL });
+else console.log(`  PostgreSQL at ${BENCH_POSTGRES_URL} is not reachable: skipped`);
 
 let body = '';
 for (const service of services) {
   const target = await start(['service', service.url]);
   try {
-    const probe = await fetch(`${target.url}${target.path}`, { headers: { authorization: `Bearer ${target.key}` } });
+    const probe = await fetch(`${target.url}${target.paths[0]}`, { headers: { authorization: `Bearer ${target.key}` } });
     if (probe.status !== 200) throw new Error(`${service.name}: GET answered ${probe.status}`);
     body ||= await probe.text();
     rows.push({ name: service.name, figures: await measure(service.name, target) });

@@ -1,14 +1,14 @@
 // A server for bench/rest-read.ts, run in its own process so it does not share a CPU core with the
 // load generator. Modes (argv[2]):
-//   service <DATABASE_URL>  the real Concierge service (WORKERS=0, LOG_LEVEL=warn) with one job;
+//   service <DATABASE_URL>  the real Concierge service (WORKERS=0, LOG_LEVEL=warn) with 100 jobs;
 //   ceiling                 a bare node:http server answering a fixed JSON body from memory.
-// It reports {url, path, key} to the parent over IPC, answers 'cpu' with its process.cpuUsage(),
+// It reports {url, paths, key} to the parent over IPC, answers 'cpu' with its process.cpuUsage(),
 // and stops on 'stop'.
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
+import { dropSchemas } from '../../src/db/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startService } from '../../src/server.ts';
@@ -16,6 +16,7 @@ import { mintApiKey } from '../../src/auth/api-keys.ts';
 
 const send = (message: unknown) => process.send!(message);
 const mode = process.argv[2];
+const JOBS = 100;
 
 async function waitForStop(): Promise<void> {
   await new Promise<void>((resolve) =>
@@ -35,7 +36,7 @@ if (mode === 'ceiling') {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  send({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, path: '/', key: '' });
+  send({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths: ['/'], key: '' });
   await waitForStop();
   server.close();
 } else if (mode === 'service') {
@@ -46,24 +47,26 @@ if (mode === 'ceiling') {
   const url = service.url.replace('[::1]', '127.0.0.1');
   const { key } = await mintApiKey(service.services.db, { organizationName: 'Bench', allowedJobTypes: ['restaurant'], live: false, dailyLimit: null });
   const date = new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10);
-  const created = await fetch(`${url}/api/v1/execution-jobs`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      request: { scenario: 'restaurant', params: { restaurant_name: 'Noma', city: 'Copenhagen', date, time: '19:30', covers: 2 } },
-      profile: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' },
-    }),
-  });
-  if (created.status !== 202) throw new Error(`could not create the bench job: ${created.status} ${await created.text()}`);
-  const { jobId } = (await created.json()) as { jobId: string };
-  send({ url, path: `/api/v1/execution-jobs/${jobId}`, key });
+  // Clients poll many jobs, not one: the load spreads over JOBS jobs, so no read is answered for
+  // another that happened to ask for the same row.
+  const paths: string[] = [];
+  for (let i = 0; i < JOBS; i++) {
+    const created = await fetch(`${url}/api/v1/execution-jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        request: { scenario: 'restaurant', params: { restaurant_name: `Noma ${i}`, city: 'Copenhagen', date, time: '19:30', covers: 2 } },
+        profile: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' },
+      }),
+    });
+    if (created.status !== 202) throw new Error(`could not create a bench job: ${created.status} ${await created.text()}`);
+    paths.push(`/api/v1/execution-jobs/${((await created.json()) as { jobId: string }).jobId}`);
+  }
+  send({ url, paths, key });
   await waitForStop();
   await service.close();
   if (schema !== 'public') {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
-    await client.end();
+    await dropSchemas(databaseUrl, schema);
   }
 } else {
   throw new Error(`unknown mode ${mode}`);

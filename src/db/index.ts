@@ -50,9 +50,26 @@ export interface OpenOptions {
   loadDataDir?: Blob;
 }
 
+/** The schema pg-boss keeps its queue in, beside the service's own `schema`. */
+function queueSchemaOf(schema: string): string {
+  return schema === 'public' ? 'pgboss' : `${schema}_pgboss`;
+}
+
+/** Drops a PostgreSQL schema the service used and its queue's schema: how a test or benchmark run
+ *  that worked in a schema of its own cleans up. */
+export async function dropSchemas(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${queueSchemaOf(schema)}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA'>, options: OpenOptions = {}): Promise<Database> {
   const schema = config.DATABASE_SCHEMA;
-  const bossSchema = schema === 'public' ? 'pgboss' : `${schema}_pgboss`;
+  const bossSchema = queueSchemaOf(schema);
   const url = config.DATABASE_URL;
   if (url.startsWith('pglite:')) {
     const location = url.slice('pglite:'.length) || './data';

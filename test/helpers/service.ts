@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import pg from 'pg';
+import { dropSchemas } from '../../src/db/index.ts';
 import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
@@ -91,10 +91,7 @@ export async function startTestService(backendUrl: string, env: Record<string, s
       await started.close();
       await sandbox?.close();
       if (schema !== 'public') {
-        const client = new pg.Client({ connectionString: options.adminUrl ?? backendUrl });
-        await client.connect();
-        await client.query(`drop schema if exists "${schema}" cascade; drop schema if exists "${schema}_pgboss" cascade`);
-        await client.end();
+        await dropSchemas(options.adminUrl ?? backendUrl, schema);
       }
     },
   };
