@@ -53,6 +53,19 @@ for (const backend of BACKENDS) {
       return code;
     };
 
+    /** The person taps the provider's card-code field in the live view, types a new code, presses
+     *  Enter, and reads the confirmation code the page then shows. */
+    const payOnLiveView = async (page: Page, tab: Page): Promise<string | null> => {
+      const code = await newCode();
+      const at = await pointOnView(page, tab, '#tb-cvc');
+      await page.touchscreen.tap(at.x, at.y);
+      await tab.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
+      await page.keyboard.insertText(code);
+      await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, code);
+      await page.keyboard.press('Enter');
+      const shown = await page.waitForSelector('[data-outcome] [data-confirmation-code]', { timeout: 20_000 });
+      return shown.getAttribute('data-confirmation-code');
+    };
     before(async () => {
       [service, person] = await Promise.all([
         startTestService(backend.url, { WORKERS: '2' }, { sandbox: true, log: captured.log }),
@@ -95,16 +108,7 @@ for (const backend of BACKENDS) {
           await page.screenshot({ path: new URL('../../docs/handoff-phone.png', import.meta.url).pathname });
         }
 
-        const code = await newCode();
-        const at = await pointOnView(page, tab, '#tb-cvc');
-        await page.touchscreen.tap(at.x, at.y);
-        await tab.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
-        await page.keyboard.insertText(code);
-        await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, code);
-        await page.keyboard.press('Enter');
-
-        const shown = await page.waitForSelector('[data-outcome] [data-confirmation-code]', { timeout: 20_000 });
-        const confirmation = await shown.getAttribute('data-confirmation-code');
+        const confirmation = await payOnLiveView(page, tab);
         const issued = service.sandbox!.confirmations().filter((c) => c.provider === 'tablebook').at(-1);
         assert.deepEqual(issued, { provider: 'tablebook', code: confirmation, paidWithCard: true });
         const host = new URL(service.sandbox!.origin('tablebook')).host;
@@ -239,15 +243,7 @@ for (const backend of BACKENDS) {
           await page.waitForURL(handoffUrl);
           const tab = held(jobId);
           await waitForLiveFrames(page, tab);
-          const code = await newCode();
-          const at = await pointOnView(page, tab, '#tb-cvc');
-          await page.touchscreen.tap(at.x, at.y);
-          await tab.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
-          await page.keyboard.insertText(code);
-          await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, code);
-          await page.keyboard.press('Enter');
-          const shown = await page.waitForSelector('[data-outcome] [data-confirmation-code]', { timeout: 20_000 });
-          const confirmation = await shown.getAttribute('data-confirmation-code');
+          const confirmation = await payOnLiveView(page, tab);
           assert.equal(service.sandbox!.confirmations().at(-1)?.code, confirmation);
 
           for (let i = 0; i < 100; i++) {

@@ -22,9 +22,10 @@ export function distinctCode(haystack: string): string {
   }
 }
 
-/** The code as a whole token (not inside a longer run of letters or digits, as in a UUID or a port). */
+/** The code as a whole token: not inside a longer run of letters or digits (a UUID, a port, an epoch
+ *  time) nor the fraction of a decimal number (a logged `responseTime` of 12.5739 ms). */
 export function containsCode(text: string, code: string): boolean {
-  return new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`).test(text);
+  return new RegExp(`(?<![0-9A-Za-z]|[0-9]\\.)${code}(?![0-9A-Za-z])`).test(text);
 }
 
 /** Signs in at the development identity provider if the page is showing its form. */
