@@ -1,4 +1,4 @@
-import { hasControlCharacter } from '../security/text.ts';
+import { hasControlCharacter, hasFormatCharacter } from '../security/text.ts';
 
 // Which redirect URIs a client may register (contract: https, or http on the loopback names only).
 // The registered string is what the authorization endpoint compares byte for byte and redirects
@@ -14,9 +14,10 @@ export type RedirectUriProblem = string;
 export function redirectUriProblem(raw: unknown): RedirectUriProblem | null {
   if (typeof raw !== 'string' || raw === '') return 'must be a non-empty string';
   if (raw.length > MAX_LENGTH) return `must be at most ${MAX_LENGTH} characters`;
-  // Whitespace and control characters anywhere ("java\tscript:", " https://…"), backslashes that
-  // parsers treat as slashes, and wildcards are never part of an exact redirect target.
-  if (/[\s\u200b-\u200f\ufeff\\*]/.test(raw) || hasControlCharacter(raw)) return 'must not contain whitespace, control characters, backslashes or wildcards';
+  // Whitespace, control and invisible formatting characters anywhere ("java\tscript:",
+  // " https://…", a bidi override), backslashes that parsers treat as slashes, and wildcards are
+  // never part of an exact redirect target.
+  if (/[\s\\*]/.test(raw) || hasControlCharacter(raw) || hasFormatCharacter(raw)) return 'must not contain whitespace, control or invisible formatting characters, backslashes or wildcards';
   if (raw.includes('#')) return 'must not contain a fragment';
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase();
   if (scheme === undefined) return 'must be an absolute URI';

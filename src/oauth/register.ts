@@ -4,7 +4,7 @@ import { type ProtectedBrand, unverifiedBrand } from './brands.ts';
 import { AUTH_METHODS, clientInfo, insertClient, type AuthMethod, type ClientInfo, type ClientMetadata } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirect-uris.ts';
-import { hasControlCharacter } from '../security/text.ts';
+import { hasControlCharacter, hasFormatCharacter } from '../security/text.ts';
 import { formatScope, isScope, SCOPES, splitScope } from './scopes.ts';
 
 // Dynamic client registration (RFC 7591) for the fields the service uses. Fields it does not use
@@ -13,6 +13,7 @@ import { formatScope, isScope, SCOPES, splitScope } from './scopes.ts';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 const MAX_NAME = 200;
+const INVISIBLE = 'must not contain invisible formatting characters (bidi controls such as U+202E, zero-width characters)';
 
 export interface RegistrationPolicy {
   brands: ProtectedBrand[];
@@ -38,6 +39,7 @@ function optionalString(body: Record<string, unknown>, field: string): string | 
 
 /** A client_uri is a web page shown to the person on the consent page: https (or loopback http). */
 function checkClientUri(raw: string): void {
+  if (hasFormatCharacter(raw)) throw metadataError('client_uri', INVISIBLE);
   const problem = redirectUriProblem(raw);
   if (problem) throw metadataError('client_uri', `must be an https:// URL (${problem})`);
 }
@@ -66,6 +68,7 @@ export function parseClientMetadata(body: unknown): ClientMetadata {
     if (clientName.trim() === '') throw metadataError('client_name', 'must not be blank');
     if ([...clientName].length > MAX_NAME) throw metadataError('client_name', `must be at most ${MAX_NAME} characters`);
     if (hasControlCharacter(clientName)) throw metadataError('client_name', 'must not contain control characters');
+    if (hasFormatCharacter(clientName)) throw metadataError('client_name', INVISIBLE);
   }
 
   const clientUri = optionalString(input, 'client_uri');

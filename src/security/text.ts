@@ -6,3 +6,13 @@ export function hasControlCharacter(value: string): boolean {
   }
   return false;
 }
+
+/**
+ * True when `value` holds an invisible formatting character (Unicode category Cf): bidi controls
+ * (U+061C, U+200E/F, U+202A–202E, U+2066–2069), zero-width characters (U+200B–200D, U+2060–2064,
+ * U+FEFF), the soft hyphen, tags… They change how text reads without being seen: "\u202Eelgoog"
+ * displays as "google".
+ */
+export function hasFormatCharacter(value: string): boolean {
+  return /\p{Cf}/u.test(value);
+}

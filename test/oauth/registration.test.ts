@@ -174,6 +174,26 @@ for (const backend of BACKENDS) {
       assert.equal(Number(afterCount.n), Number(before.n));
     });
 
+    test('invisible formatting characters (bidi controls, zero-width, \\p{Cf}) in client_name, client_uri or a redirect URI are refused', async () => {
+      const before = await service.services.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      // "\u202Eelgoog" displays as "google"; each of the others hides or reorders text as well.
+      const invisible = ['\u202E', '\u202A', '\u202B', '\u202C', '\u202D', '\u2066', '\u2067', '\u2068', '\u2069', '\u061C', '\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\uFEFF', '\u00AD', '\u{E0041}'];
+      for (const ch of invisible) {
+        const label = `U+${ch.codePointAt(0)!.toString(16).toUpperCase()}`;
+        const name = await register(service, { ...valid, client_name: `${ch}elgoog` });
+        assert.equal(name.status, 400, label);
+        assert.equal(name.body.error, 'invalid_client_metadata', label);
+        assert.match(name.body.error_description, /^client_name: must not contain invisible formatting characters/, label);
+        const uri = await register(service, { ...valid, client_uri: `https://planner.example/${ch}moc.elgoog` });
+        assert.equal(uri.body.error, 'invalid_client_metadata', label);
+        assert.match(uri.body.error_description, /^client_uri: must not contain invisible formatting characters/, label);
+        const redirect = await register(service, { ...valid, redirect_uris: [`https://planner.example/cb${ch}`] });
+        assert.equal(redirect.body.error, 'invalid_redirect_uri', label);
+      }
+      const afterCount = await service.services.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(afterCount.n), Number(before.n));
+    });
+
     test('unknown metadata fields are ignored (RFC 7591 §2); browser clients may register (CORS)', async () => {
       const reply = await register(service, { ...valid, logo_uri: 'https://planner.example/logo.png', contacts: ['a@b.example'], software_id: 'x' });
       assert.equal(reply.status, 201);
