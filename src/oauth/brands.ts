@@ -1,8 +1,12 @@
+import { mixedScripts } from '../security/scripts.ts';
+import { LOOKALIKES } from './lookalikes.ts';
+
 // The brand check on dynamic client registration. A client may not call itself after the service
 // or a large technology company unless every redirect URI is on that brand's verified domains:
 // otherwise "Claude" or "G00gle Calendar" on a consent page would borrow a trust it has not earned.
-// Names are compared by their "skeleton": case, look-alike letters (Cyrillic, Greek, leetspeak),
-// zero-width characters and separators ("G o o g l e", "Mi-cro_soft") do not change it.
+// Names are compared by their "skeleton": case, look-alike letters (lookalikes.ts: Cyrillic,
+// Greek, Armenian, leetspeak…), zero-width characters and separators ("G o o g l e", "Mi-cro_soft")
+// do not change it.
 
 export interface ProtectedBrand {
   /** As people write it. */
@@ -46,35 +50,39 @@ export function parseBrandList(raw: string): ProtectedBrand[] {
     });
 }
 
-// Characters that look like Latin letters, mapped to the letter they imitate. Digits and symbols
-// are leetspeak. 'i', 'l', '1', '|' and '!' are one class: "MicrosoftI" and "Microsoft1" both
-// look like the real thing, so they all become 'l' (on both sides of the comparison).
-const LOOKALIKES: Record<string, string> = {
-  // Cyrillic
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
-  і: 'l', ї: 'l', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', ү: 'y', ԍ: 'g', ѡ: 'w',
-  // Greek
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'l', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', σ: 'o', ς: 'c', ϲ: 'c', τ: 't', υ: 'u', χ: 'x', ω: 'w', γ: 'y',
-  // Latin letters that imitate others
-  ɑ: 'a', ɡ: 'g', ɩ: 'l', ʟ: 'l', ᴏ: 'o',
-  // Latin variants NFKC leaves alone
-  ı: 'l', ł: 'l', ø: 'o', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe',
-  // Leetspeak and symbols
-  '0': 'o', '1': 'l', '2': 'z', '3': 'e', '4': 'a', '5': 's', '6': 'g', '7': 't', '8': 'b', '9': 'g',
-  '@': 'a', $: 's', '|': 'l', '!': 'l', '€': 'e', '£': 'l',
-  i: 'l',
-};
+/** Compatibility forms decomposed; combining marks (accents) and invisible characters, which carry no visible letter, removed. */
+function bare(value: string): string {
+  return value.normalize('NFKD').replace(/[\p{M}\p{Cf}]/gu, '');
+}
+
+/** One character as the letters it looks like (exact case first: capital Eta "Η" is an H, small "η" an n). */
+function foldChar(ch: string): string {
+  const lower = ch.toLowerCase();
+  return LOOKALIKES[ch] ?? LOOKALIKES[lower] ?? lower;
+}
 
 /** Letters only, lower case, look-alikes folded: what a name looks like at a glance. */
 function fold(value: string): string {
-  const base = value
-    .normalize('NFKD')
-    // Combining marks (accents) and invisible formatting characters carry no visible letter.
-    .replace(/[\p{M}\p{Cf}]/gu, '')
-    .toLowerCase();
   let out = '';
-  for (const ch of base) out += LOOKALIKES[ch] ?? ch;
+  for (const ch of bare(value)) out += foldChar(ch);
   return out;
+}
+
+/**
+ * Why `clientName` cannot be compared with the brands, or null. The skeleton drops what it does
+ * not know, so an unknown look-alike would make a brand vanish ("Gօօgle" with Armenian օ, "ɢoogle"
+ * with a small capital): such names are refused rather than let through. A word may not mix
+ * scripts, and every Latin letter must fold to a–z.
+ */
+export function lookalikeProblem(clientName: string): string | null {
+  const scripts = mixedScripts(clientName);
+  if (scripts) return `mixes scripts in one word (${scripts.join(', ')}); write each word in one script`;
+  for (const ch of bare(clientName)) {
+    if (/^\p{Script=Latin}$/u.test(ch) && /^\p{L}$/u.test(ch) && !/^[a-z]+$/.test(foldChar(ch))) {
+      return `contains "${ch}" (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}), a letter the look-alike check does not know; write the name with ordinary letters`;
+    }
+  }
+  return null;
 }
 
 /** Words: runs of letters; runs of single letters ("G o o g l e") are joined back into one. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { type ProtectedBrand, unverifiedBrand } from './brands.ts';
+import { lookalikeProblem, type ProtectedBrand, unverifiedBrand } from './brands.ts';
 import { AUTH_METHODS, clientInfo, insertClient, type AuthMethod, type ClientInfo, type ClientMetadata } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirect-uris.ts';
@@ -110,6 +110,8 @@ export type Registration = Omit<ClientInfo, 'registration' | 'first_authorized_a
 export async function registerClient(db: Kysely<DB>, policy: RegistrationPolicy, body: unknown): Promise<Registration> {
   const metadata = parseClientMetadata(body);
   if (metadata.clientName !== null) {
+    const problem = lookalikeProblem(metadata.clientName);
+    if (problem) throw metadataError('client_name', problem);
     const brand = unverifiedBrand(metadata.clientName, metadata.redirectUris, policy.brands);
     if (brand) {
       throw metadataError('client_name', `names the protected brand "${brand.name}"; only clients whose every redirect URI is on that brand's verified domains may use it`);

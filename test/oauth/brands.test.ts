@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { brandsClaimedBy, DEFAULT_BRANDS, onVerifiedDomain, parseBrandList, unverifiedBrand } from '../../src/oauth/brands.ts';
+import { brandsClaimedBy, DEFAULT_BRANDS, lookalikeProblem, onVerifiedDomain, parseBrandList, unverifiedBrand } from '../../src/oauth/brands.ts';
 
 // The brand rule's matching, on its own: which names claim which brand.
 
@@ -37,6 +37,59 @@ describe('protected brand matching', () => {
       ['Visual Studio Code', 'Visual Studio'],
     ];
     for (const [name, brand] of cases) assert.ok(claimed(name).includes(brand), `${name} should claim ${brand}, got ${claimed(name)}`);
+  });
+
+  test('a look-alike the table does not know is refused, never dropped: mixed scripts in a word, Latin letters outside a–z', () => {
+    // Before: the skeleton dropped these letters, so each of the names below claimed no brand.
+    const mixed: Array<[string, RegExp]> = [
+      ['G\u0585\u0585gle', /Latin, Armenian/], // Armenian օ
+      ['Amaz\u0585n', /Latin, Armenian/],
+      ['Go\u2c9fgle', /Latin, Coptic/], // Coptic ⲟ
+      ['G\u043e\u043egle', /Latin, Cyrillic/],
+      ['G\u03bf\u03bfgle', /Latin, Greek/],
+      ['\u039c\u0435ta', /Greek, Cyrillic, Latin/],
+      ['G\u0966\u0966gle', /Latin, Devanagari/], // Devanagari digit zero: a digit, not a letter, still counted
+      ['G \u0585 \u0585 g l e', /Latin, Armenian/], // spaced single letters are one word
+      ['\u{1D406}\u0585\u0585\u{1D420}\u{1D425}\u{1D41E}', /Latin, Armenian/], // mathematical bold is Latin
+      ['Trip-\u041c\u043e\u0441\u043a\u0432\u0430', /Latin, Cyrillic/], // punctuation does not split a word
+    ];
+    for (const [name, scripts] of mixed) {
+      const problem = lookalikeProblem(name);
+      assert.match(problem ?? '', /^mixes scripts in one word/, name);
+      assert.match(problem!, scripts, name);
+    }
+    for (const [name, letter] of [['\u0262oogle', 'ɢ'], ['\u1d04laude', 'ᴄ'], ['\u1d0dicrosoft', 'ᴍ'], ['\u01e5oogle', 'ǥ'], ['\u0261oogle', 'ɡ'], ['Micr\u1d0fsoft', 'ᴏ'], ['\u0251pple', 'ɑ'], ['\u0138ayak', 'ĸ']] as const) {
+      assert.match(lookalikeProblem(name) ?? '', new RegExp(`^contains "${letter}" \\(U\\+[0-9A-F]{4}\\)`), name);
+    }
+  });
+
+  test('look-alikes in one script, and symbols read as letters, fold to the brand they imitate', () => {
+    const cases: Array<[string, string]> = [
+      ['G \u0585\u0585 gle', 'Google'], // Armenian, as its own word
+      ['\ua4d6\ua4f3\ua4f3\ua4d6\ua4e1\ua4f0', 'Google'], // all Lisu: ꓖꓳꓳꓖꓡꓰ
+      ['\u13aa\u13e2\u13e2\u13de\u13ac', 'Apple'], // all Cherokee: ᎪᏢᏢᏞᎬ
+      ['\u0410\u0440\u0440\u04cf\u0435', 'Apple'], // all Cyrillic: Аррӏе
+      ['\u041c\u0435\u0442\u0430', 'Meta'], // all Cyrillic: Мета
+      ['G\u3147\u3147gle', 'Google'], // Hangul ㅇ (Latin with Hangul is an ordinary mix)
+      ['G\u25cb\u25cbgle', 'Google'], // white circles
+      ['\u{1F1EC}\u{1F1F4}\u{1F1F4}\u{1F1EC}\u{1F1F1}\u{1F1EA}', 'Google'], // regional indicators
+    ];
+    for (const [name, brand] of cases) {
+      assert.equal(lookalikeProblem(name), null, name);
+      assert.ok(claimed(name).includes(brand), `${name} should claim ${brand}, got ${claimed(name)}`);
+    }
+  });
+
+  test('ordinary names in any one script, accented Latin and Japanese or Korean mixes pass both checks', () => {
+    const names = [
+      'Café Zürich', 'Łódź Tours', 'Øresund Rejser', 'Straße Navigator', 'Þórsmörk Guide', 'Ðakovo Vodič', 'İstanbul Rehberi',
+      'Bakı Turları', 'Əla Səyahət', 'Ħal Qormi', 'Œuvre Æsop', 'Sámi Ŋuolga',
+      '東京ガイド', 'LINEマンガ', 'Tokyo 東京 Guide', '서울 여행', 'Москва Тур', 'Путеводитель', 'Αθήνα Οδηγός', 'עברית', 'مرحبا', 'हिन्दी यात्रा',
+    ];
+    for (const name of names) {
+      assert.equal(lookalikeProblem(name), null, name);
+      assert.deepEqual(claimed(name), [], name);
+    }
   });
 
   test('short brands match whole words only; ordinary names claim nothing', () => {

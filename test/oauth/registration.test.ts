@@ -139,6 +139,29 @@ for (const backend of BACKENDS) {
       for (const name of ['Trip Planner', 'Metadata Explorer', 'Cloud Desktop', 'Laws helper']) assert.equal((await register(service, { ...valid, client_name: name })).status, 201, name);
     });
 
+    test('a look-alike the brand check cannot read is refused even on a brand\'s verified domain; ordinary names in any script register', async () => {
+      const refused: Array<[string, RegExp]> = [
+        ['G\u0585\u0585gle', /^client_name: mixes scripts in one word \(Latin, Armenian\)/],
+        ['Amaz\u0585n', /^client_name: mixes scripts/],
+        ['Go\u2c9fgle', /^client_name: mixes scripts in one word \(Latin, Coptic\)/],
+        ['\u0262oogle', /^client_name: contains "\u0262"/],
+        ['\u1d04laude', /^client_name: contains "\u1d04"/],
+        ['\u1d0dicrosoft', /^client_name: contains "\u1d0d"/],
+        ['\u01e5oogle', /^client_name: contains "\u01e5"/],
+      ];
+      for (const [name, why] of refused) {
+        const reply = await register(service, { ...valid, client_name: name, redirect_uris: ['https://gemini.google.com/cb'] });
+        assert.equal(reply.status, 400, name);
+        assert.equal(reply.body.error, 'invalid_client_metadata', name);
+        assert.match(reply.body.error_description, why, name);
+      }
+      for (const name of ['Café Zürich', 'Øresund Rejser', '東京ガイド', 'LINEマンガ', 'Москва Тур', '서울 여행']) {
+        const reply = await register(service, { ...valid, client_name: name });
+        assert.equal(reply.status, 201, name);
+        assert.equal(reply.body.client_name, name);
+      }
+    });
+
     test('malformed metadata is invalid_client_metadata naming the field, and stores nothing', async () => {
       const before = await service.services.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const cases: Array<[unknown, RegExp]> = [
