@@ -52,7 +52,7 @@ const schema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   // Brands a dynamically registered client may not name itself after, with their verified domains:
-  // `brand=domain|domain,brand,…` (replaces the built-in list; see docs/oauth.md).
+  // `brand=domain|domain|loopback,brand,…` (replaces the built-in list; see docs/oauth.md).
   PROTECTED_BRANDS: z
     .string()
     .regex(/^\s*[^=,|]+(=[^=,|]+(\|[^=,|]+)*)?(\s*,\s*[^=,|]+(=[^=,|]+(\|[^=,|]+)*)?)*\s*$/, 'must be brand=domain|domain,brand,…')

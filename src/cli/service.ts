@@ -13,7 +13,7 @@ Environment:
   NODE_ENV (development|production|test)  SECRET_KEY (required in production)
   OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (sign-in provider; required in production,
     otherwise the development provider at $BASE_URL/dev-idp is used)
-  PROTECTED_BRANDS (brand=domain|domain,… replaces the built-in list)  OAUTH_REGISTER_RATE_LIMIT (20/min)
+  PROTECTED_BRANDS (brand=domain|domain|loopback,… replaces the built-in list)  OAUTH_REGISTER_RATE_LIMIT (20/min)
   CHROMIUM_PATH (/usr/bin/chromium)  BROWSER_WS_ENDPOINT (remote browser)  HOLD_SECONDS (900)
   SANDBOX (on in development)  SANDBOX_PORT (4100)  PROVIDER_URL_TEMPLATE (http://{provider}.localhost:$SANDBOX_PORT)`;
 

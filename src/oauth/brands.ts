@@ -1,5 +1,6 @@
 import { mixedScripts } from '../security/scripts.ts';
 import { LOOKALIKES } from './lookalikes.ts';
+import { isLoopbackUri } from './redirect-uris.ts';
 
 // The brand check on dynamic client registration. A client may not call itself after the service
 // or a large technology company unless every redirect URI is on that brand's verified domains:
@@ -13,32 +14,38 @@ export interface ProtectedBrand {
   name: string;
   /** Hosts (and their subdomains, over https only) a client using the name may redirect to. */
   verifiedDomains: string[];
+  /**
+   * The brand ships native apps that receive codes on a loopback redirect URI (VS Code, Claude
+   * Code, Gemini CLI), which a client using the name may also use: a code sent there stays on the
+   * person's own machine, so a remote impersonator gains nothing from it.
+   */
+  loopback: boolean;
 }
 
 /** The built-in list; PROTECTED_BRANDS replaces it. The service's own host is added at runtime. */
 export const DEFAULT_BRANDS: ProtectedBrand[] = [
-  { name: 'Concierge', verifiedDomains: [] },
-  { name: 'Anthropic', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'] },
-  { name: 'Claude', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'] },
-  { name: 'OpenAI', verifiedDomains: ['chatgpt.com', 'openai.com'] },
-  { name: 'ChatGPT', verifiedDomains: ['chatgpt.com', 'openai.com'] },
-  { name: 'Google', verifiedDomains: ['google.com'] },
-  { name: 'Gemini', verifiedDomains: ['google.com'] },
-  { name: 'Microsoft', verifiedDomains: ['vscode.dev', 'microsoft.com'] },
-  { name: 'VS Code', verifiedDomains: ['vscode.dev', 'microsoft.com'] },
-  { name: 'Visual Studio', verifiedDomains: ['vscode.dev', 'microsoft.com'] },
-  { name: 'Copilot', verifiedDomains: ['vscode.dev', 'microsoft.com', 'github.com'] },
-  { name: 'GitHub', verifiedDomains: ['github.com'] },
-  { name: 'Apple', verifiedDomains: ['apple.com'] },
-  { name: 'Amazon', verifiedDomains: ['amazon.com'] },
-  { name: 'AWS', verifiedDomains: ['amazon.com', 'aws.amazon.com'] },
-  { name: 'Meta', verifiedDomains: ['meta.com', 'facebook.com'] },
-  { name: 'Facebook', verifiedDomains: ['facebook.com', 'meta.com'] },
-  { name: 'Instagram', verifiedDomains: ['instagram.com', 'meta.com'] },
-  { name: 'WhatsApp', verifiedDomains: ['whatsapp.com', 'meta.com'] },
+  { name: 'Concierge', verifiedDomains: [], loopback: false },
+  { name: 'Anthropic', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'], loopback: true },
+  { name: 'Claude', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'], loopback: true },
+  { name: 'OpenAI', verifiedDomains: ['chatgpt.com', 'openai.com'], loopback: false },
+  { name: 'ChatGPT', verifiedDomains: ['chatgpt.com', 'openai.com'], loopback: false },
+  { name: 'Google', verifiedDomains: ['google.com'], loopback: true },
+  { name: 'Gemini', verifiedDomains: ['google.com'], loopback: true },
+  { name: 'Microsoft', verifiedDomains: ['vscode.dev', 'microsoft.com'], loopback: true },
+  { name: 'VS Code', verifiedDomains: ['vscode.dev', 'microsoft.com'], loopback: true },
+  { name: 'Visual Studio', verifiedDomains: ['vscode.dev', 'microsoft.com'], loopback: true },
+  { name: 'Copilot', verifiedDomains: ['vscode.dev', 'microsoft.com', 'github.com'], loopback: true },
+  { name: 'GitHub', verifiedDomains: ['github.com'], loopback: false },
+  { name: 'Apple', verifiedDomains: ['apple.com'], loopback: false },
+  { name: 'Amazon', verifiedDomains: ['amazon.com'], loopback: false },
+  { name: 'AWS', verifiedDomains: ['amazon.com', 'aws.amazon.com'], loopback: false },
+  { name: 'Meta', verifiedDomains: ['meta.com', 'facebook.com'], loopback: false },
+  { name: 'Facebook', verifiedDomains: ['facebook.com', 'meta.com'], loopback: false },
+  { name: 'Instagram', verifiedDomains: ['instagram.com', 'meta.com'], loopback: false },
+  { name: 'WhatsApp', verifiedDomains: ['whatsapp.com', 'meta.com'], loopback: false },
 ];
 
-/** Parses PROTECTED_BRANDS: `brand=domain|domain,brand,…`. */
+/** Parses PROTECTED_BRANDS: `brand=domain|domain|loopback,brand,…` (`loopback` is not a domain: see ProtectedBrand). */
 export function parseBrandList(raw: string): ProtectedBrand[] {
   return raw
     .split(',')
@@ -46,7 +53,8 @@ export function parseBrandList(raw: string): ProtectedBrand[] {
     .filter(Boolean)
     .map((entry) => {
       const [name = '', domains = ''] = entry.split('=');
-      return { name: name.trim(), verifiedDomains: domains.split('|').map((d) => d.trim().toLowerCase()).filter(Boolean) };
+      const locations = domains.split('|').map((d) => d.trim().toLowerCase()).filter(Boolean);
+      return { name: name.trim(), verifiedDomains: locations.filter((d) => d !== 'loopback'), loopback: locations.includes('loopback') };
     });
 }
 
@@ -127,7 +135,7 @@ export function brandsClaimedBy(clientName: string, brands: ProtectedBrand[]): P
   });
 }
 
-/** True when `uri` is https on one of `domains` (or a subdomain of one). Loopback never is. */
+/** True when `uri` is https on one of `domains` (or a subdomain of one). */
 export function onVerifiedDomain(uri: string, domains: string[]): boolean {
   let url: URL;
   try {
@@ -140,10 +148,15 @@ export function onVerifiedDomain(uri: string, domains: string[]): boolean {
   return domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
 
-/** The first brand the name claims without every redirect URI being on its verified domains. */
+/** True when `uri` is somewhere `brand` is verified: its domains, or loopback when it ships native apps. */
+export function verifiedFor(uri: string, brand: ProtectedBrand): boolean {
+  return onVerifiedDomain(uri, brand.verifiedDomains) || (brand.loopback && isLoopbackUri(uri));
+}
+
+/** The first brand the name claims without every redirect URI being where that brand is verified. */
 export function unverifiedBrand(clientName: string, redirectUris: string[], brands: ProtectedBrand[]): ProtectedBrand | null {
   for (const brand of brandsClaimedBy(clientName, brands)) {
-    if (!redirectUris.every((uri) => onVerifiedDomain(uri, brand.verifiedDomains))) return brand;
+    if (!redirectUris.every((uri) => verifiedFor(uri, brand))) return brand;
   }
   return null;
 }

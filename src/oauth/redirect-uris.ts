@@ -35,6 +35,16 @@ export function redirectUriProblem(raw: unknown): RedirectUriProblem | null {
   return null;
 }
 
+/** True when `uri` lands on this machine (localhost or 127.0.0.1), where a native app listens. */
+export function isLoopbackUri(uri: string): boolean {
+  try {
+    const url = new URL(uri);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** The origin a redirect URI lands on (for the consent page and its form-action policy). */
 export function redirectOrigin(uri: string): string {
   return new URL(uri).origin;

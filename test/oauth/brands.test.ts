@@ -110,12 +110,30 @@ describe('protected brand matching', () => {
     assert.equal(unverifiedBrand('Claude by Google', ['https://claude.ai/cb'], DEFAULT_BRANDS)?.name, 'Google');
   });
 
-  test('PROTECTED_BRANDS replaces the list: brand=domain|domain,brand', () => {
-    const brands = parseBrandList(' Acme=acme.example|acme.test , Globex ');
+  test('loopback counts for brands that ship native apps, and only for those', () => {
+    const vscode = ['https://vscode.dev/redirect', 'http://127.0.0.1/', 'http://127.0.0.1:33418/'];
+    assert.equal(unverifiedBrand('Visual Studio Code', vscode, DEFAULT_BRANDS), null);
+    assert.equal(unverifiedBrand('Claude Code', ['http://localhost:54212/callback'], DEFAULT_BRANDS), null);
+    assert.equal(unverifiedBrand('Gemini CLI MCP Client', ['http://localhost:7777/oauth/callback'], DEFAULT_BRANDS), null);
+    // Loopback is not a wildcard: every other URI must still be on the brand's domains.
+    assert.equal(unverifiedBrand('Visual Studio Code', [...vscode, 'https://evil.example/cb'], DEFAULT_BRANDS)?.name, 'Visual Studio');
+    assert.equal(unverifiedBrand('Claude Code', ['http://localhost:54212/callback', 'https://claude.ai.evil.example/cb'], DEFAULT_BRANDS)?.name, 'Claude');
+    // Brands without native MCP clients, and the service's own name, get no loopback.
+    for (const name of ['ChatGPT', 'Apple', 'Amazon', 'Meta AI', 'GitHub', 'Concierge']) {
+      assert.ok(unverifiedBrand(name, ['http://127.0.0.1:33418/'], DEFAULT_BRANDS), name);
+    }
+  });
+
+  test('PROTECTED_BRANDS replaces the list: brand=domain|domain|loopback,brand', () => {
+    const brands = parseBrandList(' Acme=acme.example|acme.test|Loopback , Globex ');
     assert.deepEqual(brands, [
-      { name: 'Acme', verifiedDomains: ['acme.example', 'acme.test'] },
-      { name: 'Globex', verifiedDomains: [] },
+      { name: 'Acme', verifiedDomains: ['acme.example', 'acme.test'], loopback: true },
+      { name: 'Globex', verifiedDomains: [], loopback: false },
     ]);
+    assert.equal(unverifiedBrand('Acme desktop', ['http://127.0.0.1:9000/cb'], brands), null);
+    assert.equal(unverifiedBrand('Globex desktop', ['http://127.0.0.1:9000/cb'], brands)?.name, 'Globex');
+    // "loopback" names a kind of location, not a host called "loopback".
+    assert.equal(unverifiedBrand('Acme', ['https://loopback/cb'], brands)?.name, 'Acme');
     assert.equal(unverifiedBrand('Acme helper', ['https://app.acme.example/cb'], brands), null);
     assert.equal(unverifiedBrand('Gl0bex', ['https://globex.example/cb'], brands)?.name, 'Globex');
     assert.equal(unverifiedBrand('Google', ['https://x.example/cb'], brands), null);

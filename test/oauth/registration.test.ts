@@ -125,13 +125,17 @@ for (const backend of BACKENDS) {
         ['ChatGPT', ['https://chatgpt.com/connector_platform_oauth_redirect']],
         ['Google Gemini', ['https://gemini.google.com/cb']],
         ['VS Code', ['https://vscode.dev/redirect']],
+        // The registrations VS Code and Claude Code really send: loopback counts for brands with native apps.
+        ['Visual Studio Code', ['https://vscode.dev/redirect', 'http://127.0.0.1/', 'http://127.0.0.1:33418/']],
+        ['Claude Code', ['http://localhost:54212/callback']],
       ];
       for (const [name, uris] of verified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).status, 201, name);
       const unverified: Array<[string, string[]]> = [
         ['Claude', ['https://claude.ai.evil.example/cb']],
         ['Claude', ['https://claude.ai/cb', 'https://evil.example/cb']],
-        ['VS Code', ['https://vscode.dev/redirect', 'http://127.0.0.1:33418/']],
-        ['Microsoft', ['http://localhost/cb']],
+        ['VS Code', ['http://127.0.0.1:33418/', 'https://evil.example/cb']],
+        ['ChatGPT', ['http://localhost/cb']],
+        ['Concierge', ['http://127.0.0.1:33418/']],
         ['ChatGPT', ['https://claude.ai/cb']],
       ];
       for (const [name, uris] of unverified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).body.error, 'invalid_client_metadata', `${name} ${uris}`);
