@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { approvedCode, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
+import { approvedCode, authorizationUrl, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { AuthError } from '../../src/auth/bearer.ts';
 
@@ -76,9 +76,30 @@ for (const backend of BACKENDS) {
       const reply = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { basic: [registered.client.client_id, registered.clientSecret!] });
       assert.equal(reply.status, 200);
       assert.equal(reply.body.scope, 'read');
-      const outcome = await authorizeInBrowser(service, ada, registered, { scope: 'book' }).catch((e) => e);
-      // The browser never reaches consent: the error goes straight back to the client.
-      assert.ok(outcome instanceof Error);
+      // The browser never reaches consent: the error goes straight back to the client, with state and iss.
+      for (const scope of ['book', 'read book', 'read+book', 'read admin']) {
+        const { url, state } = await authorizationUrl(service, registered, { scope });
+        const response = await fetch(url, { redirect: 'manual' });
+        assert.equal(response.status, 303, scope);
+        const location = new URL(response.headers.get('location')!);
+        assert.equal(`${location.origin}${location.pathname}`, REDIRECT_URI, scope);
+        assert.equal(location.searchParams.get('error'), 'invalid_scope', scope);
+        assert.equal(location.searchParams.get('state'), state, scope);
+        assert.equal(location.searchParams.get('iss'), service.config.BASE_URL, scope);
+        assert.equal(location.searchParams.has('code'), false, scope);
+      }
+    });
+
+    test('scopes at authorize may be separated by "+" (sent literally, as %2B) as well as by spaces', async () => {
+      const registered = await registerClient(as);
+      // URLSearchParams encodes the "+" as %2B, so the server receives a literal plus sign.
+      const { code, codeVerifier } = await approvedCode(service, ada, registered, { scope: 'book+read' });
+      const reply = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { basic: [registered.client.client_id, registered.clientSecret!] });
+      assert.equal(reply.status, 200);
+      assert.equal(reply.body.scope, 'book read');
+      const narrow = await approvedCode(service, ada, registered, { scope: 'read+' });
+      const narrowed = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code: narrow.code, redirect_uri: REDIRECT_URI, code_verifier: narrow.codeVerifier }, { basic: [registered.client.client_id, registered.clientSecret!] });
+      assert.equal(narrowed.body.scope, 'read');
     });
 
     test('refresh: the pair rotates, a narrower scope may be asked, a wider one is invalid_scope', async () => {
