@@ -28,8 +28,8 @@ export async function exchangeToken(deps: TokenDeps, credentials: PresentedCrede
   if (grantType === 'refresh_token') {
     // The common case (a valid client rotating a valid token) is one batched statement; anything
     // else is decided one by one below, with the precise error.
-    const { token, wanted, narrowed } = refreshParams(params);
-    const rotated = await deps.refreshes.submit({ claim, tokenHash: sha256(token), wanted, narrowed }).catch(() => null);
+    const { token, wanted, narrowed, resource } = refreshParams(params);
+    const rotated = await deps.refreshes.submit({ claim, tokenHash: sha256(token), wanted, narrowed, resource }).catch(() => null);
     if (rotated) return rotated;
   }
   const client = await verifyClientClaim(db, throttle, claim);

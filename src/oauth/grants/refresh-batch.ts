@@ -8,7 +8,7 @@ import type { TokenResponse } from './token-response.ts';
 // The fast path of the refresh_token grant: concurrent refreshes are rotated together, by one
 // statement that authenticates each client, retires each presented token with a conditional
 // update and writes each successor pair. An item it cannot rotate (wrong secret, token used,
-// revoked, expired, wider scope…) comes back null and takes the one-by-one path, which says why.
+// revoked, expired, wider scope, another resource…) comes back null and takes the one-by-one path, which says why.
 //
 // The client secret is checked here by comparing SHA-256 digests in SQL. Equality of digests is
 // not a secret worth timing: learning a prefix of a stored digest does not help find a preimage.
@@ -20,6 +20,8 @@ export interface RefreshItem {
   wanted: string[];
   /** The access token's scope when a narrower one was asked for. */
   narrowed: string | null;
+  /** The resource the request names (RFC 8707), which must be the family's; null when none. */
+  resource: string | null;
 }
 
 /**
@@ -36,9 +38,9 @@ export function refreshBatcher(db: Kysely<DB>, concurrency = 1): Batcher<Refresh
       with req as (
         select * from unnest(
           ${column((i) => i.tokenHash)}::text[], ${column((i) => i.claim.clientId)}::text[], ${column((i) => i.claim.secretHash)}::text[],
-          ${column((i) => i.wanted.join(' '))}::text[], ${column((i) => i.narrowed)}::text[],
+          ${column((i) => i.wanted.join(' '))}::text[], ${column((i) => i.narrowed)}::text[], ${column((i) => i.resource)}::text[],
           ${column((_, n) => minted[n]!.access.hash)}::text[], ${column((_, n) => minted[n]!.refresh.hash)}::text[]
-        ) as req(token_hash, client_id, secret_hash, wanted, narrowed, access_hash, refresh_hash)
+        ) as req(token_hash, client_id, secret_hash, wanted, narrowed, resource, access_hash, refresh_hash)
       ), cand as materialized (
         -- Each item is resolved by primary-key lookups only. The lateral subqueries end in
         -- "offset 0" so the planner keeps them as per-item index lookups: PGlite never gathers
@@ -54,6 +56,7 @@ export function refreshBatcher(db: Kysely<DB>, concurrency = 1): Batcher<Refresh
         cross join lateral (
           select 1 from oauth_token_families f
           where f.id = r.family_id and f.revoked_at is null and f.client_id = req.client_id
+            and (req.resource is null or f.resource = req.resource)
             and exists (select 1 from oauth_grants g where g.id = f.grant_id and g.revoked_at is null offset 0)
           offset 0
         ) f
