@@ -164,6 +164,73 @@ for (const backend of BACKENDS) {
       assert.equal(tokens.scope, 'book read');
     });
 
+    test('HTTP Basic credentials are form-urlencoded before base64 (RFC 6749 §2.3.1): percent-encoded characters authenticate', async () => {
+      const registered = await registerClient(as);
+      const id = registered.client.client_id;
+      const secret = registered.clientSecret!;
+      assert.match(id, /_/);
+      const basicHeader = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+      const percentEncoded = (value: string) => [...Buffer.from(value)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      const { code, codeVerifier } = await approvedCode(service, ada, registered);
+      // The id with "_" as %5F, and every character of the secret percent-encoded.
+      const reply = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { headers: basicHeader(id.replace(/_/g, '%5F'), percentEncoded(secret)) });
+      assert.equal(reply.status, 200);
+      const refreshed = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: reply.body.refresh_token }, { headers: basicHeader(id, secret.replace(/_/g, '%5F')) });
+      assert.equal(refreshed.status, 200);
+      // Decoded exactly once: a secret encoded twice is another secret.
+      const twice = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, { headers: basicHeader(id, secret.replace(/_/g, '%255F')) });
+      assert.equal(twice.status, 401);
+      assert.equal(twice.body.error, 'invalid_client');
+    });
+
+    test('connected apps: shows when the app was granted and when it was last used; last used moves when a token is used', async () => {
+      const context = await signedInContext(service, browser, 'tim@example.com');
+      try {
+        const registered = await registerClient(as, { client_name: 'Time Keeper' });
+        const { code, codeVerifier } = await approvedCode(service, context, registered);
+        const tokens = (await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { basic: [registered.client.client_id, registered.clientSecret!] })).body;
+        const db = service.services.db;
+        const grant = () => db.selectFrom('oauth_grants').select(['id', 'created_at', 'last_used_at']).where('client_id', '=', registered.client.client_id).executeTakeFirstOrThrow();
+        const shown = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+        const page = await context.newPage();
+        const cells = async () => {
+          await page.goto(`${service.url}/developers/connected-apps`);
+          const row = page.locator('tbody tr', { hasText: 'Time Keeper' });
+          // Columns: App, Access, Granted, Last used.
+          return { granted: await row.locator('td').nth(2).innerText(), lastUsed: await row.locator('td').nth(3).innerText() };
+        };
+        /** The grant once its last use is later than `than` (it is recorded off the request's path). */
+        const usedAfter = async (than: number) => {
+          for (let i = 0; i < 100; i++) {
+            const row = await grant();
+            if (row.last_used_at && row.last_used_at.getTime() > than) return row;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          assert.fail('last_used_at was not recorded');
+        };
+
+        const granted = await grant();
+        assert.ok(Math.abs(Date.now() - granted.created_at.getTime()) < 10 * 60_000);
+        assert.deepEqual(await cells(), { granted: shown(granted.created_at), lastUsed: 'never' });
+
+        await bearer(tokens.access_token);
+        const firstUse = await usedAfter(0);
+        assert.deepEqual(await cells(), { granted: shown(granted.created_at), lastUsed: shown(firstUse.last_used_at!) });
+
+        // Uses are recorded at most once a minute: pretend the last one was an hour ago.
+        const anHourAgo = new Date(Date.now() - 3600_000);
+        await db.updateTable('oauth_grants').set({ last_used_at: anHourAgo }).where('id', '=', granted.id).execute();
+        assert.equal((await cells()).lastUsed, shown(anHourAgo));
+        await bearer(tokens.access_token);
+        const secondUse = await usedAfter(anHourAgo.getTime());
+        assert.ok(secondUse.last_used_at!.getTime() > anHourAgo.getTime() + 30 * 60_000);
+        assert.deepEqual(await cells(), { granted: shown(granted.created_at), lastUsed: shown(secondUse.last_used_at!) });
+        await page.close();
+      } finally {
+        await context.close();
+      }
+    });
+
     test('obtainAccessToken (the helper other areas use) signs in a new user and returns a working pair', async () => {
       const tokens = await obtainAccessToken(service, { email: 'grace@example.com', scope: 'read', browser });
       assert.equal(tokens.userEmail, 'grace@example.com');
