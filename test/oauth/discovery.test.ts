@@ -31,6 +31,24 @@ describe('discovery documents', () => {
     assert.deepEqual(m.code_challenge_methods_supported, ['S256']);
     assert.deepEqual(m.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'none']);
     assert.equal(m.authorization_response_iss_parameter_supported, true);
+    // Exactly these keys: the contract's table plus the extras docs/oauth.md lists and explains.
+    assert.deepEqual(Object.keys(m).sort(), [
+      'authorization_endpoint',
+      'authorization_response_iss_parameter_supported',
+      'code_challenge_methods_supported',
+      'grant_types_supported',
+      'issuer',
+      'registration_endpoint',
+      'response_modes_supported',
+      'response_types_supported',
+      'revocation_endpoint',
+      'revocation_endpoint_auth_methods_supported',
+      'scopes_supported',
+      'token_endpoint',
+      'token_endpoint_auth_methods_supported',
+    ]);
+    assert.deepEqual(m.response_modes_supported, ['query']);
+    assert.deepEqual(m.revocation_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'none']);
   });
 
   test('GET /.well-known/oauth-protected-resource, also at the path-inserted location for /api/mcp', async () => {
@@ -41,6 +59,9 @@ describe('discovery documents', () => {
       assert.deepEqual(reply.body.authorization_servers, [base]);
       assert.deepEqual(reply.body.bearer_methods_supported, ['header']);
       assert.deepEqual(reply.body.scopes_supported, ['book', 'read']);
+      assert.equal(reply.body.resource_name, 'Concierge MCP tools');
+      // Exactly these keys: the contract's four plus resource_name (docs/oauth.md says why).
+      assert.deepEqual(Object.keys(reply.body).sort(), ['authorization_servers', 'bearer_methods_supported', 'resource', 'resource_name', 'scopes_supported'], path);
     }
   });
 
