@@ -10,8 +10,9 @@ import type { TokenResponse } from './token-response.ts';
 // update and writes each successor pair. An item it cannot rotate (wrong secret, token used,
 // revoked, expired, wider scope, another resource…) comes back null and takes the one-by-one path, which says why.
 //
-// The client secret is checked here by comparing SHA-256 digests in SQL. Equality of digests is
-// not a secret worth timing: learning a prefix of a stored digest does not help find a preimage.
+// The client secret is checked here, in SQL, in constant time like everywhere else: the two
+// SHA-256 digests are XORed as 256-bit strings and the set bits counted, which reads every bit
+// (an `=` would stop at the first differing character).
 
 export interface RefreshItem {
   claim: ClientClaim;
@@ -63,7 +64,10 @@ export function refreshBatcher(db: Kysely<DB>, concurrency = 1): Batcher<Refresh
         cross join lateral (
           select 1 from oauth_clients c
           where c.client_id = req.client_id and 'refresh_token' = any(c.grant_types)
-            and (c.secret_hash = req.secret_hash or (c.secret_hash is null and req.secret_hash is null))
+            and (
+              (c.secret_hash is null and req.secret_hash is null)
+              or bit_count(('x' || c.secret_hash)::bit(256) # ('x' || req.secret_hash)::bit(256)) = 0
+            )
           offset 0
         ) c
       ), old as (
