@@ -87,6 +87,30 @@ for (const backend of BACKENDS) {
       assert.equal(headers['proxy-authorization'], '[redacted]');
     });
 
+    test('an unknown path under a capability link is 404 without the token in the body or the logs; each surface keeps its envelope', async () => {
+      const token = 'HandoffTokenThatMustNotLeak0123456789abcdef';
+      const cases: Array<[string, string, string]> = [
+        ['POST', `/handoff/${token}`, '/handoff/[redacted]'],
+        ['GET', `/handoff/${token}/x`, '/handoff/[redacted]/x'],
+        ['PUT', `/handoff/${token}/cancel?code=${token}`, '/handoff/[redacted]/cancel'],
+        ['GET', `/watch/${jobIds[0]}/${token}/x`, `/watch/${jobIds[0]}/[redacted]/x`],
+      ];
+      for (const [method, path, shown] of cases) {
+        const reply = await call(service.url, method, path, { headers: { 'x-request-id': 'log-probe-404' } });
+        assert.equal(reply.status, 404, `${method} ${path}`);
+        assert.deepEqual(reply.body, { error: 'not_found', message: `no route ${method} ${shown}` });
+      }
+      const mcp = await call(service.url, 'POST', '/api/mcp/nowhere', { body: {} });
+      assert.equal(mcp.status, 404);
+      assert.deepEqual(Object.keys(mcp.body), ['error', 'message']);
+      const rest = await call(service.url, 'GET', '/api/v1/nowhere', { key });
+      assert.equal(rest.status, 404);
+      assert.equal(rest.body.error.code, 'not_found', 'REST keeps its own 404 envelope');
+      const lines = logs.lines().filter((l) => l.reqId === 'log-probe-404');
+      assert.ok(lines.some((l) => l.msg === 'no route' && l.path === '/handoff/[redacted]'), 'the 404 is logged with the redacted path');
+      assert.ok(!logs.text().includes(token), 'the token reached the logs');
+    });
+
     test('a failure is logged without a stack trace, SQL or row data, from REST and from an MCP tool', async () => {
       const statement = (on: boolean) =>
         sql.raw(on ? 'alter table jobs add constraint test_refuse check (false) not valid' : 'alter table jobs drop constraint test_refuse').execute(service.services.db);
