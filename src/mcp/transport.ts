@@ -8,6 +8,14 @@ import type { ToolContext } from './tools/types.ts';
 // Instead one McpServer per process is connected to this transport, and each HTTP request hands it
 // one message: requests are renumbered on the way in, so that two clients' `"id": 1` never meet
 // inside the server, and the response is matched back to its HTTP request and its own id.
+//
+// Only requests reach the server. A client's notifications and responses are answered 202 and go
+// no further: the server is shared, so anything a client says outside its own request would act on
+// everyone's. notifications/cancelled is the case in point: the server cancels by its own
+// (renumbered, guessable) id and then answers nothing, so one client could silence another's
+// request, and the SDK client sends one innocently, with its own ids, when it times out. Without
+// sessions a client cancels by closing its HTTP request, which `dispatch` turns into a cancellation
+// of exactly that request.
 
 interface Pending {
   id: RequestId;
@@ -51,17 +59,14 @@ export class RequestTransport implements Transport {
   }
 
   /**
-   * Hands one message to the server. A request resolves with its response; a notification, or a
-   * response to something this server never asks, resolves with null (HTTP 202). If `signal` aborts
+   * Hands one message to the server. A request resolves with its response; a notification or a
+   * response resolves with null (HTTP 202) and is not delivered (see above). If `signal` aborts
    * first (the client went away), the server is told the request is cancelled.
    */
   dispatch(message: JSONRPCMessage, context: ToolContext, signal: AbortSignal): Promise<JSONRPCMessage | null> {
     const deliver = this.onmessage;
     if (!deliver) return Promise.reject(new Error('the MCP server is not connected'));
-    if (!isRequest(message)) {
-      if ('method' in message) deliver(message);
-      return Promise.resolve(null);
-    }
+    if (!isRequest(message)) return Promise.resolve(null);
     const id = this.nextId++;
     return new Promise<JSONRPCMessage>((resolve, reject) => {
       this.pending.set(id, { id: message.id, context, resolve });
