@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from './tools/types.ts';
 
 // Stateless Streamable HTTP means any instance answers any request, with nothing kept between them.
@@ -33,11 +33,14 @@ export class RequestTransport implements Transport {
   onerror?: (error: Error) => void;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** The server's id of the request being handed over right now (delivery is synchronous). */
+  private delivering: number | undefined;
 
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
-    this.pending.clear();
+    // The server answers nothing once closed: answer what is still waiting instead of leaving it hang.
+    for (const id of [...this.pending.keys()]) this.answer(id, ErrorCode.ConnectionClosed, 'the server is shutting down; send the request again');
     this.onclose?.();
   }
 
@@ -59,6 +62,15 @@ export class RequestTransport implements Transport {
   }
 
   /**
+   * An error the server reports instead of answering (the SDK calls onerror, not send, for a
+   * message it cannot handle). Raised while a request is being handed over, it is that request's:
+   * answer it, or its HTTP request would wait for ever.
+   */
+  serverError(): void {
+    if (this.delivering !== undefined) this.answer(this.delivering, ErrorCode.InternalError, 'Internal error: the server could not handle this request');
+  }
+
+  /**
    * Hands one message to the server. A request resolves with its response; a notification or a
    * response resolves with null (HTTP 202) and is not delivered (see above). If `signal` aborts
    * first (the client went away), the server is told the request is cancelled.
@@ -76,7 +88,19 @@ export class RequestTransport implements Transport {
         reject(new Error('the HTTP request was closed'));
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      deliver({ ...message, id });
+      this.delivering = id;
+      try {
+        deliver({ ...message, id });
+      } catch (error) {
+        this.pending.delete(id);
+        throw error;
+      } finally {
+        this.delivering = undefined;
+      }
     });
+  }
+
+  private answer(id: number, code: number, message: string): void {
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
 }

@@ -205,6 +205,30 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test("a message the SDK's schema refuses is 400 -32600, with its id when that is a valid id, and the next request is answered", async () => {
+      const cases: Array<[Record<string, unknown>, string | number | null]> = [
+        [{ jsonrpc: '2.0', id: 7, method: 'ping', params: null }, 7],
+        [{ jsonrpc: '2.0', id: 'seven', method: 'tools/list', params: [1] }, 'seven'],
+        [{ jsonrpc: '2.0', id: 7, method: 'ping', extra: true }, 7],
+        [{ jsonrpc: '2.0', id: 7, method: 'ping', result: {} }, 7],
+        [{ jsonrpc: '2.0', id: 1.5, method: 'ping' }, null],
+        [{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_job_status', _meta: 5 } }, 7],
+        [{ jsonrpc: '2.0', method: 'notifications/initialized', params: null }, null],
+        [{ jsonrpc: '2.0', id: 7, result: {}, error: { code: -32601, message: 'no' } }, 7],
+      ];
+      for (const [message, id] of cases) {
+        const reply = await within(rpc(service.url, message, { bearer: key }));
+        assert.equal(reply.status, 400, JSON.stringify(message));
+        assert.equal(reply.headers.get('content-type'), 'application/json; charset=utf-8');
+        assert.deepEqual(Object.keys(reply.body), ['jsonrpc', 'id', 'error']);
+        assert.equal(reply.body.jsonrpc, '2.0');
+        assert.equal(reply.body.id, id, JSON.stringify(message));
+        assert.equal(reply.body.error.code, -32600, JSON.stringify(message));
+        assert.match(reply.body.error.message, /^Invalid Request/);
+        assert.deepEqual((await within(rpc(service.url, PING, { bearer: key }))).body, { jsonrpc: '2.0', id: 3, result: {} }, 'the endpoint still answers');
+      }
+    });
+
     test('an unknown tool or malformed tools/call params are -32602, an unknown method -32601', async () => {
       const tool = await rpc(service.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'nope', arguments: {} } }, { bearer: key });
       assert.equal(tool.status, 200);

@@ -90,6 +90,26 @@ for (const backend of BACKENDS.slice(0, 1)) {
       });
     });
 
+    test('a request the server cannot handle (it reports an error instead of answering) is answered -32603, and the next one is served', async () => {
+      // The endpoint refuses such a message before it gets here (test/mcp/http.test.ts); this is the backstop.
+      const malformed = { jsonrpc: '2.0', id: 9, method: 'ping', params: null } as unknown as JSONRPCMessage;
+      const reply = (await within(transport.dispatch(malformed, acme, never))) as { id: unknown; error: { code: number } };
+      assert.equal(reply.id, 9);
+      assert.equal(reply.error.code, -32603);
+      assert.deepEqual(await within(transport.dispatch({ jsonrpc: '2.0', id: 10, method: 'ping' }, acme, never)), { jsonrpc: '2.0', id: 10, result: {} });
+    });
+
+    test('closing the server answers the requests still waiting', async () => {
+      const own = new RequestTransport();
+      const closing = createMcpServer(own);
+      await closing.connect(own);
+      const waiting = own.dispatch({ jsonrpc: '2.0', id: 'w', method: 'tools/list' }, acme, never);
+      await closing.close();
+      const reply = (await within(waiting)) as { id: unknown; error: { code: number } };
+      assert.equal(reply.id, 'w');
+      assert.equal(reply.error.code, -32000);
+    });
+
     test('a request whose client left is cancelled; the others in flight and later ones are answered', async () => {
       const leaving = new AbortController();
       const left = transport.dispatch({ jsonrpc: '2.0', id: 5, method: 'tools/list' }, acme, leaving.signal);
