@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
 import { frameworkErrorReply } from './api/v1/errors.ts';
+import { notFoundReply } from './not-found.ts';
 import { mcpEndpoint } from './mcp/index.ts';
 import { observability } from './observability/metrics.ts';
 import { identityPlugin } from './identity/index.ts';
@@ -30,6 +31,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.setNotFoundHandler(notFoundReply);
   await app.register(fp(observability), { services });
   await app.register(apiV1, { prefix: '/api/v1', services });
   await app.register(mcpEndpoint, { prefix: '/api/mcp', services });

@@ -1,3 +1,4 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from './caller.ts';
 import { McpHttpError } from './http-errors.ts';
 import { findTool } from './tools/index.ts';
@@ -8,8 +9,8 @@ import { findTool } from './tools/index.ts';
  * contract words it), and a booking tool needs an API key that allows its scenario (403
  * scenario_not_allowed). Unknown tools pass: the MCP server answers them with JSON-RPC -32602.
  */
-export function authorizeMessage(caller: Caller, message: { method?: unknown; params?: unknown }): McpHttpError | null {
-  if (message.method !== 'tools/call') return null;
+export function authorizeMessage(caller: Caller, message: JSONRPCMessage): McpHttpError | null {
+  if (!('method' in message) || message.method !== 'tools/call') return null;
   const params = (typeof message.params === 'object' && message.params !== null ? message.params : {}) as { name?: unknown };
   const tool = findTool(params.name);
   if (!tool) return null;

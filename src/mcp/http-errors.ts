@@ -35,9 +35,9 @@ export function fromAuthError(error: AuthError, baseUrl: string): McpHttpError {
   return new McpHttpError(401, 'invalid_token', error.message, { 'www-authenticate': `Bearer error="invalid_token", ${metadata}` });
 }
 
-/** A JSON-RPC error response not tied to a request id (the message could not be read as one). */
-export function jsonRpcError(code: number, message: string) {
-  return { jsonrpc: '2.0' as const, id: null, error: { code, message } };
+/** A JSON-RPC error response to a message that could not be handled: its id when it has a valid one, else null. */
+export function jsonRpcError(code: number, message: string, id: string | number | null = null) {
+  return { jsonrpc: '2.0' as const, id, error: { code, message } };
 }
 
 export const JSON_RPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603 } as const;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, RequestIdSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { authenticateBearer } from '../auth/resource-server.ts';
 import { AuthError } from '../auth/bearer.ts';
 import type { Services } from '../services.ts';
@@ -30,19 +30,10 @@ function stateOf(request: FastifyRequest): McpState {
   return state;
 }
 
-interface JsonRpcMessage {
-  jsonrpc: '2.0';
-  method?: unknown;
-  params?: unknown;
-}
-
-function isJsonRpcMessage(body: unknown): body is JsonRpcMessage {
-  if (typeof body !== 'object' || body === null) return false;
-  const message = body as Record<string, unknown>;
-  if (message.jsonrpc !== '2.0') return false;
-  // A request's id is a string or a number; a notification has none.
-  if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number') return false;
-  return typeof message.method === 'string' || 'result' in message || 'error' in message;
+/** The id to answer an invalid message with: its own when that is a valid id, else null (JSON-RPC 2.0 §5). */
+function idOf(body: unknown): RequestId | null {
+  const id = typeof body === 'object' && body !== null ? RequestIdSchema.safeParse((body as { id?: unknown }).id) : undefined;
+  return id?.success ? id.data : null;
 }
 
 export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -50,8 +41,9 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
   const origins = allowedOrigins(services.config);
   const resource = `${services.config.BASE_URL}/api/mcp`;
   const transport = new RequestTransport();
-  transport.onerror = (error) => app.log.debug({ err: { message: error.message } }, 'mcp transport');
-  const server = createMcpServer(transport);
+  // Only the SDK's reason (its text before the colon): after it the SDK quotes the whole message,
+  // and a tool call's arguments carry a traveller's details.
+  const server = createMcpServer(transport, { onError: (error) => app.log.warn({ err: { message: error.message.split(':', 1)[0] } }, 'the MCP server could not handle a message') });
   await server.connect(transport);
   app.addHook('onClose', async () => server.close());
 
@@ -93,15 +85,21 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     if (Array.isArray(body)) {
       return reply.code(400).send(jsonRpcError(JSON_RPC.INVALID_REQUEST, 'Invalid Request: batches (JSON arrays) are not supported; send one JSON-RPC message per POST'));
     }
-    if (!isJsonRpcMessage(body)) {
-      return reply.code(400).send(jsonRpcError(JSON_RPC.INVALID_REQUEST, 'Invalid Request: the body must be one JSON-RPC 2.0 message'));
+    // The SDK's own schema: a message it would reject gets no answer from the server (only an
+    // onerror), so it is answered here, as the SDK's HTTP transport would.
+    const parsed = JSONRPCMessageSchema.safeParse(body);
+    if (!parsed.success) {
+      return reply
+        .code(400)
+        .send(jsonRpcError(JSON_RPC.INVALID_REQUEST, 'Invalid Request: the body must be one JSON-RPC 2.0 request, notification or response, with object params and no other members', idOf(body)));
     }
+    const message = parsed.data;
     // initialize negotiates the revision in its body; every later request names it in a header.
     const version = request.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && body.method !== 'initialize' && !isSupportedProtocolVersion(version)) {
+    if (typeof version === 'string' && !('method' in message && message.method === 'initialize') && !isSupportedProtocolVersion(version)) {
       throw new McpHttpError(400, 'unsupported_protocol_version', `MCP-Protocol-Version ${version} is not supported; use one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
     }
-    const denied = authorizeMessage(state.caller, body);
+    const denied = authorizeMessage(state.caller, message);
     if (denied) throw denied;
     const context: ToolContext = { services, caller: state.caller, log: request.log };
     const gone = new AbortController();
@@ -110,7 +108,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     });
     let response;
     try {
-      response = await transport.dispatch(body as JSONRPCMessage, context, gone.signal);
+      response = await transport.dispatch(message, context, gone.signal);
     } catch (error) {
       if (!gone.signal.aborted) throw error;
       return reply.hijack(); // the client left: no one to answer

@@ -35,9 +35,21 @@ const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
  *   would re-derive them from zod on every call);
  * - tools/call of an unknown tool is JSON-RPC error -32602, as JSON-RPC says for invalid params
  *   (the SDK would answer a tool result with isError).
+ * `onError` hears what the server reports instead of answering (after the transport has answered
+ * the request concerned).
+ *
+ * One server serves every client, and it still keeps per-connection state from `initialize`: each
+ * client's initialize overwrites the client capabilities (and clientInfo) the server holds, so they
+ * describe whichever client initialized last. No tool may rely on getClientCapabilities(),
+ * sampling, elicitation or roots (or anything else the server asks the client) without first
+ * carrying that state per request, as the caller is carried through the transport.
  */
-export function createMcpServer(transport: RequestTransport): McpServer {
+export function createMcpServer(transport: RequestTransport, options: { onError?: (error: Error) => void } = {}): McpServer {
   const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR });
+  mcp.server.onerror = (error) => {
+    transport.serverError();
+    options.onError?.(error);
+  };
   const registered = new Map<string, RegisteredTool>();
   for (const tool of TOOLS) {
     const run: ToolCallback<typeof ANY_ARGUMENTS> = (args, extra) => tool.run(transport.contextOf(extra.requestId), args);

@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from './tools/types.ts';
 
 // Stateless Streamable HTTP means any instance answers any request, with nothing kept between them.
@@ -8,6 +8,14 @@ import type { ToolContext } from './tools/types.ts';
 // Instead one McpServer per process is connected to this transport, and each HTTP request hands it
 // one message: requests are renumbered on the way in, so that two clients' `"id": 1` never meet
 // inside the server, and the response is matched back to its HTTP request and its own id.
+//
+// Only requests reach the server. A client's notifications and responses are answered 202 and go
+// no further: the server is shared, so anything a client says outside its own request would act on
+// everyone's. notifications/cancelled is the case in point: the server cancels by its own
+// (renumbered, guessable) id and then answers nothing, so one client could silence another's
+// request, and the SDK client sends one innocently, with its own ids, when it times out. Without
+// sessions a client cancels by closing its HTTP request, which `dispatch` turns into a cancellation
+// of exactly that request.
 
 interface Pending {
   id: RequestId;
@@ -25,11 +33,14 @@ export class RequestTransport implements Transport {
   onerror?: (error: Error) => void;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** The server's id of the request being handed over right now (delivery is synchronous). */
+  private delivering: number | undefined;
 
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
-    this.pending.clear();
+    // The server answers nothing once closed: answer what is still waiting instead of leaving it hang.
+    for (const id of [...this.pending.keys()]) this.answer(id, ErrorCode.ConnectionClosed, 'the server is shutting down; send the request again');
     this.onclose?.();
   }
 
@@ -51,17 +62,23 @@ export class RequestTransport implements Transport {
   }
 
   /**
-   * Hands one message to the server. A request resolves with its response; a notification, or a
-   * response to something this server never asks, resolves with null (HTTP 202). If `signal` aborts
+   * An error the server reports instead of answering (the SDK calls onerror, not send, for a
+   * message it cannot handle). Raised while a request is being handed over, it is that request's:
+   * answer it, or its HTTP request would wait for ever.
+   */
+  serverError(): void {
+    if (this.delivering !== undefined) this.answer(this.delivering, ErrorCode.InternalError, 'Internal error: the server could not handle this request');
+  }
+
+  /**
+   * Hands one message to the server. A request resolves with its response; a notification or a
+   * response resolves with null (HTTP 202) and is not delivered (see above). If `signal` aborts
    * first (the client went away), the server is told the request is cancelled.
    */
   dispatch(message: JSONRPCMessage, context: ToolContext, signal: AbortSignal): Promise<JSONRPCMessage | null> {
     const deliver = this.onmessage;
     if (!deliver) return Promise.reject(new Error('the MCP server is not connected'));
-    if (!isRequest(message)) {
-      if ('method' in message) deliver(message);
-      return Promise.resolve(null);
-    }
+    if (!isRequest(message)) return Promise.resolve(null);
     const id = this.nextId++;
     return new Promise<JSONRPCMessage>((resolve, reject) => {
       this.pending.set(id, { id: message.id, context, resolve });
@@ -71,7 +88,19 @@ export class RequestTransport implements Transport {
         reject(new Error('the HTTP request was closed'));
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      deliver({ ...message, id });
+      this.delivering = id;
+      try {
+        deliver({ ...message, id });
+      } catch (error) {
+        this.pending.delete(id);
+        throw error;
+      } finally {
+        this.delivering = undefined;
+      }
     });
+  }
+
+  private answer(id: number, code: number, message: string): void {
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
 }

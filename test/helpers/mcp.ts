@@ -43,6 +43,14 @@ export async function rpc(baseUrl: string, body: unknown, options: { bearer?: st
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
+/**
+ * `promise`, or a failure after `ms`: an MCP reply that went to the wrong request (or nowhere)
+ * leaves its own request waiting, so such a test fails in seconds, not at the suite's time limit.
+ */
+export function within<T>(promise: Promise<T>, ms = 5000): Promise<T> {
+  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms).unref())]);
+}
+
 export const INITIALIZE = (protocolVersion = '2025-06-18') => ({
   jsonrpc: '2.0',
   id: 1,

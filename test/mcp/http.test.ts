@@ -3,7 +3,7 @@ import { apiKeyCacheOf } from '../../src/auth/api-key-cache.ts';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { bookingArguments, INITIALIZE, rpc, textOf } from '../helpers/mcp.ts';
+import { bookingArguments, INITIALIZE, rpc, textOf, within, type RpcReply } from '../helpers/mcp.ts';
 import { revokeApiKey } from '../../src/auth/api-keys.ts';
 
 const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
@@ -21,6 +21,41 @@ for (const backend of BACKENDS) {
       base = service.services.config.BASE_URL;
     });
     after(() => service.close());
+
+    // First in the suite: the process's MCP server has numbered few requests yet, so the ids it
+    // gives these calls are the small ones a stray (the SDK client cancels with its own ids when it
+    // times out) or hostile notifications/cancelled would name.
+    test("one client's notifications/cancelled cannot cancel another client's request in flight", async () => {
+      const otherKey = await service.mintKey('Globex');
+      const { db } = service.services;
+      // Keys verified in the last seconds are answered from memory: both are verified now, so the
+      // requests below reach the MCP server while the database is held.
+      for (const bearer of [key, otherKey]) assert.equal((await rpc(service.url, PING, { bearer })).status, 200);
+      assert.ok(apiKeyCacheOf(db)?.enabled, 'the API-key cache is up');
+      let calls!: Promise<RpcReply[]>;
+      const cancels: RpcReply[] = [];
+      // One transaction holds the jobs table: the calls wait inside their tool (in flight in the
+      // MCP server) for as long as the cancellations keep coming, naming every small id.
+      await db.transaction().execute(async (trx) => {
+        await sql`lock table jobs in exclusive mode`.execute(trx);
+        calls = Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            rpc(service.url, { jsonrpc: '2.0', id: `call-${i}`, method: 'tools/call', params: { name: 'book_restaurant', arguments: bookingArguments().book_restaurant } }, { bearer: otherKey }),
+          ),
+        );
+        for (const started = Date.now(); Date.now() - started < 1000; ) {
+          const wave = Array.from({ length: 20 }, (_, i) => rpc(service.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: i + 1, reason: 'timed out' } }, { bearer: key }));
+          cancels.push(...(await Promise.all(wave)));
+        }
+      });
+      const replies = await within(calls, 15_000);
+      replies.forEach((reply, i) => {
+        assert.equal(reply.status, 200);
+        assert.equal(reply.body.id, `call-${i}`);
+        assert.equal(textOf(reply.body.result).status, 'queued');
+      });
+      for (const cancel of cancels) assert.equal(cancel.status, 202);
+    });
 
     test('concurrent clients using the same JSON-RPC id each get their own answer, under their own credential', async () => {
       const otherKey = await service.mintKey('Globex');
@@ -103,10 +138,12 @@ for (const backend of BACKENDS) {
       assert.equal(preferred.headers.get('content-type'), 'text/event-stream');
     });
 
-    test('a notification is accepted with 202 and no body', async () => {
-      const reply = await rpc(service.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { bearer: key });
-      assert.equal(reply.status, 202);
-      assert.equal(reply.text, '');
+    test('a notification or a response is accepted with 202 and no body', async () => {
+      for (const message of [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 4, result: {} }, { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'no' } }]) {
+        const reply = await rpc(service.url, message, { bearer: key });
+        assert.equal(reply.status, 202, JSON.stringify(message));
+        assert.equal(reply.text, '');
+      }
     });
 
     test('GET and DELETE are 405 with Allow: POST', async () => {
@@ -165,6 +202,30 @@ for (const backend of BACKENDS) {
         const reply = await rpc(service.url, body, { bearer: key });
         assert.equal(reply.status, 400, JSON.stringify(body));
         assert.equal(reply.body.error.code, -32600);
+      }
+    });
+
+    test("a message the SDK's schema refuses is 400 -32600, with its id when that is a valid id, and the next request is answered", async () => {
+      const cases: Array<[Record<string, unknown>, string | number | null]> = [
+        [{ jsonrpc: '2.0', id: 7, method: 'ping', params: null }, 7],
+        [{ jsonrpc: '2.0', id: 'seven', method: 'tools/list', params: [1] }, 'seven'],
+        [{ jsonrpc: '2.0', id: 7, method: 'ping', extra: true }, 7],
+        [{ jsonrpc: '2.0', id: 7, method: 'ping', result: {} }, 7],
+        [{ jsonrpc: '2.0', id: 1.5, method: 'ping' }, null],
+        [{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_job_status', _meta: 5 } }, 7],
+        [{ jsonrpc: '2.0', method: 'notifications/initialized', params: null }, null],
+        [{ jsonrpc: '2.0', id: 7, result: {}, error: { code: -32601, message: 'no' } }, 7],
+      ];
+      for (const [message, id] of cases) {
+        const reply = await within(rpc(service.url, message, { bearer: key }));
+        assert.equal(reply.status, 400, JSON.stringify(message));
+        assert.equal(reply.headers.get('content-type'), 'application/json; charset=utf-8');
+        assert.deepEqual(Object.keys(reply.body), ['jsonrpc', 'id', 'error']);
+        assert.equal(reply.body.jsonrpc, '2.0');
+        assert.equal(reply.body.id, id, JSON.stringify(message));
+        assert.equal(reply.body.error.code, -32600, JSON.stringify(message));
+        assert.match(reply.body.error.message, /^Invalid Request/);
+        assert.deepEqual((await within(rpc(service.url, PING, { bearer: key }))).body, { jsonrpc: '2.0', id: 3, result: {} }, 'the endpoint still answers');
       }
     });
 

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
+import { bookingArguments, rpc, textOf } from '../helpers/mcp.ts';
 
 // Probes, Prometheus metrics and logs, read from the running service: route labels are patterns
 // (never ids), and no credential ever reaches a log line.
@@ -65,7 +66,8 @@ for (const backend of BACKENDS) {
       await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}?api_key=${secretQuery}`, { key, headers: { 'x-request-id': 'log-probe-1' } });
       await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}`, { headers: { authorization: 'Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==' } });
       await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}`, { key: 'svk_test_UnknownButWellFormedKey000000' });
-      await call(service.url, 'POST', '/api/v1/profiles', { key, body: { first_name: 'x', password: 'hunter2-secret', token: 'tok-secret' } });
+      // Request lines log the headers: the ones that carry credentials are redacted by name.
+      await call(service.url, 'GET', '/healthz', { headers: { 'x-request-id': 'log-probe-3', cookie: 'sid=cookie-secret-1', 'proxy-authorization': 'Basic proxy-secret-2' } });
       const text = logs.text();
       assert.ok(!text.includes(key), 'the API key is in the logs');
       assert.ok(!text.includes(key.slice(13)), 'part of the API key is in the logs');
@@ -73,32 +75,70 @@ for (const backend of BACKENDS) {
       assert.ok(!text.includes('QWxhZGRpbjpvcGVuIHNlc2FtZQ=='), 'a Basic credential is in the logs');
       assert.ok(!text.includes('svk_test_UnknownButWellFormedKey000000'));
       assert.ok(!/Bearer /i.test(text), 'an Authorization value is in the logs');
-      assert.ok(!text.includes('hunter2-secret') && !text.includes('tok-secret'));
+      assert.ok(!text.includes('cookie-secret-1') && !text.includes('proxy-secret-2'), 'a cookie or proxy credential is in the logs');
       const lines = logs.lines();
       const probe = lines.filter((l) => l.reqId === 'log-probe-1');
       assert.ok(probe.length >= 2, 'incoming and completed lines carry the request id');
       const incoming = probe.find((l) => (l.req as any)?.url);
       assert.equal((incoming!.req as any).url, `/api/v1/execution-jobs/${jobIds[0]}`);
       assert.equal((incoming!.req as any).headers.authorization, '[redacted]');
+      const headers = (lines.find((l) => l.reqId === 'log-probe-3' && (l.req as any)?.headers)!.req as any).headers;
+      assert.equal(headers.cookie, '[redacted]');
+      assert.equal(headers['proxy-authorization'], '[redacted]');
     });
 
-    test('a failure is logged without a stack trace, SQL or row data', async () => {
+    test('an unknown path under a capability link is 404 without the token in the body or the logs; each surface keeps its envelope', async () => {
+      const token = 'HandoffTokenThatMustNotLeak0123456789abcdef';
+      const cases: Array<[string, string, string]> = [
+        ['POST', `/handoff/${token}`, '/handoff/[redacted]'],
+        ['GET', `/handoff/${token}/x`, '/handoff/[redacted]/x'],
+        ['PUT', `/handoff/${token}/cancel?code=${token}`, '/handoff/[redacted]/cancel'],
+        ['GET', `/watch/${jobIds[0]}/${token}/x`, `/watch/${jobIds[0]}/[redacted]/x`],
+      ];
+      for (const [method, path, shown] of cases) {
+        const reply = await call(service.url, method, path, { headers: { 'x-request-id': 'log-probe-404' } });
+        assert.equal(reply.status, 404, `${method} ${path}`);
+        assert.deepEqual(reply.body, { error: 'not_found', message: `no route ${method} ${shown}` });
+      }
+      const mcp = await call(service.url, 'POST', '/api/mcp/nowhere', { body: {} });
+      assert.equal(mcp.status, 404);
+      assert.deepEqual(Object.keys(mcp.body), ['error', 'message']);
+      const rest = await call(service.url, 'GET', '/api/v1/nowhere', { key });
+      assert.equal(rest.status, 404);
+      assert.equal(rest.body.error.code, 'not_found', 'REST keeps its own 404 envelope');
+      const lines = logs.lines().filter((l) => l.reqId === 'log-probe-404');
+      assert.ok(lines.some((l) => l.msg === 'no route' && l.path === '/handoff/[redacted]'), 'the 404 is logged with the redacted path');
+      assert.ok(!logs.text().includes(token), 'the token reached the logs');
+    });
+
+    test('a failure is logged without a stack trace, SQL or row data, from REST and from an MCP tool', async () => {
       const statement = (on: boolean) =>
         sql.raw(on ? 'alter table jobs add constraint test_refuse check (false) not valid' : 'alter table jobs drop constraint test_refuse').execute(service.services.db);
       await statement(true);
       try {
         const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest({ restaurant_name: 'Logged failure' }), headers: { 'x-request-id': 'log-probe-2' } });
         assert.equal(reply.status, 500);
+        const tool = await rpc(
+          service.url,
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'book_restaurant', arguments: { ...bookingArguments().book_restaurant, restaurant_name: 'Logged failure' } } },
+          { bearer: key, headers: { 'x-request-id': 'log-probe-4' } },
+        );
+        assert.equal(textOf(tool.body.result).error, 'job_create_failed');
       } finally {
         await statement(false);
       }
-      const failure = logs.lines().find((l) => l.reqId === 'log-probe-2' && l.level === 50);
-      assert.ok(failure, 'the failure is logged at error level');
-      assert.equal(failure.msg, 'request failed: job_create_failed');
-      const raw = JSON.stringify(failure);
-      assert.doesNotMatch(raw, /\\n\s+at |"stack"/, 'no stack trace');
-      assert.doesNotMatch(raw, /insert into|Failing row|Logged failure|ada@example\.com/i, 'no SQL and no row data');
-      assert.match(raw, /test_refuse/, 'the cause is named');
+      for (const [reqId, msg] of [
+        ['log-probe-2', 'request failed: job_create_failed'],
+        ['log-probe-4', 'job create failed'],
+      ]) {
+        const failure = logs.lines().find((l) => l.reqId === reqId && l.level === 50);
+        assert.ok(failure, `the failure is logged at error level (${reqId})`);
+        assert.equal(failure.msg, msg);
+        const raw = JSON.stringify(failure);
+        assert.doesNotMatch(raw, /\\n\s+at |"stack"/, 'no stack trace');
+        assert.doesNotMatch(raw, /insert into|Failing row|Logged failure|ada@example\.com/i, 'no SQL and no row data');
+        assert.match(raw, /test_refuse/, 'the cause is named');
+      }
     });
   });
 }

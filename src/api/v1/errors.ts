@@ -55,24 +55,9 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'internal_error', 'something went wrong on our side; the request id is in the X-Request-Id header');
 }
 
-/**
- * What a log line may say about a failure: names, codes and messages down the cause chain. No
- * stack, and none of the extra fields a database error carries (`detail` quotes row values).
- */
-export function loggableError(error: unknown, depth = 0): Record<string, unknown> | string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return {
-    type: error.name,
-    message: error.message,
-    ...(typeof code === 'string' ? { code } : {}),
-    ...(error.cause !== undefined && depth < 3 ? { cause: loggableError(error.cause, depth + 1) } : {}),
-  };
-}
-
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const apiError = toApiError(error);
-  if (apiError.status >= 500) request.log.error({ failure: loggableError(error) }, `request failed: ${apiError.code}`);
+  if (apiError.status >= 500) request.log.error({ err: error }, `request failed: ${apiError.code}`);
   for (const [name, value] of Object.entries(apiError.headers ?? {})) reply.header(name, value);
   return reply
     .code(apiError.status)
