@@ -84,7 +84,7 @@ describe('hotel, flight and activity bookings in the sandbox', { concurrency: 4 
   test('activity: tickets are held at TixHub with section, count, price and card on file', async () => {
     const { job, events } = await book(requests.activity());
     assert.equal(job.status, 'paused_payment');
-    for (const part of ['TixHub', 'Hamilton, London', '2 × ', 'Standard seating', 'Mastercard ending in 5100']) assert.ok(job.summary.includes(part), `${part} in ${job.summary}`);
+    for (const part of ['TixHub', 'Hamilton, London', ' · 2 tickets · ', 'Standard seating', 'Mastercard ending in 5100']) assert.ok(job.summary.includes(part), `${part} in ${job.summary}`);
     assert.deepEqual(outcomes(events), [['tixhub', 'accepted']]);
   });
 
