@@ -6,10 +6,11 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import { sha256 } from '../../src/security/secrets.ts';
 import { assertCountersAgree, outcomes, requests, runJob, types, venue } from './helpers.ts';
 
-// Every sandbox behaviour through REST, end to end in a real headless Chromium: a job is created
-// with an API key and polled to its terminal status; status, summary, decisionLog and audit events
-// are checked. One backend (PGlite) for this Chromium-heavy matrix; storage-sensitive paths run on
-// every backend in holds.test.ts and storage.test.ts.
+// The restaurant chain end to end through REST, in a real headless Chromium: what the chain does
+// across both providers (the final status when every provider fails, fallback, the consent's
+// provider filters and time limits), the held session and handoff token, and the provider metrics.
+// Each sandbox behaviour on each provider alone is in matrix.test.ts. One backend (PGlite) for this
+// Chromium-heavy file; storage-sensitive paths run on every backend in holds.test.ts.
 
 let service: TestService;
 let key: string;
@@ -65,18 +66,6 @@ describe('restaurant bookings in the sandbox', { concurrency: 4 }, () => {
     assert.deepEqual(service.sandbox!.cardCodesReceived(), []);
   });
 
-  test('Busy, time adjustment allowed: the nearest free slot within the limit is taken (time_adjusted from/to)', async () => {
-    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Busy Bistro') }));
-    assert.equal(job.status, 'paused_payment');
-    const adjusted = events.filter((e) => e.type === 'time_adjusted');
-    assert.equal(adjusted.length, 1);
-    assert.equal(adjusted[0].fromTime, '19:30');
-    assert.equal(adjusted[0].toTime, '20:00');
-    assert.equal(adjusted[0].providerId, 'tablebook');
-    assert.match(job.summary, /20:00/);
-    assert.match(job.summary, /moved from 19:30 to 20:00/);
-  });
-
   test('Busy, time adjustment not allowed: no_availability on every provider', async () => {
     const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Busy Bistro') }, { allowTimeAdjustment: false }));
     assert.equal(job.status, 'no_availability');
@@ -115,39 +104,6 @@ describe('restaurant bookings in the sandbox', { concurrency: 4 }, () => {
     const { job } = await book(requests.restaurant({ restaurant_name: venue('Captcha Cafe') }));
     assert.equal(job.status, 'captcha');
     assert.match(job.summary, /CAPTCHA/);
-  });
-
-  test('Outage: the first provider answers 503, the second holds the booking (usedFallback, provider_fallback naming both)', async () => {
-    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Outage Osteria') }));
-    assert.equal(job.status, 'paused_payment');
-    assert.equal(job.usedFallback, true);
-    assert.match(job.summary, /^Held at DineNow/);
-    assert.match(job.summary, /VISA ending in 4242/);
-    const fallback = events.filter((e) => e.type === 'provider_fallback');
-    assert.equal(fallback.length, 1);
-    assert.match(fallback[0].message, /TableBook failed at search: the site is unavailable \(HTTP 503\)\. Falling back to DineNow/);
-    assert.deepEqual(outcomes(events), [['tablebook', 'failed'], ['dinenow', 'accepted']]);
-  });
-
-  test('Flaky: a transient 502 is retried from the search, then the booking is held', async () => {
-    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Flaky Fish') }));
-    assert.equal(job.status, 'paused_payment');
-    const tries = events.filter((e) => e.type === 'step_attempt');
-    assert.deepEqual(tries.map((e) => [e.providerId, e.attempt]), [['tablebook', 1], ['tablebook', 2]]);
-    assert.match(tries[1].message, /transient error at search: the site answered HTTP 502/);
-    assert.equal(job.attemptCount, 2);
-    assert.equal(job.usedFallback, false);
-    assert.deepEqual(outcomes(events), [['tablebook', 'accepted']]);
-  });
-
-  test('Walk In: booked without a card step, completed with the site\'s confirmation code', async () => {
-    const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Walk In Wok') }));
-    assert.equal(job.status, 'completed');
-    assert.match(job.confirmationCode, /^TB-[A-Z2-9]{6}$/);
-    assert.ok(service.sandbox!.confirmations().some((c) => c.code === job.confirmationCode && !c.paidWithCard));
-    assert.equal(job.handoffUrl, null);
-    assert.equal(events.at(-1).type, 'job_completed');
-    assert.deepEqual(outcomes(events), [['tablebook', 'accepted']]);
   });
 
   test('Broken: an unexpected page moves on to the next provider, then error with step, provider, URL and message', async () => {

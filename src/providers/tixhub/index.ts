@@ -15,6 +15,12 @@ async function order(page: GuardedPage): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.cells.label ?? '', r.cells.value ?? '']));
 }
 
+/** The order's "Tickets" row reads "2 × $69.00": the count is what is held (the total is read apart). */
+function tickets(row: string | undefined): string {
+  const count = /^\s*(\d+)\s*×/.exec(row ?? '')?.[1];
+  return count ? `${count} ticket${count === '1' ? '' : 's'}` : `tickets: ${row ?? '?'}`;
+}
+
 export const tixhub: Driver = {
   id: 'tixhub',
   name: 'TixHub',
@@ -67,7 +73,7 @@ export const tixhub: Driver = {
       held: {
         venue: `${o.get('Event') ?? '?'}, ${o.get('City') ?? '?'}`,
         when: o.get('Date') ?? '',
-        quantity: `${o.get('Tickets') ?? '?'} tickets`,
+        quantity: tickets(o.get('Tickets')),
         item: o.get('Section'),
         price: o.get('Order total') ?? '',
         holdExpiresAt: await holdDeadline(page, '#tx-timer'),
