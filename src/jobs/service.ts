@@ -5,6 +5,7 @@ import { sha256 } from '../security/secrets.ts';
 import { appendAuditEvent, AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX, listAuditEvents, toAuditEvent } from './audit.ts';
 import { loadJob, loadJobWithLog } from './job-reads.ts';
 import { flightProfileIssues, type BookingRequest } from './schemas.ts';
+import { describeRequest, searchRequestOf } from './search-request.ts';
 import type { Queue } from './queue.ts';
 import type { JobLinks } from './handoff-url.ts';
 import { DomainError, ownerKey, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
@@ -97,6 +98,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
           client_metadata: JSON.stringify(request.clientMetadata),
           idempotency_key: idempotencyKey,
           request_hash: requestHash,
+          summary: `Queued: booking ${describeRequest(searchRequestOf(request.scenario, request.params))}.`,
           provider_id: null,
           confirmation_code: null,
           handoff_token_hash: null,

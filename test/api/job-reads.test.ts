@@ -43,7 +43,8 @@ for (const backend of BACKENDS) {
     });
 
     test('GET shows every execution-job field, ISO 8601 times, and nothing else', async () => {
-      const { body } = await create();
+      const request = restaurantRequest();
+      const { body } = await create(request);
       const read = await call(service.url, 'GET', body._links.self, { key });
       assert.equal(read.status, 200);
       const job = executionJobSchema.parse(read.body);
@@ -56,6 +57,7 @@ for (const backend of BACKENDS) {
       assert.equal(job.handoffUrl, null);
       assert.equal(job.sessionUrl, null);
       assert.equal(job.completedAt, null);
+      assert.equal(job.summary, `Queued: booking Noma, Copenhagen on ${request.request.params.date} at 19:30 for 2.`, 'a pending job says what it waits to book');
       assert.match(job.createdAt, ISO);
       assert.match(job.updatedAt, ISO);
       assert.equal('error' in read.body, false, 'error appears only on status error');
@@ -282,6 +284,31 @@ for (const backend of BACKENDS) {
       assert.equal(retried.headers.get('idempotent-replayed'), null, 'the retry creates the job');
       const again = await create(body);
       assert.equal(again.body.jobId, retried.body.jobId);
+    });
+  });
+
+  describe(`the summary of a running job on ${backend.name}`, () => {
+    let service: TestService;
+    before(async () => {
+      // A worker and the sandbox sites, slowed so that the run is still going when it is read.
+      service = await startTestService(backend.url, { WORKERS: '1', EXECUTOR_STEP_DELAY_MS: '1500' }, { sandbox: true });
+    });
+    after(() => service.close());
+
+    test('once a worker takes the job, the summary says it is running and what it books', async () => {
+      const key = await service.mintKey();
+      const request = restaurantRequest({ restaurant_name: 'Geranium' });
+      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: request });
+      assert.equal(created.status, 202, created.text);
+      const deadline = Date.now() + 60_000;
+      let read;
+      do {
+        read = await call(service.url, 'GET', created.body._links.self, { key });
+        if (read.body.status !== 'pending') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } while (Date.now() < deadline);
+      assert.equal(read.body.status, 'running', read.text);
+      assert.equal(read.body.summary, `Running: booking Geranium, Copenhagen on ${request.request.params.date} at 19:30 for 2.`);
     });
   });
 
