@@ -36,7 +36,8 @@ function concierge(args: string[], env: Record<string, string> = {}): Promise<Ru
   });
 }
 
-const COMMANDS = ['serve', 'worker', 'migrate', 'keys create', 'keys list', 'keys revoke', 'profiles create'];
+const COMMANDS = ['serve', 'worker', 'migrate', 'keys create', 'keys list', 'keys revoke', 'clients create', 'clients list', 'clients rotate', 'clients delete', 'profiles create'];
+const GROUPS = ['keys', 'clients', 'profiles'];
 
 describe('concierge CLI: usage and configuration errors', () => {
   test('--help on the program and on every command', async () => {
@@ -52,10 +53,23 @@ describe('concierge CLI: usage and configuration errors', () => {
     assert.match(runs[0]!.stdout, /PORT/, 'serve --help lists the environment');
   });
 
+  test('--help on a command group lists its commands, and only those', async () => {
+    const runs = await Promise.all(GROUPS.flatMap((group) => [concierge([group, '--help']), concierge([group])]));
+    for (const [i, run] of runs.entries()) {
+      const group = GROUPS[Math.floor(i / 2)]!;
+      assert.equal(run.code, 0, `${group}: ${run.stderr}`);
+      assert.ok(run.stdout.startsWith(`usage: concierge ${group} <command>`), run.stdout);
+      for (const name of COMMANDS) assert.equal(run.stdout.includes(`  ${name} `), name.startsWith(`${group} `), `${group} --help and ${name}:\n${run.stdout}`);
+    }
+  });
+
   test('an unknown command or flag exits 2 with the usage', async () => {
     const unknown = await concierge(['launch']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown command: launch/);
+    const sub = await concierge(['keys', 'mint']);
+    assert.equal(sub.code, 2);
+    assert.match(sub.stderr, /unknown command: keys mint\n\nusage: concierge keys <command>/);
     const flag = await concierge(['keys', 'list', '--colour']);
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /usage: concierge keys list/);
