@@ -8,12 +8,14 @@ import { assertApiError } from '../helpers/api-assert.ts';
 import { recordDecision, transition } from '../../src/jobs/transition.ts';
 import { appendAuditEvent } from '../../src/jobs/audit.ts';
 import { getJobWithLog } from '../../src/jobs/service.ts';
+import { BOOKING_QUEUE } from '../../src/jobs/queue.ts';
 import { createdJobSchema, executionJobSchema, jobAuditSchema } from '../../src/api/v1/response-schemas.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Reading jobs and their audit logs: every field, the decision log, audit clamps and order,
-// organisation isolation (and JOB_READ_ISOLATION=none), idempotent replays, and a failed write.
+// organisation isolation (and JOB_READ_ISOLATION=none), idempotent replays, the one-transaction
+// write (job, job_created event, queue entry) and a failed write.
 for (const backend of BACKENDS) {
   describe(`job reads on ${backend.name}`, () => {
     let service: TestService;
@@ -253,37 +255,67 @@ for (const backend of BACKENDS) {
       });
     });
 
+    /** Changes the schema as an operator (or a failure) would: on PostgreSQL from a separate client. */
+    const ddl = async (statement: string) => {
+      if (backend.name === 'postgres') {
+        const client = new pg.Client({ connectionString: backend.url });
+        await client.connect();
+        await client.query(`set search_path to "${service.config.DATABASE_SCHEMA}"`);
+        await client.query(statement);
+        await client.end();
+      } else {
+        await sql.raw(statement).execute(service.services.db);
+      }
+    };
+    const jobsNamed = async (name: string) =>
+      (await sql<{ n: number }>`select count(*)::int as n from jobs where params->>'restaurant_name' = ${name}`.execute(service.services.db)).rows[0]!.n;
+    const bookingQueue = (options: { key?: string } = {}) => service.services.queue.boss.findJobs<{ jobId: string }>(BOOKING_QUEUE, options);
+
     test('a failed database write is 500 job_create_failed, then the same idempotencyKey succeeds', async () => {
       // The database refuses new jobs, as a full disk or a failing constraint would.
-      const block = `alter table jobs add constraint test_refuse_jobs check (false) not valid`;
-      const unblock = `alter table jobs drop constraint test_refuse_jobs`;
-      const ddl = async (statement: string) => {
-        if (backend.name === 'postgres') {
-          // From a separate client, as an operator (or a failure) would change the database.
-          const client = new pg.Client({ connectionString: backend.url });
-          await client.connect();
-          await client.query(`set search_path to "${service.config.DATABASE_SCHEMA}"`);
-          await client.query(statement);
-          await client.end();
-        } else {
-          await sql.raw(statement).execute(service.services.db);
-        }
-      };
       const body = { ...restaurantRequest({ restaurant_name: 'Retry me' }), clientMetadata: { idempotencyKey: 'retry-after-failure' } };
-      await ddl(block);
+      await ddl('alter table jobs add constraint test_refuse_jobs check (false) not valid');
       try {
         const failed = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
         assertApiError(failed, 500, 'job_create_failed');
         assert.match(failed.body.error.message, /retry with the same idempotencyKey/);
-        const count = await sql<{ n: number }>`select count(*)::int as n from jobs where idempotency_key = 'retry-after-failure'`.execute(service.services.db);
-        assert.equal(count.rows[0]!.n, 0);
+        assert.equal(await jobsNamed('Retry me'), 0);
       } finally {
-        await ddl(unblock);
+        await ddl('alter table jobs drop constraint test_refuse_jobs');
       }
       const retried = await create(body);
       assert.equal(retried.headers.get('idempotent-replayed'), null, 'the retry creates the job');
       const again = await create(body);
       assert.equal(again.body.jobId, retried.body.jobId);
+    });
+
+    test('a created job has exactly one queue entry, keyed by its id', async () => {
+      const { body } = await create(restaurantRequest({ restaurant_name: 'Queued once' }));
+      const entries = await bookingQueue({ key: body.jobId });
+      assert.equal(entries.length, 1);
+      assert.equal(entries[0]!.singletonKey, body.jobId);
+      assert.deepEqual(entries[0]!.data, { jobId: body.jobId });
+      assert.equal((await bookingQueue()).filter((e) => e.data.jobId === body.jobId).length, 1, 'and no other entry for it');
+    });
+
+    test('the job row, its job_created event and its queue entry are written together: a refused event leaves neither job nor queue entry', async () => {
+      const queued = (await bookingQueue()).length;
+      // The job row and the queue entry are written; then the audit log refuses the job_created event.
+      await ddl(`create function test_refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'the audit log refuses writes'; end $$`);
+      await ddl('create trigger test_refuse_audit before insert on audit_events for each row execute function test_refuse_audit()');
+      try {
+        const failed = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest({ restaurant_name: 'Half written' }) });
+        assertApiError(failed, 500, 'job_create_failed');
+        assert.equal(await jobsNamed('Half written'), 0, 'no job row');
+        assert.equal((await bookingQueue()).length, queued, 'no queue entry');
+      } finally {
+        await ddl('drop trigger test_refuse_audit on audit_events');
+        await ddl('drop function test_refuse_audit()');
+      }
+      // The write itself works again: the refusal, not the request, was the cause.
+      await create(restaurantRequest({ restaurant_name: 'Half written' }));
+      assert.equal(await jobsNamed('Half written'), 1);
+      assert.equal((await bookingQueue()).length, queued + 1);
     });
   });
 
