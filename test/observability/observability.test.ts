@@ -4,6 +4,8 @@ import { sql } from 'kysely';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
+import { transition } from '../../src/jobs/transition.ts';
+import { JOB_STATUSES } from '../../src/jobs/types.ts';
 
 // Probes, Prometheus metrics and logs, read from the running service: route labels are patterns
 // (never ids), and no credential ever reaches a log line.
@@ -36,6 +38,8 @@ for (const backend of BACKENDS) {
     });
 
     test('GET /metrics: requests by route pattern and status, jobs by status, queue depth', async () => {
+      // One of the three jobs moves on, so that the counts span two statuses.
+      await transition(service.services.db, jobIds[2]!, { to: 'running', event: { type: 'job_started', message: 'a worker took the job' } });
       for (const id of jobIds) assert.equal((await call(service.url, 'GET', `/api/v1/execution-jobs/${id}`, { key })).status, 200);
       await call(service.url, 'GET', '/api/v1/execution-jobs/00000000-0000-4000-8000-000000000000', { key });
       await call(service.url, 'GET', '/api/v1/nowhere', { key });
@@ -53,10 +57,12 @@ for (const backend of BACKENDS) {
       assert.ok(value(/^http_requests_total\{method="POST",route="\/api\/v1\/execution-jobs",status="202"\} (\d+)$/m) >= 3);
       assert.ok(value(/^http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)$/m) >= 1);
       assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="200"\} \d+$/m);
-      const pending = (await sql<{ n: number }>`select count(*)::int as n from jobs where status = 'pending'`.execute(service.services.db)).rows[0]!.n;
-      assert.equal(value(/^concierge_jobs\{status="pending"\} (\d+)$/m), pending);
-      assert.ok(value(/^concierge_queue_depth\{state="queued"\} (\d+)$/m) >= 0);
-      assert.ok(value(/^concierge_queue_depth\{state="active"\} (\d+)$/m) >= 0);
+      // Every status is listed, zeros included, so a dashboard never mistakes a missing series for none.
+      const expected: Record<string, number> = { ...Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])), pending: 2, running: 1 };
+      for (const status of JOB_STATUSES) assert.equal(value(new RegExp(`^concierge_jobs\\{status="${status}"\\} (\\d+)$`, 'm')), expected[status], status);
+      // Counted at the scrape: the three entries just queued, none taken (this service has no workers).
+      assert.equal(value(/^concierge_queue_depth\{state="queued"\} (\d+)$/m), 3);
+      assert.equal(value(/^concierge_queue_depth\{state="active"\} (\d+)$/m), 0);
       for (const id of jobIds) assert.ok(!text.includes(id), 'job ids never become label values');
     });
 
