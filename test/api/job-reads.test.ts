@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
-import { assertApiError } from '../helpers/api-assert.ts';
+import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision, transition } from '../../src/jobs/transition.ts';
 import { appendAuditEvent } from '../../src/jobs/audit.ts';
 import { getJobWithLog } from '../../src/jobs/service.ts';
@@ -250,7 +250,7 @@ for (const backend of BACKENDS) {
       test('the same key with a different request is 409 idempotency_key_reused', async () => {
         const body = { ...restaurantRequest({ restaurant_name: 'Conflict' }), clientMetadata: { idempotencyKey: 'conflict-1' } };
         await create(body);
-        const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: { ...body, consent: { maxRetries: 1 } } });
+        const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: { ...body, consent: { maxRetries: 1 } } }));
         assertApiError(reply, 409, 'idempotency_key_reused');
       });
     });

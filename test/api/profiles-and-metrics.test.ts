@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
-import { assertApiError } from '../helpers/api-assert.ts';
+import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision } from '../../src/jobs/transition.ts';
 import { getJob } from '../../src/jobs/service.ts';
 import { profileListSchema, providerMetricsSchema, storedProfileSchema } from '../../src/api/v1/response-schemas.ts';
@@ -44,7 +44,7 @@ for (const backend of BACKENDS) {
       });
 
       test('an invalid profile is 400 invalid_request with every problem', async () => {
-        const reply = await call(service.url, 'POST', '/api/v1/profiles', { key: acme, body: { first_name: 'Ada', email: 'no', phone: '1', nickname: 'A' } });
+        const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/profiles', { key: acme, body: { first_name: 'Ada', email: 'no', phone: '1', nickname: 'A' } }));
         assertApiError(reply, 400, 'invalid_request');
         assert.deepEqual(reply.body.error.details, [
           { path: 'last_name', message: 'last_name is required' },
@@ -52,7 +52,7 @@ for (const backend of BACKENDS) {
           { path: 'phone', message: 'phone must be a phone number, e.g. +44 20 7946 0958' },
           { path: 'nickname', message: 'nickname is not a known field' },
         ]);
-        assertApiError(await call(service.url, 'POST', '/api/v1/profiles', { key: acme, raw: '[1]', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/profiles', { key: acme, raw: '[1]', headers: { 'content-type': 'application/json' } })), 400, 'invalid_request');
       });
 
       test('GET lists only the organisation\'s own profiles, oldest first', async () => {
@@ -70,8 +70,8 @@ for (const backend of BACKENDS) {
       test('one organisation can neither read, delete nor book with another\'s profile', async () => {
         const theirs = await store(PROFILE, globex);
         assertApiError(await call(service.url, 'GET', `/api/v1/profiles/${theirs.profileId}`, { key: acme }), 404, 'profile_not_found');
-        assertApiError(await call(service.url, 'DELETE', `/api/v1/profiles/${theirs.profileId}`, { key: acme }), 404, 'profile_not_found');
-        const booking = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: theirs.profileId } });
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'DELETE', `/api/v1/profiles/${theirs.profileId}`, { key: acme })), 404, 'profile_not_found');
+        const booking = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: theirs.profileId } }));
         assertApiError(booking, 400, 'invalid_request');
         assert.deepEqual(booking.body.error.details, [{ path: 'profileId', message: `no stored profile ${theirs.profileId} for this organization` }]);
         assert.equal((await call(service.url, 'GET', `/api/v1/profiles/${theirs.profileId}`, { key: globex })).status, 200, 'still there for its owner');
@@ -87,7 +87,7 @@ for (const backend of BACKENDS) {
 
       test('a flight with a stored profile lacking passport fields is 400 invalid_request', async () => {
         const plain = await store(PROFILE);
-        const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { ...flightRequest(), profileId: plain.profileId } });
+        const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { ...flightRequest(), profileId: plain.profileId } }));
         assertApiError(reply, 400, 'invalid_request');
         assert.deepEqual(reply.body.error.details, [
           { path: 'profileId.dob', message: 'stored profile lacks dob, required for flights' },
@@ -107,8 +107,8 @@ for (const backend of BACKENDS) {
         assert.equal(deleted.status, 204);
         assert.equal(deleted.text, '');
         assertApiError(await call(service.url, 'GET', `/api/v1/profiles/${doomed.profileId}`, { key: acme }), 404, 'profile_not_found');
-        assertApiError(await call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme }), 404, 'profile_not_found');
-        assertApiError(await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: doomed.profileId } }), 400, 'invalid_request');
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme })), 404, 'profile_not_found');
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: doomed.profileId } })), 400, 'invalid_request');
         assert.equal((await getJob(service.services.jobs, null, booking.body.jobId))!.profile.first_name, 'Doomed');
       });
 
