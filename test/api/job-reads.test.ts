@@ -289,6 +289,28 @@ for (const backend of BACKENDS) {
       assert.equal(again.body.jobId, retried.body.jobId);
     });
 
+    test('a database failure in the lookups before the write (idempotency key, stored profile) is 500 job_create_failed too', async () => {
+      const profile = await call(service.url, 'POST', '/api/v1/profiles', { key, body: restaurantRequest().profile });
+      assert.equal(profile.status, 201, profile.text);
+      const cases: Array<[string, unknown]> = [
+        // The jobs table is where an idempotency key is looked up first.
+        ['jobs', { ...restaurantRequest({ restaurant_name: 'Lookup failure' }), clientMetadata: { idempotencyKey: 'lookup-failure' } }],
+        ['profiles', { request: restaurantRequest({ restaurant_name: 'Lookup failure' }).request, profileId: profile.body.profileId }],
+        // A body with other problems still has its profileId looked up, to report every problem.
+        ['profiles', { request: restaurantRequest({ restaurant_name: 'Lookup failure', covers: 0 }).request, profileId: profile.body.profileId }],
+      ];
+      for (const [table, body] of cases) {
+        await ddl(`alter table ${table} rename to ${table}_away`);
+        try {
+          const failed = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
+          assertApiError(failed, 500, 'job_create_failed');
+        } finally {
+          await ddl(`alter table ${table}_away rename to ${table}`);
+        }
+      }
+      assert.equal(await jobsNamed('Lookup failure'), 0);
+    });
+
     test('a created job has exactly one queue entry, keyed by its id', async () => {
       const { body } = await create(restaurantRequest({ restaurant_name: 'Queued once' }));
       const entries = await bookingQueue({ key: body.jobId });

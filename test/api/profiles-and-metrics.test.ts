@@ -77,6 +77,32 @@ for (const backend of BACKENDS) {
         assert.equal((await call(service.url, 'GET', `/api/v1/profiles/${theirs.profileId}`, { key: globex })).status, 200, 'still there for its owner');
       });
 
+      test('a profileId problem is reported with every other problem of the body, in one reply', async () => {
+        const theirs = await store(PROFILE, globex);
+        const restaurant = restaurantRequest({ covers: 0 }).request;
+        const other = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurant, profileId: theirs.profileId, consent: { maxRetries: 11 } } }));
+        assertApiError(other, 400, 'invalid_request');
+        assert.deepEqual(other.body.error.details, [
+          { path: 'consent.maxRetries', message: 'maxRetries must be at most 10' },
+          { path: 'request.params.covers', message: 'covers must be at least 1' },
+          { path: 'profileId', message: `no stored profile ${theirs.profileId} for this organization` },
+        ]);
+        const plain = await store(PROFILE);
+        const flight = { request: { ...flightRequest().request, params: { ...flightRequest().request.params, dest: 'LHR' } }, profileId: plain.profileId };
+        const lacking = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: flight }));
+        assertApiError(lacking, 400, 'invalid_request');
+        assert.deepEqual(lacking.body.error.details, [
+          { path: 'request.params.dest', message: 'dest must differ from origin' },
+          { path: 'profileId.dob', message: 'stored profile lacks dob, required for flights' },
+          { path: 'profileId.passport_number', message: 'stored profile lacks passport_number, required for flights' },
+          { path: 'profileId.passport_country', message: 'stored profile lacks passport_country, required for flights' },
+        ]);
+        // A profileId that is itself invalid is reported once, as such, and never looked up.
+        const bad = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurant, profileId: 1.5 } });
+        assertApiError(bad, 400, 'invalid_request');
+        assert.deepEqual(bad.body.error.details.map((i: { path: string }) => i.path), ['profileId', 'request.params.covers']);
+      });
+
       test('a booking with profileId uses the stored profile', async () => {
         const mine = await store({ ...PROFILE, first_name: 'Stored' });
         const booking = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: mine.profileId } });
@@ -110,6 +136,18 @@ for (const backend of BACKENDS) {
         assertApiError(await assertChangesNothing(service, () => call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme })), 404, 'profile_not_found');
         assertApiError(await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: doomed.profileId } })), 400, 'invalid_request');
         assert.equal((await getJob(service.services.jobs, null, booking.body.jobId))!.profile.first_name, 'Doomed');
+      });
+
+      test('a replay of a booking whose stored profile was deleted since still answers with its job', async () => {
+        const doomed = await store({ ...PROFILE, first_name: 'Replayed' });
+        const body = { request: restaurantRequest().request, profileId: doomed.profileId, clientMetadata: { idempotencyKey: 'replay-after-delete' } };
+        const first = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body });
+        assert.equal(first.status, 202, first.text);
+        assert.equal((await call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme })).status, 204);
+        const replay = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body });
+        assert.equal(replay.status, 202, replay.text);
+        assert.equal(replay.body.jobId, first.body.jobId);
+        assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       });
 
       test('ids that are not positive whole numbers are 404 profile_not_found', async () => {

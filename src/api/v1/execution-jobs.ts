@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createJob, getJobAudit, getJobWithLog, clampAuditLimit } from '../../jobs/service.ts';
-import { parseExecutionJobRequest } from '../../jobs/schemas.ts';
+import { createJobFromRequest, getJobAudit, getJobWithLog, clampAuditLimit } from '../../jobs/service.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, readerOf } from './auth.ts';
@@ -20,13 +19,11 @@ function jobIdOf(request: FastifyRequest): string {
 export function executionJobRoutes(app: FastifyInstance, services: Services): void {
   resource(app, '/execution-jobs', {
     POST: async (request, reply) => {
-      const parsed = parseExecutionJobRequest(request.body);
-      if (!parsed.ok) throw new ApiError(400, 'invalid_request', 'the request body failed validation; see details', parsed.issues);
       const principal = principalOf(request);
-      const { job, created } = await createJob(
+      const { job, created } = await createJobFromRequest(
         services.jobs,
         { kind: 'organization', organizationName: principal.organizationName, apiKeyId: principal.apiKeyId },
-        parsed.value,
+        request.body,
         { allowedScenarios: principal.allowedJobTypes },
       );
       const body = presentCreatedJob(job);
