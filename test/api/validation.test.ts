@@ -256,6 +256,27 @@ for (const backend of BACKENDS) {
       });
     });
 
+    describe('dates in the past, in every scenario', () => {
+      // The last date that is past everywhere on Earth, and one long gone.
+      const earliest = earliestBookableDate();
+      const dayBefore = new Date(Date.parse(`${earliest}T00:00:00Z`) - 86400_000).toISOString().slice(0, 10);
+      const cases: Array<[string, (date: string) => unknown, string]> = [
+        ['restaurant date', (date) => restaurantRequest({ date }), 'date'],
+        ['hotel checkin', (date) => hotel({ checkin: date }), 'checkin'],
+        ['hotel checkout', (date) => hotel({ checkout: date }), 'checkout'],
+        ['flight date', (date) => flight({ date }), 'date'],
+        ['flight return_date', (date) => flight({ return_date: date }), 'return_date'],
+        ['activity event_date', (date) => activity({ event_date: date }), 'event_date'],
+      ];
+      for (const [name, body, field] of cases) {
+        test(`${name} is refused in the past, and only for that (no cross-field rule piles on)`, async () => {
+          for (const date of [dayBefore, '2020-01-01']) {
+            assert.deepEqual(await rejected(body(date)), [{ path: `request.params.${field}`, message: `${field} is in the past` }], date);
+          }
+        });
+      }
+    });
+
     describe('profile', () => {
       test('contact fields are required and checked', async () => {
         const issues = await rejected({ ...restaurantRequest(), profile: { first_name: 'Ada', email: 'ada@', phone: 'call me' } });
@@ -303,6 +324,9 @@ for (const backend of BACKENDS) {
           [{ allowTimeAdjustment: 'yes' }, 'consent.allowTimeAdjustment', 'allowTimeAdjustment must be true or false, not a string'],
           [{ maxTimeAdjustmentMinutes: -1 }, 'consent.maxTimeAdjustmentMinutes', 'maxTimeAdjustmentMinutes must be at least 0'],
           [{ maxTimeAdjustmentMinutes: 721 }, 'consent.maxTimeAdjustmentMinutes', 'maxTimeAdjustmentMinutes must be at most 720'],
+          [{ maxTimeAdjustmentMinutes: 30.5 }, 'consent.maxTimeAdjustmentMinutes', 'maxTimeAdjustmentMinutes must be a whole number'],
+          [{ maxRetries: -1 }, 'consent.maxRetries', 'maxRetries must be at least 0'],
+          [{ maxRetries: 1.5 }, 'consent.maxRetries', 'maxRetries must be a whole number'],
           [{ maxRetries: 11 }, 'consent.maxRetries', 'maxRetries must be at most 10'],
           [{ maxJobDurationSeconds: 29 }, 'consent.maxJobDurationSeconds', 'maxJobDurationSeconds must be at least 30'],
           [{ maxJobDurationSeconds: 3601 }, 'consent.maxJobDurationSeconds', 'maxJobDurationSeconds must be at most 3600'],
