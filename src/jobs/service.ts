@@ -9,7 +9,7 @@ import { storedProfileFor } from './profiles.ts';
 import { describeRequest, searchRequestOf } from './search-request.ts';
 import type { Queue } from './queue.ts';
 import type { JobLinks } from './handoff-url.ts';
-import { DomainError, ownerKey, SCENARIOS, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
+import { DomainError, JOB_ID_PATTERN, ownerKey, SCENARIOS, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
 
 export interface JobDeps {
   db: Kysely<DB>;
@@ -149,8 +149,6 @@ async function findByIdempotencyKey(db: Kysely<DB>, key: string, idempotencyKey:
   return db.selectFrom('jobs').selectAll().where('owner_key', '=', key).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function visibleTo(deps: JobDeps, reader: Reader | null, row: { owner_key: string }): boolean {
   if (reader === null) return true;
   if (reader.kind === 'organization' && deps.readIsolation === 'none') return true;
@@ -159,7 +157,7 @@ function visibleTo(deps: JobDeps, reader: Reader | null, row: { owner_key: strin
 
 /** The job as its reader may see it; null when it does not exist or belongs to someone else. */
 export async function getJob(deps: JobDeps, reader: Reader | null, jobId: string): Promise<Job | null> {
-  if (!UUID.test(jobId)) return null;
+  if (!JOB_ID_PATTERN.test(jobId)) return null;
   const row = await loadJob(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
   return toJob(row);
@@ -192,7 +190,7 @@ function withHandoffUrls(deps: JobDeps, job: Job, events: AuditEvent[]): AuditEv
  * the reads that arrive alongside it), the log aggregated in the database.
  */
 export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; decisionLog: AuditEvent[] } | null> {
-  if (!UUID.test(jobId)) return null;
+  if (!JOB_ID_PATTERN.test(jobId)) return null;
   const row = await loadJobWithLog(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
   const { decision_log: log, ...jobRow } = row;
