@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
-import { appendAuditEvent, AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX, listAuditEvents, toAuditEvent } from './audit.ts';
+import { appendAuditEvent, listAuditEvents, toAuditEvent } from './audit.ts';
 import { loadJob, loadJobWithLog } from './job-reads.ts';
 import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
 import { storedProfileFor } from './profiles.ts';
@@ -161,13 +161,6 @@ export async function getJob(deps: JobDeps, reader: Reader | null, jobId: string
   const row = await loadJob(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
   return toJob(row);
-}
-
-/** Clamps as the contract says: default 500, 1..2000; anything not a number is the default. */
-export function clampAuditLimit(raw: unknown): number {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-  if (!Number.isFinite(n)) return AUDIT_LIMIT_DEFAULT;
-  return Math.min(AUDIT_LIMIT_MAX, Math.max(1, Math.trunc(n)));
 }
 
 export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: string, limit: number): Promise<{ jobId: string; count: number; events: AuditEvent[] } | null> {

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createJobFromRequest, getJobAudit, getJobWithLog, clampAuditLimit } from '../../jobs/service.ts';
+import { AUDIT_LIMIT } from '../../jobs/audit.ts';
+import { clampToRange } from '../../jobs/clamp.ts';
+import { createJobFromRequest, getJobAudit, getJobWithLog } from '../../jobs/service.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, readerOf } from './auth.ts';
@@ -49,7 +51,7 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
   resource(app, '/execution-jobs/:jobId/audit', {
     GET: async (request) => {
       const jobId = jobIdOf(request);
-      const limit = clampAuditLimit((request.query as Record<string, unknown>).limit);
+      const limit = clampToRange((request.query as Record<string, unknown>).limit, AUDIT_LIMIT);
       const audit = await getJobAudit(services.jobs, readerOf(request), jobId, limit);
       if (!audit) throw notFound(jobId);
       return audit;
