@@ -60,14 +60,15 @@ export function auditEventColumns(eb: ExpressionBuilder<DB, 'audit_events'>) {
 }
 
 export function toAuditEvent(jobId: string, row: AuditEventRow): AuditEvent {
+  // The recorded details first: a detail can never pass itself off as the event's own fields.
   return {
+    ...row.data,
     jobId,
     stepIndex: row.step_index,
     type: row.type,
     timestamp: row.timestamp,
     message: row.message,
     ...(row.provider_id ? { providerId: row.provider_id } : {}),
-    ...row.data,
   };
 }
 

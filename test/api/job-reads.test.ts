@@ -103,6 +103,22 @@ for (const backend of BACKENDS) {
       assert.ok(read.body.updatedAt >= read.body.createdAt);
     });
 
+    test("an event's recorded details never override its own fields", async () => {
+      const { body } = await create();
+      const forged = { jobId: '00000000-0000-4000-8000-000000000000', stepIndex: 99, type: 'job_completed', timestamp: '2000-01-01T00:00:00.000Z', message: 'forged', providerId: 'forged' };
+      await recordDecision(service.services.db, body.jobId, { type: 'step_attempt', message: 'trying resy', providerId: 'resy', data: { ...forged, providerOutcome: 'failed' } });
+      const audit = await call(service.url, 'GET', body._links.audit, { key });
+      const event = audit.body.events[1];
+      assert.deepEqual(
+        { jobId: event.jobId, stepIndex: event.stepIndex, type: event.type, message: event.message, providerId: event.providerId, providerOutcome: event.providerOutcome },
+        { jobId: body.jobId, stepIndex: 1, type: 'step_attempt', message: 'trying resy', providerId: 'resy', providerOutcome: 'failed' },
+      );
+      assert.match(event.timestamp, ISO);
+      assert.notEqual(event.timestamp, forged.timestamp);
+      const read = await call(service.url, 'GET', body._links.self, { key });
+      assert.deepEqual(read.body.decisionLog[1], { timestamp: event.timestamp, type: 'step_attempt', message: 'trying resy' });
+    });
+
     test('a job in status error carries `error`; a terminal job has completedAt', async () => {
       const { body } = await create();
       const db = service.services.db;
