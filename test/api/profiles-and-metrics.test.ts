@@ -1,14 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { BACKENDS, FLIGHT_PROFILE, PROFILE, requests, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision } from '../../src/jobs/transition.ts';
 import { getJob } from '../../src/jobs/service.ts';
 import { profileListSchema, providerMetricsSchema, storedProfileSchema } from '../../src/api/v1/response-schemas.ts';
 
-const flightRequest = () => ({ request: { scenario: 'flight', params: { origin: 'LHR', dest: 'CDG', date: daysFromNow(15), passengers: 1 } } });
+/** A flight whose traveller is named by profileId. */
+const flightRequest = (params: Record<string, unknown> = {}) => ({ request: requests.flight(params).request });
 
 for (const backend of BACKENDS) {
   describe(`profiles and provider metrics on ${backend.name}`, () => {
@@ -88,7 +89,7 @@ for (const backend of BACKENDS) {
           { path: 'profileId', message: `no stored profile ${theirs.profileId} for this organization` },
         ]);
         const plain = await store(PROFILE);
-        const flight = { request: { ...flightRequest().request, params: { ...flightRequest().request.params, dest: 'LHR' } }, profileId: plain.profileId };
+        const flight = { ...flightRequest({ dest: 'LHR' }), profileId: plain.profileId };
         const lacking = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: flight }));
         assertApiError(lacking, 400, 'invalid_request');
         assert.deepEqual(lacking.body.error.details, [

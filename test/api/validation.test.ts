@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, requests, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { getJob } from '../../src/jobs/service.ts';
@@ -8,18 +8,9 @@ import { earliestBookableDate } from '../../src/jobs/schemas.ts';
 
 type Issue = { path: string; message: string };
 
-const hotel = (params: Record<string, unknown> = {}) => ({
-  request: { scenario: 'hotel', params: { hotel_name: 'Hotel Sacher', city: 'Vienna', checkin: daysFromNow(10), checkout: daysFromNow(12), adults: 2, ...params } },
-  profile: PROFILE,
-});
-const flight = (params: Record<string, unknown> = {}, profile: Record<string, unknown> = FLIGHT_PROFILE) => ({
-  request: { scenario: 'flight', params: { origin: 'LHR', dest: 'JFK', date: daysFromNow(20), passengers: 1, ...params } },
-  profile,
-});
-const activity = (params: Record<string, unknown> = {}) => ({
-  request: { scenario: 'activity', params: { event_name: 'Hamilton', city: 'London', event_date: daysFromNow(30), num_tickets: 2, ...params } },
-  profile: PROFILE,
-});
+const { hotel, flight, activity } = requests;
+/** A flight request for another traveller. */
+const flightFor = (profile: Record<string, unknown>, params: Record<string, unknown> = {}) => ({ ...flight(params), profile });
 
 // Every validation rule of POST /api/v1/execution-jobs, with the message a client reads. A
 // rejected request changes nothing.
@@ -202,7 +193,7 @@ for (const backend of BACKENDS) {
 
     describe('flight', () => {
       test('a valid request is accepted; airport and country codes are upper-cased', async () => {
-        const jobId = await accepted(flight({ origin: 'lhr', dest: 'jfk', return_date: daysFromNow(27), cabin_class: 'business', targetAirline: 'BA', targetPrice: 450, targetDepartureTime: '08:15', targetFlightNumber: 'BA117' }, { ...FLIGHT_PROFILE, passport_country: 'gb' }));
+        const jobId = await accepted(flightFor({ ...FLIGHT_PROFILE, passport_country: 'gb' }, { origin: 'lhr', dest: 'jfk', return_date: daysFromNow(27), cabin_class: 'business', targetAirline: 'BA', targetPrice: 450, targetDepartureTime: '08:15', targetFlightNumber: 'BA117' }));
         const job = await getJob(service.services.jobs, null, jobId);
         assert.equal(job!.params.origin, 'LHR');
         assert.equal(job!.params.dest, 'JFK');
@@ -229,7 +220,7 @@ for (const backend of BACKENDS) {
       });
 
       test('the profile must carry date of birth and passport for flights (and only for flights)', async () => {
-        assert.deepEqual(await rejected(flight({}, PROFILE)), [
+        assert.deepEqual(await rejected(flightFor(PROFILE)), [
           { path: 'profile.dob', message: 'dob is required for flights' },
           { path: 'profile.passport_number', message: 'passport_number is required for flights' },
           { path: 'profile.passport_country', message: 'passport_country is required for flights' },
@@ -238,7 +229,7 @@ for (const backend of BACKENDS) {
       });
 
       test('passport fields are checked for form', async () => {
-        const issues = await rejected(flight({}, { ...FLIGHT_PROFILE, dob: '2999-01-01', passport_number: 'AB', passport_country: 'G1' }));
+        const issues = await rejected(flightFor({ ...FLIGHT_PROFILE, dob: '2999-01-01', passport_number: 'AB', passport_country: 'G1' }));
         has(issues, 'profile.dob', 'dob must be in the past');
         has(issues, 'profile.passport_number', 'passport_number must be 5 to 20 letters and digits');
         has(issues, 'profile.passport_country', 'passport_country must be an ISO 3166 country code, e.g. GB');
