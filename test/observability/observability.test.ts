@@ -66,7 +66,7 @@ for (const backend of BACKENDS) {
       for (const id of jobIds) assert.ok(!text.includes(id), 'job ids never become label values');
     });
 
-    test('logs: one line per request with its id; no Authorization value, API key or query string', async () => {
+    test('logs: an incoming and a completed line per request, both with its id; no Authorization value, API key or query string', async () => {
       const secretQuery = 'svk_test_QueryStringSecretQueryStringSecret';
       await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}?api_key=${secretQuery}`, { key, headers: { 'x-request-id': 'log-probe-1' } });
       await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}`, { headers: { authorization: 'Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==' } });
@@ -82,10 +82,12 @@ for (const backend of BACKENDS) {
       assert.ok(!text.includes('hunter2-secret') && !text.includes('tok-secret'));
       const lines = logs.lines();
       const probe = lines.filter((l) => l.reqId === 'log-probe-1');
-      assert.ok(probe.length >= 2, 'incoming and completed lines carry the request id');
-      const incoming = probe.find((l) => (l.req as any)?.url);
-      assert.equal((incoming!.req as any).url, `/api/v1/execution-jobs/${jobIds[0]}`);
-      assert.equal((incoming!.req as any).headers.authorization, '[redacted]');
+      assert.equal(probe.length, 2, 'the incoming and the completed line carry the request id');
+      const [incoming, completed] = probe as any[];
+      assert.equal(incoming.req.url, `/api/v1/execution-jobs/${jobIds[0]}`);
+      assert.equal(incoming.req.headers.authorization, '[redacted]');
+      assert.equal(completed.res.statusCode, 200);
+      assert.equal(typeof completed.responseTime, 'number');
     });
 
     test('a failure is logged without a stack trace, SQL or row data', async () => {
