@@ -113,6 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (!c.OIDC_ISSUER) problems.push('  OIDC_ISSUER: production mode needs a real identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); the development one is refused');
     if (!c.SECRET_KEY) problems.push('  SECRET_KEY: required in production (at least 32 random characters)');
     if (c.EXECUTOR_STEP_DELAY_MS > 0) problems.push('  EXECUTOR_STEP_DELAY_MS: a test aid, refused in production');
+    // The sandbox sites take any card and book nothing: a production service must never book on them.
+    if (c.SANDBOX) problems.push('  SANDBOX: the bundled sandbox provider sites are for development, refused in production (unset SANDBOX or set it to false)');
   }
   if (problems.length) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
   return {

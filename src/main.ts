@@ -8,8 +8,15 @@ import { DataDirInUseError } from './db/index.ts';
 
 const commands: Command[] = [serve, worker, migrate, keysCreate, keysList, keysRevoke, clientsCreate, clientsList, clientsRotate, clientsDelete, profilesCreate];
 
-function overview(): string {
-  return ['usage: concierge <command> [options]', '', ...commands.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`), '', 'concierge <command> --help shows a command\'s options.'].join('\n');
+const HELP = ['--help', '-h', 'help'];
+/** keys, clients, profiles: the first word of commands that have subcommands. */
+const GROUPS = new Set(commands.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!));
+
+/** The commands of a group (or all of them), one line each. */
+function overview(group?: string): string {
+  const listed = group ? commands.filter((c) => c.name.startsWith(`${group} `)) : commands;
+  const program = group ? `concierge ${group}` : 'concierge';
+  return [`usage: ${program} <command> [options]`, '', ...listed.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`), '', `concierge ${group ? `${group} ` : ''}<command> --help shows a command's options.`].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -18,8 +25,10 @@ async function main(argv: string[]): Promise<number> {
     return words.every((w, i) => argv[i] === w);
   });
   if (!command) {
-    const asked = argv[0] === undefined || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help';
-    (asked ? process.stdout : process.stderr).write(`${asked ? '' : `unknown command: ${argv.join(' ')}\n\n`}${overview()}\n`);
+    const group = argv[0] !== undefined && GROUPS.has(argv[0]) ? argv[0] : undefined;
+    const next = argv[group ? 1 : 0];
+    const asked = next === undefined || HELP.includes(next);
+    (asked ? process.stdout : process.stderr).write(`${asked ? '' : `unknown command: ${argv.join(' ')}\n\n`}${overview(group)}\n`);
     return asked ? 0 : 2;
   }
   const rest = argv.slice(command.name.split(' ').length);

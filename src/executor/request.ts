@@ -1,9 +1,13 @@
 import { consentSchema, type Consent } from '../jobs/schemas.ts';
+import { searchRequestOf } from '../jobs/search-request.ts';
 import type { Job } from '../jobs/types.ts';
 import type { SearchRequest, Traveller } from '../providers/types.ts';
 
 // The job as the executor needs it: the REST params normalised per scenario, the traveller from the
 // profile, the consent with its defaults. Stored jobs were validated at creation; this only reshapes.
+// The request's words live with the core (a job's summary needs them before any worker runs); the
+// executor's modules take them from here, beside the plan they describe.
+export { describeRequest } from '../jobs/search-request.ts';
 
 export interface BookingPlan {
   request: SearchRequest;
@@ -21,33 +25,18 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 export function planFor(job: Job): BookingPlan {
   const p = job.params;
   const consent = consentSchema.parse(job.consent ?? {});
-  let request: SearchRequest;
+  const request = searchRequestOf(job.scenario, p);
   const preferences: BookingPlan['preferences'] = {};
   let returnDate: string | undefined;
   switch (job.scenario) {
-    case 'restaurant':
-      request = { scenario: 'restaurant', venue: str(p.restaurant_name)!, city: str(p.city)!, date: str(p.date)!, time: str(p.time)!, partySize: num(p.covers)! };
-      break;
     case 'hotel':
-      request = { scenario: 'hotel', venue: str(p.hotel_name)!, city: str(p.city)!, checkIn: str(p.checkin)!, checkOut: str(p.checkout)!, adults: num(p.adults)!, roomPreference: str(p.room_preference) };
       preferences.budgetPerUnit = num(p.budget_max_per_night);
       break;
     case 'flight':
-      request = {
-        scenario: 'flight',
-        origin: str(p.origin)!,
-        destination: str(p.dest)!,
-        date: str(p.date)!,
-        passengers: num(p.passengers)!,
-        airline: str(p.targetAirline),
-        departureTime: str(p.targetDepartureTime),
-        cabin: str(p.cabin_class),
-      };
       preferences.targetFlightNumber = str(p.targetFlightNumber)?.replace(/\s+/g, '').toUpperCase();
       returnDate = str(p.return_date);
       break;
     case 'activity':
-      request = { scenario: 'activity', venue: str(p.event_name)!, city: str(p.city)!, date: str(p.event_date)!, tickets: num(p.num_tickets)!, seatType: str(p.seat_type) };
       preferences.budgetPerUnit = num(p.budget_max_per_ticket);
       break;
   }
@@ -76,14 +65,4 @@ export function planProblem(plan: BookingPlan): { reason: string; message: strin
     return { reason: 'missing_passenger_details', message: `the booking is for ${plan.request.passengers} passengers but the profile describes one traveller; the other passengers' names and passport details are needed` };
   }
   return null;
-}
-
-/** The request in a few words, for audit messages and summaries. */
-export function describeRequest(r: SearchRequest): string {
-  switch (r.scenario) {
-    case 'restaurant': return `${r.venue}, ${r.city} on ${r.date} at ${r.time} for ${r.partySize}`;
-    case 'hotel': return `${r.venue}, ${r.city} from ${r.checkIn} to ${r.checkOut} for ${r.adults} adult${r.adults === 1 ? '' : 's'}`;
-    case 'flight': return `${r.origin} → ${r.destination} on ${r.date}${r.departureTime ? ` around ${r.departureTime}` : ''}${r.airline ? ` with ${r.airline}` : ''} for ${r.passengers}`;
-    case 'activity': return `${r.venue}, ${r.city} on ${r.date}, ${r.tickets} ticket${r.tickets === 1 ? '' : 's'}`;
-  }
 }

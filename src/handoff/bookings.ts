@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
 import { toJob } from '../jobs/service.ts';
-import type { AuditEvent, Job } from '../jobs/types.ts';
+import { JOB_ID_PATTERN, type AuditEvent, type Job } from '../jobs/types.ts';
 
 // A signed-in person's bookings: the jobs created for them through an OAuth client, newest first,
 // each with its audit trail. Another user's job is simply not found.
@@ -20,10 +20,8 @@ export async function listBookings(db: Kysely<DB>, userId: number, limit = BOOKI
   return Promise.all(rows.map(async (row) => ({ job: toJob(row), events: await listAuditEvents(db, row.id, AUDIT_LIMIT_MAX) })));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export async function getBooking(db: Kysely<DB>, userId: number, jobId: string): Promise<Booking | null> {
-  if (!UUID.test(jobId)) return null;
+  if (!JOB_ID_PATTERN.test(jobId)) return null;
   const row = await db.selectFrom('jobs').selectAll().where('id', '=', jobId).where('owner_user_id', '=', userId).executeTakeFirst();
   return row ? { job: toJob(row), events: await listAuditEvents(db, row.id, AUDIT_LIMIT_MAX) } : null;
 }

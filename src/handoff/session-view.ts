@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { toJob } from '../jobs/service.ts';
-import type { Job } from '../jobs/types.ts';
+import { JOB_ID_PATTERN, type Job } from '../jobs/types.ts';
 import { digestsEqual, sha256 } from '../security/secrets.ts';
 import type { Visitor } from './handoff.ts';
 
@@ -12,7 +12,6 @@ import type { Visitor } from './handoff.ts';
 // It opens nothing once the run ends (`sessionUrl` is null then).
 
 const PURPOSE = 'concierge session view v1:';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function sessionViewToken(secretKey: string, jobId: string): string {
   return createHmac('sha256', secretKey).update(PURPOSE + jobId).digest('base64url');
@@ -35,7 +34,7 @@ export type SessionViewAccess =
   | { kind: 'open'; job: Job };
 
 export async function openSessionView(deps: { db: Kysely<DB>; secretKey: string }, jobId: string, token: string, visitor: Visitor): Promise<SessionViewAccess> {
-  if (token.length > 128 || !UUID.test(jobId)) return { kind: 'not_found' };
+  if (token.length > 128 || !JOB_ID_PATTERN.test(jobId)) return { kind: 'not_found' };
   // Compared as digests so the comparison takes the same time whatever the input's length.
   if (!digestsEqual(sha256(token), sha256(sessionViewToken(deps.secretKey, jobId)))) return { kind: 'not_found' };
   const row = await deps.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();

@@ -1,10 +1,12 @@
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { QueryRange } from './clamp.ts';
 import type { AuditEvent, AuditEventType } from './types.ts';
 
 /** The audit endpoint's limit: default and most; a job's decisionLog shows up to the most too. */
 export const AUDIT_LIMIT_DEFAULT = 500;
 export const AUDIT_LIMIT_MAX = 2000;
+export const AUDIT_LIMIT: QueryRange = { default: AUDIT_LIMIT_DEFAULT, min: 1, max: AUDIT_LIMIT_MAX };
 
 export interface NewAuditEvent {
   type: AuditEventType;
@@ -58,14 +60,15 @@ export function auditEventColumns(eb: ExpressionBuilder<DB, 'audit_events'>) {
 }
 
 export function toAuditEvent(jobId: string, row: AuditEventRow): AuditEvent {
+  // The recorded details first: a detail can never pass itself off as the event's own fields.
   return {
+    ...row.data,
     jobId,
     stepIndex: row.step_index,
     type: row.type,
     timestamp: row.timestamp,
     message: row.message,
     ...(row.provider_id ? { providerId: row.provider_id } : {}),
-    ...row.data,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Profile } from './schemas.ts';
+import { flightProfileIssues, type Issue, type Profile } from './schemas.ts';
+import type { Owner, Scenario } from './types.ts';
 
 // An organisation's saved traveller profiles, referenced from a booking by `profileId`.
 export interface StoredProfile {
@@ -36,4 +37,15 @@ export async function getProfile(db: Kysely<DB>, organizationName: string, id: n
 export async function deleteProfile(db: Kysely<DB>, organizationName: string, id: number): Promise<boolean> {
   const result = await db.deleteFrom('profiles').where('id', '=', id).where('organization_name', '=', organizationName).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/**
+ * The stored profile a booking names by `profileId`, checked as part of the request's validation.
+ * Another organisation's profile reads exactly like a missing one; a flight needs the identity fields.
+ */
+export async function storedProfileFor(db: Kysely<DB>, owner: Owner, scenario: Scenario | undefined, profileId: number): Promise<{ profile: Record<string, unknown> | null; issues: Issue[] }> {
+  const stored = owner.kind === 'organization' ? await getProfile(db, owner.organizationName, profileId) : null;
+  if (!stored) return { profile: null, issues: [{ path: 'profileId', message: `no stored profile ${profileId} for this organization` }] };
+  const missing = scenario ? flightProfileIssues(scenario, stored.profile, 'profileId') : [];
+  return { profile: stored.profile, issues: missing.map((i) => ({ ...i, message: `stored profile lacks ${i.path.split('.').pop()}, required for flights` })) };
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { QueryRange } from './clamp.ts';
 
 // Provider metrics are computed from the audit log. The executor ends every provider attempt with
 // an event carrying `providerOutcome` (and the provider id):
@@ -20,13 +21,10 @@ export interface ProviderMetrics {
   timeRangeDays: number;
 }
 
+/** `timeRangeDays`: a month by default, at most a year. */
 export const METRICS_DAYS_DEFAULT = 30;
-
-export function clampTimeRangeDays(raw: unknown): number {
-  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : typeof raw === 'number' ? raw : NaN;
-  if (!Number.isFinite(n)) return METRICS_DAYS_DEFAULT;
-  return Math.min(365, Math.max(1, Math.trunc(n)));
-}
+export const METRICS_DAYS_MAX = 365;
+export const METRICS_DAYS: QueryRange = { default: METRICS_DAYS_DEFAULT, min: 1, max: METRICS_DAYS_MAX };
 
 export async function getProviderMetrics(db: Kysely<DB>, providerId: string, timeRangeDays: number): Promise<ProviderMetrics> {
   const row = await db

@@ -1,5 +1,5 @@
 import { PgBoss, fromKysely, fromPglite, type Job as BossJob } from 'pg-boss';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 
@@ -71,8 +71,12 @@ export async function startQueue(database: Database, options: QueueOptions = {})
       await boss.send(BOOKING_QUEUE, { jobId } satisfies BookingMessage, { singletonKey: jobId, db: fromKysely(trx) });
     },
     async depth() {
-      const q = await boss.getQueue(BOOKING_QUEUE);
-      return { queued: q?.queuedCount ?? 0, active: q?.activeCount ?? 0 };
+      // Counted now: pg-boss's own counters (getQueue, and getQueueStats even when forced) are
+      // refreshed by its monitor and may be up to a minute old.
+      const { rows } = await sql<{ queued: number; active: number }>`
+        select count(*) filter (where state in ('created', 'retry'))::int as queued, count(*) filter (where state = 'active')::int as active
+        from ${sql.table(`${target.schema}.job`)} where name = ${BOOKING_QUEUE}`.execute(database.db);
+      return rows[0] ?? { queued: 0, active: 0 };
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 5_000 });

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
-import { appendAuditEvent, AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX, listAuditEvents, toAuditEvent } from './audit.ts';
+import { appendAuditEvent, listAuditEvents, toAuditEvent } from './audit.ts';
 import { loadJob, loadJobWithLog } from './job-reads.ts';
-import { flightProfileIssues, type BookingRequest } from './schemas.ts';
+import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
+import { storedProfileFor } from './profiles.ts';
+import { describeRequest, searchRequestOf } from './search-request.ts';
 import type { Queue } from './queue.ts';
 import type { JobLinks } from './handoff-url.ts';
-import { DomainError, ownerKey, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
+import { DomainError, JOB_ID_PATTERN, ownerKey, SCENARIOS, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
 
 export interface JobDeps {
   db: Kysely<DB>;
@@ -42,6 +44,36 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+const INVALID_REQUEST = 'the request body failed validation; see details';
+
+/**
+ * Validates an ExecutionJobRequest body in full and creates its job. Every problem comes back in one
+ * invalid_request, the stored profile's among them: a body with other problems has its profileId
+ * checked too, and an otherwise valid one is checked by createJob (after an idempotent replay, which
+ * answers even if the profile has since been deleted).
+ */
+export async function createJobFromRequest(deps: JobDeps, owner: Owner, body: unknown, options: CreateJobOptions = {}): Promise<CreatedJob> {
+  const parsed = parseExecutionJobRequest(body);
+  if (parsed.ok) return createJob(deps, owner, parsed.value, options);
+  const raw = body as { request?: { scenario?: unknown }; profileId?: unknown } | null;
+  const profileId = raw?.profileId;
+  const readable = typeof profileId === 'number' && Number.isSafeInteger(profileId) && profileId > 0 && !parsed.issues.some((i) => i.path === 'profileId');
+  if (!readable) throw new DomainError('invalid_request', INVALID_REQUEST, parsed.issues);
+  const scenario = SCENARIOS.find((s) => s === raw?.request?.scenario);
+  const stored = await storing(() => storedProfileFor(deps.db, owner, scenario, profileId));
+  throw new DomainError('invalid_request', INVALID_REQUEST, [...parsed.issues, ...stored.issues]);
+}
+
+/** A database failure while creating a job is job_create_failed, which a client retries with the same idempotencyKey. */
+async function storing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    throw new DomainError('job_create_failed', 'the job could not be stored; retry with the same idempotencyKey', undefined, error);
+  }
+}
+
 export async function createJob(deps: JobDeps, owner: Owner, request: BookingRequest, options: CreateJobOptions = {}): Promise<CreatedJob> {
   if (options.allowedScenarios && !options.allowedScenarios.includes(request.scenario)) {
     throw new DomainError('scenario_not_allowed', `this credential may not create ${request.scenario} jobs; it allows: ${options.allowedScenarios.join(', ') || 'none'}`);
@@ -50,35 +82,19 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
   const idempotencyKey = request.clientMetadata.idempotencyKey ?? null;
   const requestHash = sha256(canonical({ ...request, clientMetadata: { ...request.clientMetadata } }));
 
-  if (idempotencyKey) {
-    const existing = await findByIdempotencyKey(deps.db, key, idempotencyKey);
-    if (existing) return { job: sameRequestOrConflict(existing, requestHash), created: false };
-  }
-
-  let profile: Record<string, unknown>;
-  if (request.profileId !== undefined) {
-    const stored = await deps.db
-      .selectFrom('profiles')
-      .select(['data', 'organization_name'])
-      .where('id', '=', request.profileId)
-      .executeTakeFirst();
-    // Another organisation's profile is indistinguishable from a missing one.
-    if (!stored || owner.kind !== 'organization' || stored.organization_name !== owner.organizationName) {
-      throw new DomainError('invalid_request', 'request body failed validation', [{ path: 'profileId', message: `no stored profile ${request.profileId} for this organization` }]);
+  return storing(async () => {
+    if (idempotencyKey) {
+      const existing = await findByIdempotencyKey(deps.db, key, idempotencyKey);
+      if (existing) return { job: sameRequestOrConflict(existing, requestHash), created: false };
     }
-    const missing = flightProfileIssues(request.scenario, stored.data, 'profileId');
-    if (missing.length) {
-      throw new DomainError('invalid_request', 'request body failed validation', missing.map((i) => ({ ...i, message: `stored profile lacks ${i.path.split('.').pop()}, required for flights` })));
+    let profile = request.profile as Record<string, unknown> | undefined;
+    if (!profile) {
+      const stored = await storedProfileFor(deps.db, owner, request.scenario, request.profileId!);
+      if (stored.issues.length) throw new DomainError('invalid_request', INVALID_REQUEST, stored.issues);
+      profile = stored.profile!;
     }
-    profile = stored.data;
-  } else {
-    profile = request.profile as Record<string, unknown>;
-  }
-
-  const id = randomUUID();
-  let inserted: Selectable<JobsTable> | undefined;
-  try {
-    inserted = await deps.db.transaction().execute(async (trx) => {
+    const id = randomUUID();
+    const inserted = await deps.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('jobs')
         .values({
@@ -97,6 +113,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
           client_metadata: JSON.stringify(request.clientMetadata),
           idempotency_key: idempotencyKey,
           request_hash: requestHash,
+          summary: `Queued: booking ${describeRequest(searchRequestOf(request.scenario, request.params))}.`,
           provider_id: null,
           confirmation_code: null,
           handoff_token_hash: null,
@@ -109,19 +126,16 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
       await deps.queue.enqueueBooking(trx, id);
       return row;
     });
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    throw new DomainError('job_create_failed', 'the job could not be stored; retry with the same idempotencyKey', undefined, error);
-  }
-  // Committed: a worker in this process may take it now rather than at its next poll.
-  if (inserted) deps.queue.wake?.();
-  if (!inserted) {
+    if (inserted) {
+      // Committed: a worker in this process may take it now rather than at its next poll.
+      deps.queue.wake?.();
+      return { job: toJob(inserted), created: true };
+    }
     // A concurrent request with the same key won the insert; answer with its job.
     const winner = await findByIdempotencyKey(deps.db, key, idempotencyKey!);
-    if (!winner) throw new DomainError('job_create_failed', 'the job could not be stored; retry with the same idempotencyKey');
+    if (!winner) throw new Error('the idempotency key conflicted but no job holds it');
     return { job: sameRequestOrConflict(winner, requestHash), created: false };
-  }
-  return { job: toJob(inserted), created: true };
+  });
 }
 
 function sameRequestOrConflict(row: Selectable<JobsTable>, requestHash: string): Job {
@@ -135,8 +149,6 @@ async function findByIdempotencyKey(db: Kysely<DB>, key: string, idempotencyKey:
   return db.selectFrom('jobs').selectAll().where('owner_key', '=', key).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function visibleTo(deps: JobDeps, reader: Reader | null, row: { owner_key: string }): boolean {
   if (reader === null) return true;
   if (reader.kind === 'organization' && deps.readIsolation === 'none') return true;
@@ -145,17 +157,10 @@ function visibleTo(deps: JobDeps, reader: Reader | null, row: { owner_key: strin
 
 /** The job as its reader may see it; null when it does not exist or belongs to someone else. */
 export async function getJob(deps: JobDeps, reader: Reader | null, jobId: string): Promise<Job | null> {
-  if (!UUID.test(jobId)) return null;
+  if (!JOB_ID_PATTERN.test(jobId)) return null;
   const row = await loadJob(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
   return toJob(row);
-}
-
-/** Clamps as the contract says: default 500, 1..2000; anything not a number is the default. */
-export function clampAuditLimit(raw: unknown): number {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-  if (!Number.isFinite(n)) return AUDIT_LIMIT_DEFAULT;
-  return Math.min(AUDIT_LIMIT_MAX, Math.max(1, Math.trunc(n)));
 }
 
 export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: string, limit: number): Promise<{ jobId: string; count: number; events: AuditEvent[] } | null> {
@@ -178,7 +183,7 @@ function withHandoffUrls(deps: JobDeps, job: Job, events: AuditEvent[]): AuditEv
  * the reads that arrive alongside it), the log aggregated in the database.
  */
 export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; decisionLog: AuditEvent[] } | null> {
-  if (!UUID.test(jobId)) return null;
+  if (!JOB_ID_PATTERN.test(jobId)) return null;
   const row = await loadJobWithLog(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
   const { decision_log: log, ...jobRow } = row;

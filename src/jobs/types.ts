@@ -5,6 +5,9 @@ export type Scenario = (typeof SCENARIOS)[number];
 export const JOB_STATUSES = ['pending', 'running', 'paused_payment', 'completed', 'no_availability', 'needs_login', 'captcha', 'error'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** A job id as a client may write it: a UUID, in either case (the database compares them as UUIDs). */
+export const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const AUDIT_EVENT_TYPES = [
   'job_created', 'job_started', 'step_started', 'paused_payment', 'job_completed', 'job_failed', 'job_aborted',
   'step_attempt', 'action_allowed', 'action_denied', 'time_adjusted', 'venue_switched', 'provider_fallback',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { sql } from 'kysely';
+import { countJobsByStatus } from '../jobs/status-counts.ts';
 import type { Services } from '../services.ts';
 
 // Prometheus text at /metrics: request counts and latencies by route and status, jobs by status,
@@ -20,20 +20,16 @@ export async function observability(app: FastifyInstance, opts: { services: Serv
   });
   new Gauge({
     name: 'concierge_jobs',
-    help: 'Booking jobs by status',
+    help: 'Booking jobs by status (every status, 0 included)',
     labelNames: ['status'],
     registers: [registry],
     async collect() {
       this.reset();
       // With the database down the scrape still answers (request metrics matter most then); the
       // database-backed series are simply absent, which alerting on /readyz makes visible.
-      const rows = await services.db
-        .selectFrom('jobs')
-        .select(['status', sql<number>`count(*)::int`.as('n')])
-        .groupBy('status')
-        .execute()
-        .catch(() => []);
-      for (const row of rows) this.set({ status: row.status }, row.n);
+      const counts = await countJobsByStatus(services.db).catch(() => null);
+      if (!counts) return;
+      for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     },
   });
   new Gauge({

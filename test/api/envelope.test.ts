@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call, rawCall } from '../helpers/http.ts';
-import { assertApiError } from '../helpers/api-assert.ts';
+import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { revokeApiKey } from '../../src/auth/api-keys.ts';
 
 // Authentication and the error envelope of /api/v1: every 401 code, and every routing and body
@@ -96,7 +96,7 @@ for (const backend of BACKENDS) {
           ['DELETE', '/api/v1/profiles', 'POST, GET, HEAD, OPTIONS'],
         ];
         for (const [method, path, allow] of cases) {
-          const reply = await call(service.url, method, path, { key });
+          const reply = await assertChangesNothing(service, () => call(service.url, method, path, { key, body: restaurantRequest() }));
           assertApiError(reply, 405, 'method_not_allowed');
           assert.equal(reply.headers.get('allow'), allow, `${method} ${path}`);
         }
@@ -150,15 +150,17 @@ for (const backend of BACKENDS) {
 
     describe('request bodies', () => {
       const post = (headers: Record<string, string>, body?: string | Buffer) => rawCall(service.url, 'POST', '/api/v1/execution-jobs', { authorization: `Bearer ${key}`, ...headers }, body);
+      /** A body the service must refuse: it stores nothing. */
+      const refused = (headers: Record<string, string>, body?: string | Buffer) => assertChangesNothing(service, () => post(headers, body));
 
       test('a body without a Content-Type is 415 unsupported_media_type', async () => {
-        assertApiError(await post({}, JSON.stringify(restaurantRequest())), 415, 'unsupported_media_type');
+        assertApiError(await refused({}, JSON.stringify(restaurantRequest())), 415, 'unsupported_media_type');
       });
 
       test('text/plain, form and other types are 415 unsupported_media_type', async () => {
         const body = JSON.stringify(restaurantRequest());
         for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'nonsense']) {
-          assertApiError(await post({ 'content-type': type }, body), 415, 'unsupported_media_type');
+          assertApiError(await refused({ 'content-type': type }, body), 415, 'unsupported_media_type');
         }
       });
 
@@ -169,23 +171,23 @@ for (const backend of BACKENDS) {
 
       test('a body that is not JSON is 400 invalid_json', async () => {
         for (const body of ['{', '{"request": }', 'undefined', "{'a': 1}", '{"a":1}}']) {
-          assertApiError(await post({ 'content-type': 'application/json' }, body), 400, 'invalid_json');
+          assertApiError(await refused({ 'content-type': 'application/json' }, body), 400, 'invalid_json');
         }
       });
 
       test('an empty body declared as JSON is 400 invalid_json', async () => {
-        assertApiError(await post({ 'content-type': 'application/json', 'content-length': '0' }, ''), 400, 'invalid_json');
+        assertApiError(await refused({ 'content-type': 'application/json', 'content-length': '0' }, ''), 400, 'invalid_json');
       });
 
       test('no body at all is 400 invalid_request saying the body is missing', async () => {
-        const reply = await post({});
+        const reply = await refused({});
         assertApiError(reply, 400, 'invalid_request');
         assert.deepEqual(reply.body.error.details, [{ path: '(body)', message: 'the request body is missing' }]);
       });
 
       test('JSON that is not an object is 400 invalid_request', async () => {
         for (const [body, what] of [['null', 'null'], ['[]', 'a list'], ['"x"', 'a string'], ['42', 'a number']]) {
-          const reply = await post({ 'content-type': 'application/json' }, body);
+          const reply = await refused({ 'content-type': 'application/json' }, body);
           assertApiError(reply, 400, 'invalid_request');
           assert.deepEqual(reply.body.error.details, [{ path: '(body)', message: `the request body must be a JSON object, not ${what}` }]);
         }
@@ -193,19 +195,19 @@ for (const backend of BACKENDS) {
 
       test('a body over 1 MiB is 413 payload_too_large', async () => {
         const big = JSON.stringify({ ...restaurantRequest(), clientMetadata: { agentId: 'x'.repeat(1024 * 1024) } });
-        assertApiError(await post({ 'content-type': 'application/json' }, big), 413, 'payload_too_large');
+        assertApiError(await refused({ 'content-type': 'application/json' }, big), 413, 'payload_too_large');
       });
 
       test('a body just under 1 MiB is read (and then fails validation, not the size check)', async () => {
         const body = JSON.stringify({ ...restaurantRequest(), clientMetadata: { agentId: 'x'.repeat(1024 * 1024 - 400) } });
         assert.ok(Buffer.byteLength(body) < 1024 * 1024);
-        const reply = await post({ 'content-type': 'application/json' }, body);
+        const reply = await refused({ 'content-type': 'application/json' }, body);
         assertApiError(reply, 400, 'invalid_request');
         assert.deepEqual(reply.body.error.details, [{ path: 'clientMetadata.agentId', message: 'agentId must be at most 200 characters long' }]);
       });
 
       test('prototype-poisoning keys are refused as invalid JSON', async () => {
-        assertApiError(await post({ 'content-type': 'application/json' }, '{"__proto__": {"x": 1}}'), 400, 'invalid_json');
+        assertApiError(await refused({ 'content-type': 'application/json' }, '{"__proto__": {"x": 1}}'), 400, 'invalid_json');
       });
     });
   });

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
+import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 
 for (const backend of BACKENDS) {
   describe(`POST/GET /api/v1/execution-jobs on ${backend.name}`, () => {
@@ -38,12 +39,13 @@ for (const backend of BACKENDS) {
     });
 
     test('a scenario outside the key\'s allowed job types is 403 scenario_not_allowed and creates nothing', async () => {
-      const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', {
-        key,
-        body: { request: { scenario: 'activity', params: { event_name: 'Hamilton', city: 'London', event_date: '2030-01-01', num_tickets: 2 } }, profile: restaurantRequest().profile },
-      });
-      assert.equal(reply.status, 403);
-      assert.equal(reply.body.error.code, 'scenario_not_allowed');
+      const reply = await assertChangesNothing(service, () =>
+        call(service.url, 'POST', '/api/v1/execution-jobs', {
+          key,
+          body: { request: { scenario: 'activity', params: { event_name: 'Hamilton', city: 'London', event_date: '2030-01-01', num_tickets: 2 } }, profile: restaurantRequest().profile },
+        }),
+      );
+      assertApiError(reply, 403, 'scenario_not_allowed');
     });
 
     test('the same idempotency key from 50 concurrent requests yields one job', async () => {
@@ -51,9 +53,10 @@ for (const backend of BACKENDS) {
       const replies = await Promise.all(Array.from({ length: 50 }, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key, body })));
       assert.deepEqual([...new Set(replies.map((r) => r.status))], [202]);
       assert.equal(new Set(replies.map((r) => r.body.jobId)).size, 1);
-      const reused = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: { ...body, request: { ...body.request, params: { ...body.request.params, covers: 4 } } } });
-      assert.equal(reused.status, 409);
-      assert.equal(reused.body.error.code, 'idempotency_key_reused');
+      const reused = await assertChangesNothing(service, () =>
+        call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: { ...body, request: { ...body.request, params: { ...body.request.params, covers: 4 } } } }),
+      );
+      assertApiError(reused, 409, 'idempotency_key_reused');
     });
   });
 }

@@ -4,16 +4,18 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
-import { assertApiError } from '../helpers/api-assert.ts';
+import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision, transition } from '../../src/jobs/transition.ts';
 import { appendAuditEvent } from '../../src/jobs/audit.ts';
 import { getJobWithLog } from '../../src/jobs/service.ts';
+import { BOOKING_QUEUE } from '../../src/jobs/queue.ts';
 import { createdJobSchema, executionJobSchema, jobAuditSchema } from '../../src/api/v1/response-schemas.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Reading jobs and their audit logs: every field, the decision log, audit clamps and order,
-// organisation isolation (and JOB_READ_ISOLATION=none), idempotent replays, and a failed write.
+// organisation isolation (and JOB_READ_ISOLATION=none), idempotent replays, the one-transaction
+// write (job, job_created event, queue entry) and a failed write.
 for (const backend of BACKENDS) {
   describe(`job reads on ${backend.name}`, () => {
     let service: TestService;
@@ -43,7 +45,8 @@ for (const backend of BACKENDS) {
     });
 
     test('GET shows every execution-job field, ISO 8601 times, and nothing else', async () => {
-      const { body } = await create();
+      const request = restaurantRequest();
+      const { body } = await create(request);
       const read = await call(service.url, 'GET', body._links.self, { key });
       assert.equal(read.status, 200);
       const job = executionJobSchema.parse(read.body);
@@ -56,6 +59,7 @@ for (const backend of BACKENDS) {
       assert.equal(job.handoffUrl, null);
       assert.equal(job.sessionUrl, null);
       assert.equal(job.completedAt, null);
+      assert.equal(job.summary, `Queued: booking Noma, Copenhagen on ${request.request.params.date} at 19:30 for 2.`, 'a pending job says what it waits to book');
       assert.match(job.createdAt, ISO);
       assert.match(job.updatedAt, ISO);
       assert.equal('error' in read.body, false, 'error appears only on status error');
@@ -97,6 +101,22 @@ for (const backend of BACKENDS) {
         assert.equal(e.jobId, body.jobId);
       }
       assert.ok(read.body.updatedAt >= read.body.createdAt);
+    });
+
+    test("an event's recorded details never override its own fields", async () => {
+      const { body } = await create();
+      const forged = { jobId: '00000000-0000-4000-8000-000000000000', stepIndex: 99, type: 'job_completed', timestamp: '2000-01-01T00:00:00.000Z', message: 'forged', providerId: 'forged' };
+      await recordDecision(service.services.db, body.jobId, { type: 'step_attempt', message: 'trying resy', providerId: 'resy', data: { ...forged, providerOutcome: 'failed' } });
+      const audit = await call(service.url, 'GET', body._links.audit, { key });
+      const event = audit.body.events[1];
+      assert.deepEqual(
+        { jobId: event.jobId, stepIndex: event.stepIndex, type: event.type, message: event.message, providerId: event.providerId, providerOutcome: event.providerOutcome },
+        { jobId: body.jobId, stepIndex: 1, type: 'step_attempt', message: 'trying resy', providerId: 'resy', providerOutcome: 'failed' },
+      );
+      assert.match(event.timestamp, ISO);
+      assert.notEqual(event.timestamp, forged.timestamp);
+      const read = await call(service.url, 'GET', body._links.self, { key });
+      assert.deepEqual(read.body.decisionLog[1], { timestamp: event.timestamp, type: 'step_attempt', message: 'trying resy' });
     });
 
     test('a job in status error carries `error`; a terminal job has completedAt', async () => {
@@ -246,42 +266,119 @@ for (const backend of BACKENDS) {
       test('the same key with a different request is 409 idempotency_key_reused', async () => {
         const body = { ...restaurantRequest({ restaurant_name: 'Conflict' }), clientMetadata: { idempotencyKey: 'conflict-1' } };
         await create(body);
-        const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: { ...body, consent: { maxRetries: 1 } } });
+        const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: { ...body, consent: { maxRetries: 1 } } }));
         assertApiError(reply, 409, 'idempotency_key_reused');
       });
     });
 
+    /** Changes the schema as an operator (or a failure) would: on PostgreSQL from a separate client. */
+    const ddl = async (statement: string) => {
+      if (backend.name === 'postgres') {
+        const client = new pg.Client({ connectionString: backend.url });
+        await client.connect();
+        await client.query(`set search_path to "${service.config.DATABASE_SCHEMA}"`);
+        await client.query(statement);
+        await client.end();
+      } else {
+        await sql.raw(statement).execute(service.services.db);
+      }
+    };
+    const jobsNamed = async (name: string) =>
+      (await sql<{ n: number }>`select count(*)::int as n from jobs where params->>'restaurant_name' = ${name}`.execute(service.services.db)).rows[0]!.n;
+    const bookingQueue = (options: { key?: string } = {}) => service.services.queue.boss.findJobs<{ jobId: string }>(BOOKING_QUEUE, options);
+
     test('a failed database write is 500 job_create_failed, then the same idempotencyKey succeeds', async () => {
       // The database refuses new jobs, as a full disk or a failing constraint would.
-      const block = `alter table jobs add constraint test_refuse_jobs check (false) not valid`;
-      const unblock = `alter table jobs drop constraint test_refuse_jobs`;
-      const ddl = async (statement: string) => {
-        if (backend.name === 'postgres') {
-          // From a separate client, as an operator (or a failure) would change the database.
-          const client = new pg.Client({ connectionString: backend.url });
-          await client.connect();
-          await client.query(`set search_path to "${service.config.DATABASE_SCHEMA}"`);
-          await client.query(statement);
-          await client.end();
-        } else {
-          await sql.raw(statement).execute(service.services.db);
-        }
-      };
       const body = { ...restaurantRequest({ restaurant_name: 'Retry me' }), clientMetadata: { idempotencyKey: 'retry-after-failure' } };
-      await ddl(block);
+      await ddl('alter table jobs add constraint test_refuse_jobs check (false) not valid');
       try {
         const failed = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
         assertApiError(failed, 500, 'job_create_failed');
         assert.match(failed.body.error.message, /retry with the same idempotencyKey/);
-        const count = await sql<{ n: number }>`select count(*)::int as n from jobs where idempotency_key = 'retry-after-failure'`.execute(service.services.db);
-        assert.equal(count.rows[0]!.n, 0);
+        assert.equal(await jobsNamed('Retry me'), 0);
       } finally {
-        await ddl(unblock);
+        await ddl('alter table jobs drop constraint test_refuse_jobs');
       }
       const retried = await create(body);
       assert.equal(retried.headers.get('idempotent-replayed'), null, 'the retry creates the job');
       const again = await create(body);
       assert.equal(again.body.jobId, retried.body.jobId);
+    });
+
+    test('a database failure in the lookups before the write (idempotency key, stored profile) is 500 job_create_failed too', async () => {
+      const profile = await call(service.url, 'POST', '/api/v1/profiles', { key, body: restaurantRequest().profile });
+      assert.equal(profile.status, 201, profile.text);
+      const cases: Array<[string, unknown]> = [
+        // The jobs table is where an idempotency key is looked up first.
+        ['jobs', { ...restaurantRequest({ restaurant_name: 'Lookup failure' }), clientMetadata: { idempotencyKey: 'lookup-failure' } }],
+        ['profiles', { request: restaurantRequest({ restaurant_name: 'Lookup failure' }).request, profileId: profile.body.profileId }],
+        // A body with other problems still has its profileId looked up, to report every problem.
+        ['profiles', { request: restaurantRequest({ restaurant_name: 'Lookup failure', covers: 0 }).request, profileId: profile.body.profileId }],
+      ];
+      for (const [table, body] of cases) {
+        await ddl(`alter table ${table} rename to ${table}_away`);
+        try {
+          const failed = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
+          assertApiError(failed, 500, 'job_create_failed');
+        } finally {
+          await ddl(`alter table ${table}_away rename to ${table}`);
+        }
+      }
+      assert.equal(await jobsNamed('Lookup failure'), 0);
+    });
+
+    test('a created job has exactly one queue entry, keyed by its id', async () => {
+      const { body } = await create(restaurantRequest({ restaurant_name: 'Queued once' }));
+      const entries = await bookingQueue({ key: body.jobId });
+      assert.equal(entries.length, 1);
+      assert.equal(entries[0]!.singletonKey, body.jobId);
+      assert.deepEqual(entries[0]!.data, { jobId: body.jobId });
+      assert.equal((await bookingQueue()).filter((e) => e.data.jobId === body.jobId).length, 1, 'and no other entry for it');
+    });
+
+    test('the job row, its job_created event and its queue entry are written together: a refused event leaves neither job nor queue entry', async () => {
+      const queued = (await bookingQueue()).length;
+      // The job row and the queue entry are written; then the audit log refuses the job_created event.
+      await ddl(`create function test_refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'the audit log refuses writes'; end $$`);
+      await ddl('create trigger test_refuse_audit before insert on audit_events for each row execute function test_refuse_audit()');
+      try {
+        const failed = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest({ restaurant_name: 'Half written' }) });
+        assertApiError(failed, 500, 'job_create_failed');
+        assert.equal(await jobsNamed('Half written'), 0, 'no job row');
+        assert.equal((await bookingQueue()).length, queued, 'no queue entry');
+      } finally {
+        await ddl('drop trigger test_refuse_audit on audit_events');
+        await ddl('drop function test_refuse_audit()');
+      }
+      // The write itself works again: the refusal, not the request, was the cause.
+      await create(restaurantRequest({ restaurant_name: 'Half written' }));
+      assert.equal(await jobsNamed('Half written'), 1);
+      assert.equal((await bookingQueue()).length, queued + 1);
+    });
+  });
+
+  describe(`the summary of a running job on ${backend.name}`, () => {
+    let service: TestService;
+    before(async () => {
+      // A worker and the sandbox sites, slowed so that the run is still going when it is read.
+      service = await startTestService(backend.url, { WORKERS: '1', EXECUTOR_STEP_DELAY_MS: '1500' }, { sandbox: true });
+    });
+    after(() => service.close());
+
+    test('once a worker takes the job, the summary says it is running and what it books', async () => {
+      const key = await service.mintKey();
+      const request = restaurantRequest({ restaurant_name: 'Geranium' });
+      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: request });
+      assert.equal(created.status, 202, created.text);
+      const deadline = Date.now() + 60_000;
+      let read;
+      do {
+        read = await call(service.url, 'GET', created.body._links.self, { key });
+        if (read.body.status !== 'pending') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } while (Date.now() < deadline);
+      assert.equal(read.body.status, 'running', read.text);
+      assert.equal(read.body.summary, `Running: booking Geranium, Copenhagen on ${request.request.params.date} at 19:30 for 2.`);
     });
   });
 

@@ -1,14 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { BACKENDS, FLIGHT_PROFILE, PROFILE, requests, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
-import { assertApiError } from '../helpers/api-assert.ts';
+import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision } from '../../src/jobs/transition.ts';
 import { getJob } from '../../src/jobs/service.ts';
 import { profileListSchema, providerMetricsSchema, storedProfileSchema } from '../../src/api/v1/response-schemas.ts';
 
-const flightRequest = () => ({ request: { scenario: 'flight', params: { origin: 'LHR', dest: 'CDG', date: daysFromNow(15), passengers: 1 } } });
+/** A flight whose traveller is named by profileId. */
+const flightRequest = (params: Record<string, unknown> = {}) => ({ request: requests.flight(params).request });
 
 for (const backend of BACKENDS) {
   describe(`profiles and provider metrics on ${backend.name}`, () => {
@@ -44,7 +45,7 @@ for (const backend of BACKENDS) {
       });
 
       test('an invalid profile is 400 invalid_request with every problem', async () => {
-        const reply = await call(service.url, 'POST', '/api/v1/profiles', { key: acme, body: { first_name: 'Ada', email: 'no', phone: '1', nickname: 'A' } });
+        const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/profiles', { key: acme, body: { first_name: 'Ada', email: 'no', phone: '1', nickname: 'A' } }));
         assertApiError(reply, 400, 'invalid_request');
         assert.deepEqual(reply.body.error.details, [
           { path: 'last_name', message: 'last_name is required' },
@@ -52,7 +53,7 @@ for (const backend of BACKENDS) {
           { path: 'phone', message: 'phone must be a phone number, e.g. +44 20 7946 0958' },
           { path: 'nickname', message: 'nickname is not a known field' },
         ]);
-        assertApiError(await call(service.url, 'POST', '/api/v1/profiles', { key: acme, raw: '[1]', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/profiles', { key: acme, raw: '[1]', headers: { 'content-type': 'application/json' } })), 400, 'invalid_request');
       });
 
       test('GET lists only the organisation\'s own profiles, oldest first', async () => {
@@ -70,11 +71,37 @@ for (const backend of BACKENDS) {
       test('one organisation can neither read, delete nor book with another\'s profile', async () => {
         const theirs = await store(PROFILE, globex);
         assertApiError(await call(service.url, 'GET', `/api/v1/profiles/${theirs.profileId}`, { key: acme }), 404, 'profile_not_found');
-        assertApiError(await call(service.url, 'DELETE', `/api/v1/profiles/${theirs.profileId}`, { key: acme }), 404, 'profile_not_found');
-        const booking = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: theirs.profileId } });
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'DELETE', `/api/v1/profiles/${theirs.profileId}`, { key: acme })), 404, 'profile_not_found');
+        const booking = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: theirs.profileId } }));
         assertApiError(booking, 400, 'invalid_request');
         assert.deepEqual(booking.body.error.details, [{ path: 'profileId', message: `no stored profile ${theirs.profileId} for this organization` }]);
         assert.equal((await call(service.url, 'GET', `/api/v1/profiles/${theirs.profileId}`, { key: globex })).status, 200, 'still there for its owner');
+      });
+
+      test('a profileId problem is reported with every other problem of the body, in one reply', async () => {
+        const theirs = await store(PROFILE, globex);
+        const restaurant = restaurantRequest({ covers: 0 }).request;
+        const other = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurant, profileId: theirs.profileId, consent: { maxRetries: 11 } } }));
+        assertApiError(other, 400, 'invalid_request');
+        assert.deepEqual(other.body.error.details, [
+          { path: 'consent.maxRetries', message: 'maxRetries must be at most 10' },
+          { path: 'request.params.covers', message: 'covers must be at least 1' },
+          { path: 'profileId', message: `no stored profile ${theirs.profileId} for this organization` },
+        ]);
+        const plain = await store(PROFILE);
+        const flight = { ...flightRequest({ dest: 'LHR' }), profileId: plain.profileId };
+        const lacking = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: flight }));
+        assertApiError(lacking, 400, 'invalid_request');
+        assert.deepEqual(lacking.body.error.details, [
+          { path: 'request.params.dest', message: 'dest must differ from origin' },
+          { path: 'profileId.dob', message: 'stored profile lacks dob, required for flights' },
+          { path: 'profileId.passport_number', message: 'stored profile lacks passport_number, required for flights' },
+          { path: 'profileId.passport_country', message: 'stored profile lacks passport_country, required for flights' },
+        ]);
+        // A profileId that is itself invalid is reported once, as such, and never looked up.
+        const bad = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurant, profileId: 1.5 } });
+        assertApiError(bad, 400, 'invalid_request');
+        assert.deepEqual(bad.body.error.details.map((i: { path: string }) => i.path), ['profileId', 'request.params.covers']);
       });
 
       test('a booking with profileId uses the stored profile', async () => {
@@ -87,7 +114,7 @@ for (const backend of BACKENDS) {
 
       test('a flight with a stored profile lacking passport fields is 400 invalid_request', async () => {
         const plain = await store(PROFILE);
-        const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { ...flightRequest(), profileId: plain.profileId } });
+        const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { ...flightRequest(), profileId: plain.profileId } }));
         assertApiError(reply, 400, 'invalid_request');
         assert.deepEqual(reply.body.error.details, [
           { path: 'profileId.dob', message: 'stored profile lacks dob, required for flights' },
@@ -107,9 +134,21 @@ for (const backend of BACKENDS) {
         assert.equal(deleted.status, 204);
         assert.equal(deleted.text, '');
         assertApiError(await call(service.url, 'GET', `/api/v1/profiles/${doomed.profileId}`, { key: acme }), 404, 'profile_not_found');
-        assertApiError(await call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme }), 404, 'profile_not_found');
-        assertApiError(await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: doomed.profileId } }), 400, 'invalid_request');
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme })), 404, 'profile_not_found');
+        assertApiError(await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: doomed.profileId } })), 400, 'invalid_request');
         assert.equal((await getJob(service.services.jobs, null, booking.body.jobId))!.profile.first_name, 'Doomed');
+      });
+
+      test('a replay of a booking whose stored profile was deleted since still answers with its job', async () => {
+        const doomed = await store({ ...PROFILE, first_name: 'Replayed' });
+        const body = { request: restaurantRequest().request, profileId: doomed.profileId, clientMetadata: { idempotencyKey: 'replay-after-delete' } };
+        const first = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body });
+        assert.equal(first.status, 202, first.text);
+        assert.equal((await call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme })).status, 204);
+        const replay = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body });
+        assert.equal(replay.status, 202, replay.text);
+        assert.equal(replay.body.jobId, first.body.jobId);
+        assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       });
 
       test('ids that are not positive whole numbers are 404 profile_not_found', async () => {

@@ -1,26 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
-import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
+import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, requests, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
-import { assertApiError } from '../helpers/api-assert.ts';
+import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { getJob } from '../../src/jobs/service.ts';
 import { earliestBookableDate } from '../../src/jobs/schemas.ts';
 
 type Issue = { path: string; message: string };
 
-const hotel = (params: Record<string, unknown> = {}) => ({
-  request: { scenario: 'hotel', params: { hotel_name: 'Hotel Sacher', city: 'Vienna', checkin: daysFromNow(10), checkout: daysFromNow(12), adults: 2, ...params } },
-  profile: PROFILE,
-});
-const flight = (params: Record<string, unknown> = {}, profile: Record<string, unknown> = FLIGHT_PROFILE) => ({
-  request: { scenario: 'flight', params: { origin: 'LHR', dest: 'JFK', date: daysFromNow(20), passengers: 1, ...params } },
-  profile,
-});
-const activity = (params: Record<string, unknown> = {}) => ({
-  request: { scenario: 'activity', params: { event_name: 'Hamilton', city: 'London', event_date: daysFromNow(30), num_tickets: 2, ...params } },
-  profile: PROFILE,
-});
+const { hotel, flight, activity } = requests;
+/** A flight request for another traveller. */
+const flightFor = (profile: Record<string, unknown>, params: Record<string, unknown> = {}) => ({ ...flight(params), profile });
 
 // Every validation rule of POST /api/v1/execution-jobs, with the message a client reads. A
 // rejected request changes nothing.
@@ -34,19 +24,15 @@ for (const backend of BACKENDS) {
     });
     after(() => service.close());
 
-    const jobCount = async () => Number((await sql<{ n: number }>`select count(*)::int as n from jobs`.execute(service.services.db)).rows[0]!.n);
-
     /** Posts, expects 400 invalid_request, and returns the issues; nothing may have been stored. */
     async function rejected(body: unknown): Promise<Issue[]> {
-      const before = await jobCount();
-      const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
+      const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key, body }));
       assertApiError(reply, 400, 'invalid_request');
       assert.ok(Array.isArray(reply.body.error.details) && reply.body.error.details.length > 0);
       for (const issue of reply.body.error.details) {
         assert.deepEqual(Object.keys(issue).sort(), ['message', 'path']);
         assert.doesNotMatch(issue.message, /Invalid input|expected .+, received/, `zod's default wording leaked: ${issue.message}`);
       }
-      assert.equal(await jobCount(), before, 'a rejected request stores nothing');
       return reply.body.error.details;
     }
     async function accepted(body: unknown): Promise<string> {
@@ -207,7 +193,7 @@ for (const backend of BACKENDS) {
 
     describe('flight', () => {
       test('a valid request is accepted; airport and country codes are upper-cased', async () => {
-        const jobId = await accepted(flight({ origin: 'lhr', dest: 'jfk', return_date: daysFromNow(27), cabin_class: 'business', targetAirline: 'BA', targetPrice: 450, targetDepartureTime: '08:15', targetFlightNumber: 'BA117' }, { ...FLIGHT_PROFILE, passport_country: 'gb' }));
+        const jobId = await accepted(flightFor({ ...FLIGHT_PROFILE, passport_country: 'gb' }, { origin: 'lhr', dest: 'jfk', return_date: daysFromNow(27), cabin_class: 'business', targetAirline: 'BA', targetPrice: 450, targetDepartureTime: '08:15', targetFlightNumber: 'BA117' }));
         const job = await getJob(service.services.jobs, null, jobId);
         assert.equal(job!.params.origin, 'LHR');
         assert.equal(job!.params.dest, 'JFK');
@@ -234,7 +220,7 @@ for (const backend of BACKENDS) {
       });
 
       test('the profile must carry date of birth and passport for flights (and only for flights)', async () => {
-        assert.deepEqual(await rejected(flight({}, PROFILE)), [
+        assert.deepEqual(await rejected(flightFor(PROFILE)), [
           { path: 'profile.dob', message: 'dob is required for flights' },
           { path: 'profile.passport_number', message: 'passport_number is required for flights' },
           { path: 'profile.passport_country', message: 'passport_country is required for flights' },
@@ -243,7 +229,7 @@ for (const backend of BACKENDS) {
       });
 
       test('passport fields are checked for form', async () => {
-        const issues = await rejected(flight({}, { ...FLIGHT_PROFILE, dob: '2999-01-01', passport_number: 'AB', passport_country: 'G1' }));
+        const issues = await rejected(flightFor({ ...FLIGHT_PROFILE, dob: '2999-01-01', passport_number: 'AB', passport_country: 'G1' }));
         has(issues, 'profile.dob', 'dob must be in the past');
         has(issues, 'profile.passport_number', 'passport_number must be 5 to 20 letters and digits');
         has(issues, 'profile.passport_country', 'passport_country must be an ISO 3166 country code, e.g. GB');
@@ -259,6 +245,27 @@ for (const backend of BACKENDS) {
         has(await rejected(activity({ num_tickets: 21 })), 'request.params.num_tickets', 'num_tickets must be at most 20');
         has(await rejected(activity({ event_date: '2030-02-31' })), 'request.params.event_date', 'event_date is not a real calendar date');
       });
+    });
+
+    describe('dates in the past, in every scenario', () => {
+      // The last date that is past everywhere on Earth, and one long gone.
+      const earliest = earliestBookableDate();
+      const dayBefore = new Date(Date.parse(`${earliest}T00:00:00Z`) - 86400_000).toISOString().slice(0, 10);
+      const cases: Array<[string, (date: string) => unknown, string]> = [
+        ['restaurant date', (date) => restaurantRequest({ date }), 'date'],
+        ['hotel checkin', (date) => hotel({ checkin: date }), 'checkin'],
+        ['hotel checkout', (date) => hotel({ checkout: date }), 'checkout'],
+        ['flight date', (date) => flight({ date }), 'date'],
+        ['flight return_date', (date) => flight({ return_date: date }), 'return_date'],
+        ['activity event_date', (date) => activity({ event_date: date }), 'event_date'],
+      ];
+      for (const [name, body, field] of cases) {
+        test(`${name} is refused in the past, and only for that (no cross-field rule piles on)`, async () => {
+          for (const date of [dayBefore, '2020-01-01']) {
+            assert.deepEqual(await rejected(body(date)), [{ path: `request.params.${field}`, message: `${field} is in the past` }], date);
+          }
+        });
+      }
     });
 
     describe('profile', () => {
@@ -308,6 +315,9 @@ for (const backend of BACKENDS) {
           [{ allowTimeAdjustment: 'yes' }, 'consent.allowTimeAdjustment', 'allowTimeAdjustment must be true or false, not a string'],
           [{ maxTimeAdjustmentMinutes: -1 }, 'consent.maxTimeAdjustmentMinutes', 'maxTimeAdjustmentMinutes must be at least 0'],
           [{ maxTimeAdjustmentMinutes: 721 }, 'consent.maxTimeAdjustmentMinutes', 'maxTimeAdjustmentMinutes must be at most 720'],
+          [{ maxTimeAdjustmentMinutes: 30.5 }, 'consent.maxTimeAdjustmentMinutes', 'maxTimeAdjustmentMinutes must be a whole number'],
+          [{ maxRetries: -1 }, 'consent.maxRetries', 'maxRetries must be at least 0'],
+          [{ maxRetries: 1.5 }, 'consent.maxRetries', 'maxRetries must be a whole number'],
           [{ maxRetries: 11 }, 'consent.maxRetries', 'maxRetries must be at most 10'],
           [{ maxJobDurationSeconds: 29 }, 'consent.maxJobDurationSeconds', 'maxJobDurationSeconds must be at least 30'],
           [{ maxJobDurationSeconds: 3601 }, 'consent.maxJobDurationSeconds', 'maxJobDurationSeconds must be at most 3600'],

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,10 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { FLIGHT_PROFILE, PROFILE, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { API_KEY_PATTERN } from '../../src/auth/api-keys.ts';
+import { dropSchemas } from '../../src/db/index.ts';
 
 // The operator CLI as an operator runs it: bin/concierge in a child process, against an embedded
 // (PGlite) data directory — alone, and while a running service owns that directory (the CLI then
-// goes through the service's socket and never opens the directory itself).
+// goes through the service's socket and never opens the directory itself) — and against PostgreSQL.
 const BIN = fileURLToPath(new URL('../../bin/concierge', import.meta.url));
 
 interface Run {
@@ -36,7 +38,8 @@ function concierge(args: string[], env: Record<string, string> = {}): Promise<Ru
   });
 }
 
-const COMMANDS = ['serve', 'worker', 'migrate', 'keys create', 'keys list', 'keys revoke', 'profiles create'];
+const COMMANDS = ['serve', 'worker', 'migrate', 'keys create', 'keys list', 'keys revoke', 'clients create', 'clients list', 'clients rotate', 'clients delete', 'profiles create'];
+const GROUPS = ['keys', 'clients', 'profiles'];
 
 describe('concierge CLI: usage and configuration errors', () => {
   test('--help on the program and on every command', async () => {
@@ -52,10 +55,23 @@ describe('concierge CLI: usage and configuration errors', () => {
     assert.match(runs[0]!.stdout, /PORT/, 'serve --help lists the environment');
   });
 
+  test('--help on a command group lists its commands, and only those', async () => {
+    const runs = await Promise.all(GROUPS.flatMap((group) => [concierge([group, '--help']), concierge([group])]));
+    for (const [i, run] of runs.entries()) {
+      const group = GROUPS[Math.floor(i / 2)]!;
+      assert.equal(run.code, 0, `${group}: ${run.stderr}`);
+      assert.ok(run.stdout.startsWith(`usage: concierge ${group} <command>`), run.stdout);
+      for (const name of COMMANDS) assert.equal(run.stdout.includes(`  ${name} `), name.startsWith(`${group} `), `${group} --help and ${name}:\n${run.stdout}`);
+    }
+  });
+
   test('an unknown command or flag exits 2 with the usage', async () => {
     const unknown = await concierge(['launch']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown command: launch/);
+    const sub = await concierge(['keys', 'mint']);
+    assert.equal(sub.code, 2);
+    assert.match(sub.stderr, /unknown command: keys mint\n\nusage: concierge keys <command>/);
     const flag = await concierge(['keys', 'list', '--colour']);
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /usage: concierge keys list/);
@@ -95,16 +111,28 @@ describe('concierge CLI: usage and configuration errors', () => {
   });
 });
 
-describe('concierge CLI against a PGlite data directory', () => {
+// Where the operator's commands are tried: a PGlite data directory, and PostgreSQL (in a schema of
+// the test's own, dropped after) when TEST_DATABASE_URL is set.
+const DATABASES = [
+  { name: 'a PGlite data directory', pglite: true, meeting: 'through the socket of the service that owns the directory' },
+  ...(process.env.TEST_DATABASE_URL ? [{ name: 'PostgreSQL', pglite: false, meeting: 'beside a running service' }] : []),
+];
+
+for (const database of DATABASES) describe(`concierge CLI against ${database.name}`, () => {
   let dir: string;
   let env: Record<string, string>;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'concierge-cli-'));
-    env = { DATABASE_URL: `pglite:${join(dir, 'data')}` };
+    env = database.pglite
+      ? { DATABASE_URL: `pglite:${join(dir, 'data')}` }
+      : { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: `t_cli_${randomBytes(6).toString('hex')}` };
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (env.DATABASE_SCHEMA) await dropSchemas(env.DATABASE_URL!, env.DATABASE_SCHEMA);
+  });
 
-  test('alone, the CLI opens the directory itself and releases it: keys create, keys list', async () => {
+  test(`alone (no service running), keys create and keys list${database.pglite ? ': the CLI opens the directory itself and releases it' : ''}`, async () => {
     const json = await concierge(['keys', 'create', '--org', 'Globex', '--types', 'flight', '--live', '--daily-limit', '500', '--json'], env);
     assert.equal(json.code, 0, json.stderr);
     const minted = JSON.parse(json.stdout);
@@ -117,18 +145,18 @@ describe('concierge CLI against a PGlite data directory', () => {
     assert.equal(list.code, 0, list.stderr);
     assert.deepEqual(JSON.parse(list.stdout).map((k: any) => k.id), [minted.id]);
     assert.ok(!list.stdout.includes(minted.key), 'list never shows a key');
-    assert.equal(existsSync(join(dir, 'data', 'concierge.pid')), false, 'the CLI released the data directory');
+    if (database.pglite) assert.equal(existsSync(join(dir, 'data', 'concierge.pid')), false, 'the CLI released the data directory');
   });
 
-  describe('while a service owns the data directory', () => {
+  describe(`while a service runs on the same database, ${database.meeting}`, () => {
     let service: TestService;
     before(async () => {
-      service = await startTestService(env.DATABASE_URL!);
+      service = await startTestService(env.DATABASE_URL!, env);
     });
     after(() => service.close());
 
     test('keys create prints the key once; keys list never shows one; keys revoke', async () => {
-      assert.ok(existsSync(join(dir, 'data', 'concierge.pid')), 'the service holds the lock');
+      if (database.pglite) assert.ok(existsSync(join(dir, 'data', 'concierge.pid')), 'the service holds the lock');
       const text = await concierge(['keys', 'create', '--org', 'Acme Travel', '--types', 'restaurant,hotel'], env);
       assert.equal(text.code, 0, text.stderr);
       const printed = /\b(svk_test_[A-Za-z0-9_-]+)\b/.exec(text.stdout)?.[1];
@@ -201,7 +229,7 @@ describe('concierge CLI against a PGlite data directory', () => {
       assert.ok(listed.revokedAt !== null);
     });
 
-    test('migrate through the socket reports the database up to date', async () => {
+    test('migrate reports the database up to date', async () => {
       const run = await concierge(['migrate'], env);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /already up to date/);

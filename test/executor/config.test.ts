@@ -24,6 +24,22 @@ describe('executor configuration', () => {
     assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, ...idp, EXECUTOR_STEP_DELAY_MS: '10' }), /EXECUTOR_STEP_DELAY_MS/);
   });
 
+  test('production refuses the sandbox sites, reported with every other problem', () => {
+    const idp = { OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'concierge', OIDC_CLIENT_SECRET: 'secret' };
+    for (const on of ['true', '1']) {
+      assert.throws(
+        () => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(40), ...idp, SANDBOX: on }),
+        (e: unknown) => e instanceof ConfigError && /^ {2}SANDBOX: the bundled sandbox provider sites are for development, refused in production/m.test(e.message),
+      );
+    }
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', SANDBOX: 'true' }),
+      (e: unknown) => e instanceof ConfigError && ['OIDC_ISSUER', 'SECRET_KEY', 'SANDBOX'].every((name) => new RegExp(`^ {2}${name}: `, 'm').test(e.message)),
+    );
+    assert.equal(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(40), ...idp, SANDBOX: 'false' }).SANDBOX, false);
+    assert.equal(loadConfig({ SANDBOX: 'true' }).SANDBOX, true, 'development may have it');
+  });
+
   test('bad values name their variable', () => {
     assert.throws(() => loadConfig({ PROVIDER_URL_TEMPLATE: 'http://example.com' }), /PROVIDER_URL_TEMPLATE: must be an http\(s\) URL containing \{provider\}/);
     assert.throws(() => loadConfig({ HOLD_SECONDS: '0' }), /HOLD_SECONDS/);

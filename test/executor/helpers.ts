@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { call } from '../helpers/http.ts';
-import { daysFromNow, FLIGHT_PROFILE, PROFILE, type TestService } from '../helpers/service.ts';
+import type { TestService } from '../helpers/service.ts';
 
 // Shared by the executor's end-to-end tests: create a job over REST as an API client would, poll it
 // to a terminal status, read its audit log.
@@ -12,28 +12,7 @@ export function venue(word: string): string {
   return `${word} ${Math.random().toString(36).slice(2, 8)}`;
 }
 
-export const requests = {
-  restaurant: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
-    request: { scenario: 'restaurant', params: { restaurant_name: 'Noma', city: 'Copenhagen', date: daysFromNow(7), time: '19:30', covers: 2, ...params } },
-    profile: PROFILE,
-    ...(consent ? { consent } : {}),
-  }),
-  hotel: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
-    request: { scenario: 'hotel', params: { hotel_name: 'Hotel Lutetia', city: 'Paris', checkin: daysFromNow(10), checkout: daysFromNow(12), adults: 2, ...params } },
-    profile: PROFILE,
-    ...(consent ? { consent } : {}),
-  }),
-  flight: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
-    request: { scenario: 'flight', params: { origin: 'LHR', dest: 'JFK', date: daysFromNow(20), passengers: 1, targetAirline: 'Northwind Airways', targetDepartureTime: '10:00', ...params } },
-    profile: FLIGHT_PROFILE,
-    ...(consent ? { consent } : {}),
-  }),
-  activity: (params: Record<string, unknown> = {}, consent?: Record<string, unknown>) => ({
-    request: { scenario: 'activity', params: { event_name: 'Hamilton', city: 'London', event_date: daysFromNow(15), num_tickets: 2, ...params } },
-    profile: PROFILE,
-    ...(consent ? { consent } : {}),
-  }),
-};
+export { requests } from '../helpers/service.ts';
 
 export async function createJob(service: TestService, key: string, body: unknown): Promise<string> {
   const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });

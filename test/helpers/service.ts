@@ -105,9 +105,35 @@ export function daysFromNow(days: number): string {
 export const PROFILE = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' };
 export const FLIGHT_PROFILE = { ...PROFILE, dob: '1985-12-10', passport_number: 'X1234567', passport_country: 'GB' };
 
-export function restaurantRequest(overrides: Record<string, unknown> = {}) {
-  return {
-    request: { scenario: 'restaurant', params: { restaurant_name: 'Noma', city: 'Copenhagen', date: daysFromNow(7), time: '19:30', covers: 2, ...overrides } },
+type Params = Record<string, unknown>;
+const withConsent = (consent?: Params) => (consent ? { consent } : {});
+
+/**
+ * A valid booking request per scenario, for every test: its params overridden, a consent when given.
+ * The venues are ones the sandbox sites can book.
+ */
+export const requests = {
+  restaurant: (params: Params = {}, consent?: Params) => ({
+    request: { scenario: 'restaurant', params: { restaurant_name: 'Noma', city: 'Copenhagen', date: daysFromNow(7), time: '19:30', covers: 2, ...params } },
     profile: PROFILE,
-  };
-}
+    ...withConsent(consent),
+  }),
+  hotel: (params: Params = {}, consent?: Params) => ({
+    request: { scenario: 'hotel', params: { hotel_name: 'Hotel Lutetia', city: 'Paris', checkin: daysFromNow(10), checkout: daysFromNow(12), adults: 2, ...params } },
+    profile: PROFILE,
+    ...withConsent(consent),
+  }),
+  flight: (params: Params = {}, consent?: Params) => ({
+    request: { scenario: 'flight', params: { origin: 'LHR', dest: 'JFK', date: daysFromNow(20), passengers: 1, targetAirline: 'Northwind Airways', targetDepartureTime: '10:00', ...params } },
+    profile: FLIGHT_PROFILE,
+    ...withConsent(consent),
+  }),
+  activity: (params: Params = {}, consent?: Params) => ({
+    request: { scenario: 'activity', params: { event_name: 'Hamilton', city: 'London', event_date: daysFromNow(15), num_tickets: 2, ...params } },
+    profile: PROFILE,
+    ...withConsent(consent),
+  }),
+};
+
+/** The restaurant request most tests start from. */
+export const restaurantRequest = (params: Params = {}) => requests.restaurant(params);

@@ -5,6 +5,8 @@ import { BACKENDS, restaurantRequest, startTestService, type TestService } from 
 import { call } from '../helpers/http.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
 import { bookingArguments, rpc, textOf } from '../helpers/mcp.ts';
+import { transition } from '../../src/jobs/transition.ts';
+import { JOB_STATUSES } from '../../src/jobs/types.ts';
 
 // Probes, Prometheus metrics and logs, read from the running service: route labels are patterns
 // (never ids), and no credential ever reaches a log line.
@@ -37,6 +39,8 @@ for (const backend of BACKENDS) {
     });
 
     test('GET /metrics: requests by route pattern and status, jobs by status, queue depth', async () => {
+      // One of the three jobs moves on, so that the counts span two statuses.
+      await transition(service.services.db, jobIds[2]!, { to: 'running', event: { type: 'job_started', message: 'a worker took the job' } });
       for (const id of jobIds) assert.equal((await call(service.url, 'GET', `/api/v1/execution-jobs/${id}`, { key })).status, 200);
       await call(service.url, 'GET', '/api/v1/execution-jobs/00000000-0000-4000-8000-000000000000', { key });
       await call(service.url, 'GET', '/api/v1/nowhere', { key });
@@ -54,14 +58,16 @@ for (const backend of BACKENDS) {
       assert.ok(value(/^http_requests_total\{method="POST",route="\/api\/v1\/execution-jobs",status="202"\} (\d+)$/m) >= 3);
       assert.ok(value(/^http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)$/m) >= 1);
       assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="200"\} \d+$/m);
-      const pending = (await sql<{ n: number }>`select count(*)::int as n from jobs where status = 'pending'`.execute(service.services.db)).rows[0]!.n;
-      assert.equal(value(/^concierge_jobs\{status="pending"\} (\d+)$/m), pending);
-      assert.ok(value(/^concierge_queue_depth\{state="queued"\} (\d+)$/m) >= 0);
-      assert.ok(value(/^concierge_queue_depth\{state="active"\} (\d+)$/m) >= 0);
+      // Every status is listed, zeros included, so a dashboard never mistakes a missing series for none.
+      const expected: Record<string, number> = { ...Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])), pending: 2, running: 1 };
+      for (const status of JOB_STATUSES) assert.equal(value(new RegExp(`^concierge_jobs\\{status="${status}"\\} (\\d+)$`, 'm')), expected[status], status);
+      // Counted at the scrape: the three entries just queued, none taken (this service has no workers).
+      assert.equal(value(/^concierge_queue_depth\{state="queued"\} (\d+)$/m), 3);
+      assert.equal(value(/^concierge_queue_depth\{state="active"\} (\d+)$/m), 0);
       for (const id of jobIds) assert.ok(!text.includes(id), 'job ids never become label values');
     });
 
-    test('logs: one line per request with its id; no Authorization value, API key or query string', async () => {
+    test('logs: an incoming and a completed line per request, both with its id; no Authorization value, API key or query string', async () => {
       const secretQuery = 'svk_test_QueryStringSecretQueryStringSecret';
       await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}?api_key=${secretQuery}`, { key, headers: { 'x-request-id': 'log-probe-1' } });
       await call(service.url, 'GET', `/api/v1/execution-jobs/${jobIds[0]}`, { headers: { authorization: 'Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==' } });
@@ -78,10 +84,12 @@ for (const backend of BACKENDS) {
       assert.ok(!text.includes('cookie-secret-1') && !text.includes('proxy-secret-2'), 'a cookie or proxy credential is in the logs');
       const lines = logs.lines();
       const probe = lines.filter((l) => l.reqId === 'log-probe-1');
-      assert.ok(probe.length >= 2, 'incoming and completed lines carry the request id');
-      const incoming = probe.find((l) => (l.req as any)?.url);
-      assert.equal((incoming!.req as any).url, `/api/v1/execution-jobs/${jobIds[0]}`);
-      assert.equal((incoming!.req as any).headers.authorization, '[redacted]');
+      assert.equal(probe.length, 2, 'the incoming and the completed line carry the request id');
+      const [incoming, completed] = probe as any[];
+      assert.equal(incoming.req.url, `/api/v1/execution-jobs/${jobIds[0]}`);
+      assert.equal(incoming.req.headers.authorization, '[redacted]');
+      assert.equal(completed.res.statusCode, 200);
+      assert.equal(typeof completed.responseTime, 'number');
       const headers = (lines.find((l) => l.reqId === 'log-probe-3' && (l.req as any)?.headers)!.req as any).headers;
       assert.equal(headers.cookie, '[redacted]');
       assert.equal(headers['proxy-authorization'], '[redacted]');

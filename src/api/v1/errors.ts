@@ -46,9 +46,6 @@ export function toApiError(error: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError(400, 'invalid_json', 'the request body is not valid JSON');
   }
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return new ApiError(400, 'invalid_json', 'the request body is not valid JSON');
-  }
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new ApiError(fastifyError.statusCode, 'bad_request', 'the request could not be read');
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createJob, getJobAudit, getJobWithLog, clampAuditLimit } from '../../jobs/service.ts';
-import { parseExecutionJobRequest } from '../../jobs/schemas.ts';
+import { AUDIT_LIMIT } from '../../jobs/audit.ts';
+import { clampToRange } from '../../jobs/clamp.ts';
+import { createJobFromRequest, getJobAudit, getJobWithLog } from '../../jobs/service.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, readerOf } from './auth.ts';
@@ -20,13 +21,11 @@ function jobIdOf(request: FastifyRequest): string {
 export function executionJobRoutes(app: FastifyInstance, services: Services): void {
   resource(app, '/execution-jobs', {
     POST: async (request, reply) => {
-      const parsed = parseExecutionJobRequest(request.body);
-      if (!parsed.ok) throw new ApiError(400, 'invalid_request', 'the request body failed validation; see details', parsed.issues);
       const principal = principalOf(request);
-      const { job, created } = await createJob(
+      const { job, created } = await createJobFromRequest(
         services.jobs,
         { kind: 'organization', organizationName: principal.organizationName, apiKeyId: principal.apiKeyId },
-        parsed.value,
+        request.body,
         { allowedScenarios: principal.allowedJobTypes },
       );
       const body = presentCreatedJob(job);
@@ -52,7 +51,7 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
   resource(app, '/execution-jobs/:jobId/audit', {
     GET: async (request) => {
       const jobId = jobIdOf(request);
-      const limit = clampAuditLimit((request.query as Record<string, unknown>).limit);
+      const limit = clampToRange((request.query as Record<string, unknown>).limit, AUDIT_LIMIT);
       const audit = await getJobAudit(services.jobs, readerOf(request), jobId, limit);
       if (!audit) throw notFound(jobId);
       return audit;

@@ -11,8 +11,9 @@ import {
   restaurantParams,
 } from '../../jobs/schemas.ts';
 import { SCENARIOS } from '../../jobs/types.ts';
-import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../../jobs/audit.ts';
-import { METRICS_DAYS_DEFAULT } from '../../jobs/provider-metrics.ts';
+import { AUDIT_LIMIT } from '../../jobs/audit.ts';
+import type { QueryRange } from '../../jobs/clamp.ts';
+import { METRICS_DAYS } from '../../jobs/provider-metrics.ts';
 import { API_ERRORS, AUTH_ERROR_CODES, type ApiErrorCode } from './error-codes.ts';
 import {
   createdJobSchema,
@@ -106,6 +107,10 @@ interface Operation {
   errors: ApiErrorCode[];
 }
 
+/** A clamped query number, as jobs/clamp.ts reads it. */
+const clampedText = (r: QueryRange) => `Default ${r.default}; clamped to ${r.min}..${r.max}; a value that is not a number means the default; a fraction is truncated.`;
+const clampedSchema = (r: QueryRange): JsonSchema => ({ type: 'integer', default: r.default, minimum: r.min, maximum: r.max });
+
 const jobIdParam: Parameter = { name: 'jobId', in: 'path', required: true, description: 'The job id (a UUID) from the 202 reply', schema: { type: 'string' } };
 const profileIdParam: Parameter = { name: 'profileId', in: 'path', required: true, description: 'The stored profile id', schema: { type: 'integer', minimum: 1 } };
 const BODY_ERRORS: ApiErrorCode[] = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'];
@@ -161,8 +166,8 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'limit',
         in: 'query',
         required: false,
-        description: `At most this many events, oldest first. Default ${AUDIT_LIMIT_DEFAULT}; clamped to 1..${AUDIT_LIMIT_MAX}; a value that is not a number means the default; a fraction is truncated.`,
-        schema: { type: 'integer', default: AUDIT_LIMIT_DEFAULT, minimum: 1, maximum: AUDIT_LIMIT_MAX },
+        description: `At most this many events, oldest first. ${clampedText(AUDIT_LIMIT)}`,
+        schema: clampedSchema(AUDIT_LIMIT),
       },
     ],
     success: { status: 200, description: 'The audit log', schema: 'JobAudit' },
@@ -187,8 +192,8 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'timeRangeDays',
         in: 'query',
         required: false,
-        description: `The window in days. Default ${METRICS_DAYS_DEFAULT}; clamped to 1..365; a value that is not a number means the default; a fraction is truncated.`,
-        schema: { type: 'integer', default: METRICS_DAYS_DEFAULT, minimum: 1, maximum: 365 },
+        description: `The window in days. ${clampedText(METRICS_DAYS)}`,
+        schema: clampedSchema(METRICS_DAYS),
       },
     ],
     success: { status: 200, description: 'The metrics', schema: 'ProviderMetrics' },

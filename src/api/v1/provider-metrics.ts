@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { clampTimeRangeDays, getProviderMetrics } from '../../jobs/provider-metrics.ts';
+import { clampToRange } from '../../jobs/clamp.ts';
+import { getProviderMetrics, METRICS_DAYS } from '../../jobs/provider-metrics.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from './errors.ts';
 import { idAfter, resource } from './routes.ts';
@@ -16,7 +17,7 @@ export function providerMetricsRoutes(app: FastifyInstance, services: Services):
     GET: async (request) => {
       const providerId = idAfter(request, '/metrics/providers');
       if (providerId.trim() === '') throw missing();
-      const days = clampTimeRangeDays((request.query as Record<string, unknown>).timeRangeDays);
+      const days = clampToRange((request.query as Record<string, unknown>).timeRangeDays, METRICS_DAYS);
       return getProviderMetrics(services.db, providerId, days);
     },
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_EVENT_TYPES, JOB_STATUSES, SCENARIOS } from '../../jobs/types.ts';
 import { profileSchema } from '../../jobs/schemas.ts';
+import { METRICS_DAYS } from '../../jobs/provider-metrics.ts';
 
 // The shapes the REST API answers with. present.ts builds its replies to satisfy these types, the
 // OpenAPI document is generated from them, and the tests parse real replies with them: the
@@ -86,7 +87,7 @@ export const providerMetricsSchema = z
     manualOverrideCount: z.number().int().describe('Held bookings the person cancelled or let expire at the handoff'),
     failedCount: z.number().int().describe('Attempts that ended without a booking'),
     lastEventAt: isoTime.nullable().describe('The latest counted event; null when none is in the range'),
-    timeRangeDays: z.number().int().min(1).max(365).describe('The window actually used, after clamping'),
+    timeRangeDays: z.number().int().min(METRICS_DAYS.min).max(METRICS_DAYS.max).describe('The window actually used, after clamping'),
   })
   .strict();
 

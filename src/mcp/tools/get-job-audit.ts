@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { clampAuditLimit, getJobAudit } from '../../jobs/service.ts';
+import { AUDIT_LIMIT } from '../../jobs/audit.ts';
+import { clampToRange } from '../../jobs/clamp.ts';
+import { getJobAudit } from '../../jobs/service.ts';
 import { toolResult } from '../results.ts';
 import { invalidArguments, runGuarded } from './guard.ts';
 import { jobIdArgument, parseArguments } from './arguments.ts';
@@ -56,7 +58,7 @@ export const getJobAuditTool: ToolDefinition = {
     runGuarded(context, async () => {
       const parsed = parseArguments(input, args);
       if (!parsed.ok) return invalidArguments('get_job_audit', parsed.issues);
-      const audit = await getJobAudit(context.services.jobs, context.caller.reader, parsed.value.jobId, clampAuditLimit(parsed.value.limit));
+      const audit = await getJobAudit(context.services.jobs, context.caller.reader, parsed.value.jobId, clampToRange(parsed.value.limit, AUDIT_LIMIT));
       if (!audit) return jobNotFound(parsed.value.jobId);
       return toolResult({ ...audit });
     }),
