@@ -206,6 +206,49 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('the person in control: an open live view stands the guard aside for the held tab; closing the last one puts it back', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Control Cantina' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const session = service.services.executor.holds.get(jobId)!;
+      assert.equal(session.isUserInControl(), false, 'automation holds the tab until someone opens the live view');
+      // The same person on two screens: two controlling sockets.
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      try {
+        const [first, second] = [await context.newPage(), await context.newPage()];
+        await first.goto(paused.handoffUrl);
+        await waitForLiveFrames(first, session.page);
+        assert.equal(session.isUserInControl(), true, 'the person is in control while the live view is open');
+        await second.goto(paused.handoffUrl);
+        await second.waitForSelector('[data-live-view][data-state="live"]');
+
+        await second.close();
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.equal(session.isUserInControl(), true, 'one screen closed, the other still controls the tab');
+
+        await first.close();
+        for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(session.isUserInControl(), false, 'nobody in control: automation again');
+        // And the guard covers the tab again: a key typed into the code field now is refused there.
+        const denied = (await auditOf(service, key, jobId)).filter((e: { type: string }) => e.type === 'action_denied').length;
+        await session.page.locator('#tb-cvc').focus();
+        await session.page.keyboard.type('5');
+        assert.equal(await session.page.inputValue('#tb-cvc'), '', 'nothing reached the field');
+        let after: Array<{ type: string; message: string }> = [];
+        for (let i = 0; i < 50; i++) {
+          after = (await auditOf(service, key, jobId)).filter((e: { type: string }) => e.type === 'action_denied');
+          if (after.length > denied) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.ok(after.length > denied && /in-page layer/.test(after.at(-1)!.message), 'the guard recorded the refusal');
+      } finally {
+        await context.close();
+        await session.cancel();
+      }
+    });
+
     test('Cancel on the handoff page: error, reason cancelled_by_user, an audit event, the hold released, the link dead', async () => {
       // Busy: the exact time is full, the executor moved it (as the consent allows); the page says so.
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: `Busy Cancel Corner ${Math.random().toString(36).slice(2, 6)}` }));
