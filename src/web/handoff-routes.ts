@@ -193,9 +193,16 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };
       // The person takes the keyboard: automation stands still and the guard stands aside for this
-      // tab, before the first keystroke can arrive.
-      await ctx.sessions.setUserInControl(jobId, true);
+      // tab, before the first keystroke can arrive. Counted before the switch is awaited: another
+      // screen that opens and closes meanwhile must not find nobody in control and hand the tab
+      // back to automation under this person.
       controllers.set(jobId, (controllers.get(jobId) ?? 0) + 1);
+      try {
+        await ctx.sessions.setUserInControl(jobId, true);
+      } catch (error) {
+        release(jobId);
+        throw error;
+      }
       let released = false;
       const releaseOnce = () => {
         if (!released) release(jobId);

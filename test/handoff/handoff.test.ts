@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+// @ts-expect-error -- ws ships no type declarations; the tests use a few calls of it.
+import NodeWebSocket from 'ws';
 import { call, type Reply } from '../helpers/http.ts';
 import { mcpClient, textOf } from '../helpers/mcp.ts';
 import { obtainAccessToken, signedInContext } from '../helpers/oauth.ts';
@@ -244,6 +246,56 @@ for (const backend of BACKENDS) {
         }
         assert.ok(after.length > denied && /in-page layer/.test(after.at(-1)!.message), 'the guard recorded the refusal');
       } finally {
+        await context.close();
+        await session.cancel();
+      }
+    });
+
+    test('a second screen that connects and leaves while the first is still taking control does not hand the tab back to automation', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Race Rodizio' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const session = service.services.executor.holds.get(jobId)!;
+      // The first screen's switch to the person takes a while to come back (a slow tab): it is held
+      // open, after the guard has switched, until the test lets it finish.
+      const calls: boolean[] = [];
+      let letFirstFinish!: () => void;
+      const firstFinishes = new Promise<void>((resolve) => (letFirstFinish = resolve));
+      const switchControl = session.setUserInControl.bind(session);
+      session.setUserInControl = async (userInControl) => {
+        calls.push(userInControl);
+        await switchControl(userInControl);
+        if (calls.length === 1) await firstFinishes;
+      };
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      try {
+        const first = await context.newPage();
+        await first.goto(paused.handoffUrl);
+        for (let i = 0; i < 100 && calls.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.deepEqual(calls, [true], 'the first screen is taking control');
+
+        // The second screen's socket (from Node: a browser opens one WebSocket to a host at a time, so
+        // the person's Chromium would wait for the first handshake) connects, and leaves.
+        const second = new NodeWebSocket(`${paused.handoffUrl.replace('http', 'ws')}/live`, { origin: new URL(service.url).origin });
+        await new Promise((resolve, reject) => {
+          second.once('open', resolve);
+          second.once('error', reject);
+        });
+        second.close();
+        await new Promise((resolve) => second.once('close', resolve));
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.ok(!calls.includes(false), 'the second screen leaving did not hand the tab back');
+
+        letFirstFinish();
+        await waitForLiveFrames(first, session.page);
+        assert.equal(session.isUserInControl(), true, 'the first screen is in control');
+        await first.close();
+        for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(session.isUserInControl(), false, 'the last screen gone, automation again');
+      } finally {
+        letFirstFinish();
         await context.close();
         await session.cancel();
       }
