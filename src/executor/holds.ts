@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { BrowserContext, Page } from 'playwright-core';
+import { releaseRunningContext } from '../browser/running-tabs.ts';
 import type { DB } from '../db/schema.ts';
 import type { NewAuditEvent } from '../jobs/audit.ts';
 import { transition } from '../jobs/transition.ts';
@@ -239,6 +240,8 @@ export class HoldRegistry {
 
   /** Registers a hold before the job is marked paused, so the handoff finds it as soon as the status says so. */
   add(input: HoldInput): HeldSession {
+    // The tab is the person's from here: the run's read-only view (sessionUrl) stops showing it.
+    releaseRunningContext(input.jobId);
     const session = new Session(this, input);
     this.#sessions.set(input.jobId, session);
     session.start();

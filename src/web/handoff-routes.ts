@@ -298,8 +298,10 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
             connection.end(job.status);
           });
           // The run moves to another tab when it falls back to another provider: reconnect to it.
+          // (No tab any more means the run paused or ended: onViewEnded below has that in hand.)
           const moved = setInterval(() => {
-            if (ctx.sessions.runningPage(jobId) !== page) connection.end('moved', CLOSE_RECONNECT);
+            const now = ctx.sessions.runningPage(jobId);
+            if (now !== null && now !== page) connection.end('moved', CLOSE_RECONNECT);
           }, RUNNING_TAB_CHECK_MS);
           moved.unref();
           return () => {
@@ -307,8 +309,11 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
             clearInterval(moved);
           };
         },
-        onViewEnded(connection: LiveViewConnection) {
-          connection.end('moved', CLOSE_RECONNECT);
+        onViewEnded(connection: LiveViewConnection, reason) {
+          if (reason !== 'held') return connection.end('moved', CLOSE_RECONNECT);
+          // Paused: frames stopped at once; the watcher above sends the status in a moment and closes.
+          const finalWait = setTimeout(() => connection.end('paused'), FINAL_STATUS_WAIT_MS);
+          finalWait.unref();
         },
       };
     },
