@@ -26,8 +26,11 @@ for (const backend of BACKENDS) {
     let key: string;
     let person: Browser;
     const captured = capturingLogger();
-    /** Every response body the service sent in these tests (API replies and pages the person saw). */
+    /** Every response body the service sent in these tests (API replies, pages the person saw, and
+     *  the live view's text messages). */
     const bodies: string[] = [];
+    /** How many of them came over the person's live view sockets. */
+    let socketTexts = 0;
     const typedCodes: string[] = [];
     const handoffTokens: string[] = [];
 
@@ -42,6 +45,12 @@ for (const backend of BACKENDS) {
         const type = response.headers()['content-type'] ?? '';
         if (/text|json|javascript/.test(type)) void response.text().then((t) => bodies.push(t), () => {});
       });
+      // What the service says on the live view's socket (status, ended); binary messages are frames.
+      context.on('page', (page) => page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+        if (typeof payload !== 'string') return;
+        bodies.push(payload);
+        socketTexts += 1;
+      })));
     };
     const held = (jobId: string): Page => {
       const session = service.services.executor.holds.get(jobId);
@@ -180,6 +189,7 @@ for (const backend of BACKENDS) {
       await page.routeWebSocket(/\/live$/, (ws) => {
         const server = ws.connectToServer();
         server.onMessage((message) => {
+          if (typeof message === 'string') bodies.push(message);
           if (!quiet) ws.send(message);
         });
         server.onClose((code, reason) => {
@@ -279,6 +289,9 @@ for (const backend of BACKENDS) {
         // The second screen's socket (from Node: a browser opens one WebSocket to a host at a time, so
         // the person's Chromium would wait for the first handshake) connects, and leaves.
         const second = new NodeWebSocket(`${paused.handoffUrl.replace('http', 'ws')}/live`, { origin: new URL(service.url).origin });
+        second.on('message', (data: Buffer, isBinary: boolean) => {
+          if (!isBinary) bodies.push(String(data));
+        });
         await new Promise((resolve, reject) => {
           second.once('open', resolve);
           second.once('error', reject);
@@ -467,6 +480,9 @@ for (const backend of BACKENDS) {
       for (const { id } of jobs) audits.push(JSON.stringify(await auditOf(service, key, id).catch(() => [])));
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
       assert.ok(captured.lines().length > 20, 'the service logged (at debug level) while the tests ran');
+      assert.ok(socketTexts >= 4, 'the live view sockets\' text messages were captured');
+      assert.ok(bodies.some((b) => b.startsWith('{"t":"status"') && b.includes('"status":"completed"')));
+      assert.ok(bodies.some((b) => b.startsWith('{"t":"ended"')));
       for (const code of typedCodes) {
         assert.ok(!captured.lines().some((line) => containsCode(line, code)), `no log line carries ${code}`);
         assert.ok(!containsCode(dump.text, code), `no database row carries ${code}`);
