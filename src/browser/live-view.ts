@@ -33,9 +33,14 @@ export type LiveInput =
 export interface Viewer {
   /** Sends one frame; resolves once it left (or was dropped for a viewer that is behind). */
   frame(frame: LiveFrame): Promise<void>;
-  /** The tab is gone (closed, navigated away for good); the viewer should disconnect. */
-  ended(reason: 'page_closed'): void;
+  /**
+   * The view ended for this viewer: the tab is gone (`page_closed`: closed, navigated away for
+   * good), or it stopped being watchable (`held`: it is the person's payment tab now).
+   */
+  ended(reason: ViewEnd): void;
 }
+
+export type ViewEnd = 'page_closed' | 'held';
 
 export interface Watching {
   resize(screen: ViewerScreen): void;
@@ -63,6 +68,7 @@ const CAST_RETRY_MS = 250;
 interface Attachment {
   viewer: Viewer;
   screen: ViewerScreen;
+  control: boolean;
 }
 
 const views = new WeakMap<Page, LiveView>();
@@ -85,6 +91,7 @@ export class LiveView {
   #lastFrame: LiveFrame | null = null;
   #inputQueue: Promise<unknown> = Promise.resolve();
   #ended = false;
+  #watchable = true;
 
   constructor(page: Page) {
     this.#page = page;
@@ -97,7 +104,7 @@ export class LiveView {
 
   /** Read-only: frames only. There is no input path from a watcher to the tab. */
   watch(viewer: Viewer, screen: ViewerScreen): Watching {
-    const attachment = this.#attach(viewer, screen);
+    const attachment = this.#attach(viewer, screen, false);
     return {
       resize: (next) => this.#resize(attachment, next, false),
       close: () => this.#detach(attachment),
@@ -106,7 +113,7 @@ export class LiveView {
 
   /** In control: frames, and input relayed to the tab. The tab's viewport follows the viewer's box. */
   control(viewer: Viewer, screen: ViewerScreen): Controlling {
-    const attachment = this.#attach(viewer, screen);
+    const attachment = this.#attach(viewer, screen, true);
     void this.#fitViewport(screen);
     return {
       resize: (next) => this.#resize(attachment, next, true),
@@ -115,10 +122,24 @@ export class LiveView {
     };
   }
 
-  #attach(viewer: Viewer, screen: ViewerScreen): Attachment {
-    const attachment = { viewer, screen };
-    if (this.#ended) {
-      queueMicrotask(() => viewer.ended('page_closed'));
+  /**
+   * The tab is no longer for watching (the run paused on it: it is the person's payment tab now).
+   * Watchers get no further frame and are told at once, new ones are refused; viewers in control stay.
+   */
+  endWatching(): void {
+    this.#watchable = false;
+    for (const attachment of [...this.#attachments]) {
+      if (attachment.control) continue;
+      this.#detach(attachment);
+      attachment.viewer.ended('held');
+    }
+  }
+
+  #attach(viewer: Viewer, screen: ViewerScreen, control: boolean): Attachment {
+    const attachment = { viewer, screen, control };
+    if (this.#ended || (!control && !this.#watchable)) {
+      const reason = this.#ended ? 'page_closed' : 'held';
+      queueMicrotask(() => viewer.ended(reason));
       return attachment;
     }
     this.#attachments.add(attachment);

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { BrowserContext, Page } from 'playwright-core';
+import { releaseRunningContext } from '../browser/running-tabs.ts';
 import type { DB } from '../db/schema.ts';
 import type { NewAuditEvent } from '../jobs/audit.ts';
-import { transition } from '../jobs/transition.ts';
-import { DomainError } from '../jobs/types.ts';
+import { TERMINAL_STATUSES, transition } from '../jobs/transition.ts';
+import { DomainError, type JobStatus } from '../jobs/types.ts';
 import type { Driver, ProviderId } from '../providers/types.ts';
 import type { GuardControls } from './guard/index.ts';
 import { GuardedPage } from './guard/page-api.ts';
@@ -14,7 +15,9 @@ import type { GuardEvents } from './guard/events.ts';
 // payment page, in the process that ran it, until the person pays (the provider's confirmation page
 // is detected: completed), cancels, or the hold runs out (error, handoff_expired). Each process tells
 // the database it still holds its sessions (hold_seen_at, every few seconds); a paused job whose holder
-// stopped saying so (the process died) is released by any other process (error, hold_lost).
+// stopped saying so (the process died) is released by any other process (error, hold_lost). A job
+// another process settled meanwhile (a cancel that arrived there) has its tab here closed at the
+// next heartbeat.
 //
 // The handoff page (issue 6) uses a HeldSession: the Page for the live view (CDP screencast, input
 // relay), expiresAt for the countdown, setUserInControl() before relaying the person's input,
@@ -44,7 +47,7 @@ export interface HeldSession {
   onEnd(listener: (end: HoldEnd) => void): () => void;
 }
 
-const HEARTBEAT_MS = 5_000;
+export const HEARTBEAT_MS = 5_000;
 const SWEEP_MS = 10_000;
 /** A holder silent for this long is presumed gone. */
 const STALE_SECONDS = 20;
@@ -239,6 +242,8 @@ export class HoldRegistry {
 
   /** Registers a hold before the job is marked paused, so the handoff finds it as soon as the status says so. */
   add(input: HoldInput): HeldSession {
+    // The tab is the person's from here: the run's read-only view (sessionUrl) stops showing it.
+    releaseRunningContext(input.jobId);
     const session = new Session(this, input);
     this.#sessions.set(input.jobId, session);
     session.start();
@@ -265,6 +270,22 @@ export class HoldRegistry {
     const ids = [...this.#sessions.keys()];
     if (ids.length === 0) return;
     await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now()` }).where('id', 'in', ids).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    // A job ended by another process (a cancel handled where the session is not held, its sweep)
+    // changed only the row: the tab here stays open, and someone connected to it could still pay
+    // for a booking that has ended. Close it. (A job still `running` is a pause being recorded.)
+    const rows = await this.db.selectFrom('jobs').select(['id', 'status']).where('id', 'in', ids).execute();
+    const statuses = new Map(rows.map((row) => [row.id, row.status as JobStatus]));
+    const settled = ids.filter((id) => {
+      const status = statuses.get(id);
+      return status === undefined || (status !== 'paused_payment' && TERMINAL_STATUSES.includes(status));
+    });
+    await Promise.all(settled.map(async (id) => {
+      const session = this.#sessions.get(id);
+      if (!session) return;
+      this.log.info({ jobId: id }, 'closing a held session whose job ended in another process');
+      // The row already says how the job ended: the session's own transition is refused and writes nothing.
+      await session.lose('the job ended in another process');
+    }));
   }
 
   /** Paused jobs held by no live process (or past their hold) become errors. Returns how many. */

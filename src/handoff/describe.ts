@@ -193,6 +193,28 @@ export function statusWords(job: Pick<Job, 'status' | 'error'>): string {
   return STATUS_WORDS[job.status] ?? job.status;
 }
 
+export interface Outcome {
+  title: string;
+  message: string;
+  confirmationCode: string | null;
+}
+
+/**
+ * How a handoff ended, in plain words: the receipt its link shows afterwards and the live view's
+ * last message. A paused job whose hold has run out (the holder is about to record it) has expired.
+ */
+export function handoffOutcome(job: Pick<Job, 'status' | 'error' | 'confirmationCode'>): Outcome {
+  if (job.status === 'completed') {
+    return { title: 'Booked', message: 'The provider confirmed your booking.', confirmationCode: job.confirmationCode };
+  }
+  const reason = job.status === 'paused_payment' ? 'handoff_expired' : job.error?.reason;
+  const [title, message] =
+    reason === 'cancelled_by_user' ? ['Booking cancelled', 'You cancelled this booking. The provider hold was released; nothing was charged.']
+    : reason === 'handoff_expired' ? ['Hold expired', 'The hold ended before the payment was made. Nothing was charged.']
+    : ['Booking not finished', 'The booking could not be finished.'];
+  return { title, message, confirmationCode: null };
+}
+
 /** One line of the essentials (venue, when, how many, price) for the top of the handoff page. */
 export function headline(held: Line[]): string {
   const skip = new Set(['Provider', 'Card on file', 'Summary', 'City']);

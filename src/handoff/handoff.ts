@@ -9,7 +9,9 @@ import type { BrowserSessions } from './browser-sessions.ts';
 // The handoff: the person finishes a booking held at the card-code step. Who may open it:
 // - a job created through an OAuth token: only its owner, signed in (anyone else learns nothing);
 // - a job created with an API key: whoever holds the token (the API client forwards the URL).
-// The token opens that one job only, and only while the job is paused and its hold lasts.
+// The token opens that one job only. While the job is paused and its hold lasts it opens the
+// payment (live view, cancel); once the job has ended it opens only the outcome, to the same people:
+// a person whose phone locked mid-payment comes back to their confirmation code, not to a dead link.
 
 export interface HandoffDeps {
   db: Kysely<DB>;
@@ -27,8 +29,8 @@ export type HandoffAccess =
   | { kind: 'sign_in' }
   /** A user's job, and someone else is signed in. Carries nothing about the job. */
   | { kind: 'forbidden' }
-  /** The hold or the job has ended: the token no longer opens anything. */
-  | { kind: 'ended'; job: Job }
+  /** The hold or the job has ended: the token opens the outcome, and no longer the payment. */
+  | { kind: 'ended'; job: Job; events: AuditEvent[] }
   | { kind: 'open'; job: Job; events: AuditEvent[] };
 
 /** Whether the handoff is open: the job paused and its hold not run out (the executor's rule). */
@@ -42,20 +44,20 @@ export function accessTo(job: Job, visitor: Visitor, now: Date): HandoffAccess {
     if (!visitor) return { kind: 'sign_in' };
     if (visitor.userId !== job.ownerUserId) return { kind: 'forbidden' };
   }
-  return holdIsOpen(job, now) ? { kind: 'open', job, events: [] } : { kind: 'ended', job };
+  return { kind: holdIsOpen(job, now) ? 'open' : 'ended', job, events: [] };
 }
 
 export async function openHandoff(deps: HandoffDeps, token: string, visitor: Visitor): Promise<HandoffAccess> {
   const job = await findJobByHandoffToken(deps.db, token);
   if (!job) return { kind: 'not_found' };
   const access = accessTo(job, visitor, deps.now?.() ?? new Date());
-  if (access.kind === 'open') access.events = await listAuditEvents(deps.db, job.jobId, AUDIT_LIMIT_MAX);
+  if (access.kind === 'open' || access.kind === 'ended') access.events = await listAuditEvents(deps.db, job.jobId, AUDIT_LIMIT_MAX);
   return access;
 }
 
 export const CANCELLED_BY_USER = 'cancelled_by_user';
 
-export type CancelOutcome = HandoffAccess | { kind: 'cancelled'; job: Job };
+export type CancelOutcome = HandoffAccess | { kind: 'cancelled'; job: Job; events: AuditEvent[] };
 
 /**
  * The person gives up the held booking: the job ends (`error`, reason `cancelled_by_user`, one audit
@@ -87,7 +89,7 @@ export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: V
     }
   }
   // Completed or expired a moment earlier: the cancel changed nothing, and says so.
-  const now = await findJobByHandoffToken(deps.db, token);
-  if (!now) return { kind: 'not_found' };
-  return now.status === 'error' && now.error?.reason === CANCELLED_BY_USER ? { kind: 'cancelled', job: now } : { kind: 'ended', job: now };
+  const after = await openHandoff(deps, token, visitor);
+  if (after.kind !== 'ended') return after;
+  return after.job.status === 'error' && after.job.error?.reason === CANCELLED_BY_USER ? { ...after, kind: 'cancelled' } : after;
 }

@@ -3,12 +3,12 @@ import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import { liveViewOf } from '../browser/live-view.ts';
 import { executorSessions, type BrowserSessions } from '../handoff/browser-sessions.ts';
-import { adjustments, describeHeld, headline, statusWords } from '../handoff/describe.ts';
+import { adjustments, describeHeld, handoffOutcome, headline, statusWords } from '../handoff/describe.ts';
 import { cancelHandoff, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
 import { JobWatcher } from '../handoff/job-watch.ts';
 import { openSessionView } from '../handoff/session-view.ts';
 import { TERMINAL_STATUSES } from '../jobs/transition.ts';
-import type { Job } from '../jobs/types.ts';
+import type { AuditEvent, Job } from '../jobs/types.ts';
 import type { Services } from '../services.ts';
 import { bookingRoutes } from './bookings-routes.ts';
 import {
@@ -65,17 +65,11 @@ export async function handoffWeb(app: FastifyInstance, opts: { services: Service
 
 // ---- The handoff ----
 
-/** The status message a live view gets about its job. */
+/** The status message a live view gets about its job (on its socket, or from `/handoff/<token>/status`). */
 export function statusMessage(job: Job): Record<string, unknown> {
   const message: Record<string, unknown> = { t: 'status', status: job.status, words: statusWords(job) };
   if (job.status === 'completed' && job.confirmationCode) message.confirmationCode = job.confirmationCode;
-  if (job.status === 'error') {
-    const reason = job.error?.reason;
-    message.message =
-      reason === 'cancelled_by_user' ? 'You cancelled this booking. The provider hold was released; nothing was charged.'
-      : reason === 'handoff_expired' ? 'The hold ended before the payment was made. Nothing was charged.'
-      : 'The booking could not be finished.';
-  }
+  if (job.status === 'error') message.message = handoffOutcome(job).message;
   return message;
 }
 
@@ -94,11 +88,25 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       case 'forbidden':
         return sendNotice(reply, 403, 'Not your booking', 'This page belongs to another account. Sign in with the account that asked for the booking.', ctx);
       case 'ended':
-        return sendNotice(reply, 410, 'Link no longer active', 'This payment link has ended: the booking was completed, cancelled, or its hold ran out.', {
-          ...ctx,
-          ...(signedIn ? { link: { href: '/bookings', text: 'See your bookings' } } : {}),
-        });
+        return sendOutcome(request, reply, access, signedIn);
     }
+  };
+
+  /**
+   * What became of the booking, at the link that was to pay for it: the confirmation code and what
+   * was booked, or that it was cancelled or ran out. Never the live view, never Cancel.
+   */
+  const sendOutcome = async (request: FastifyRequest, reply: FastifyReply, ended: { job: Job; events: AuditEvent[] }, signedIn: boolean, status = 200, note?: string) => {
+    const outcome = handoffOutcome(ended.job);
+    return sendView(reply, 'handoff-done', {
+      user: await signedInUser(request),
+      title: outcome.title,
+      note: note ?? null,
+      message: outcome.message,
+      confirmationCode: outcome.confirmationCode,
+      held: describeHeld(ended.job, ended.events),
+      link: signedIn ? { href: '/bookings', text: 'See your bookings' } : null,
+    }, { ...ctx, status });
   };
 
   app.get<TokenParams>('/handoff/:token', async (request, reply) => {
@@ -120,6 +128,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       holdUntil: expires ? `${expires.toISOString().slice(11, 16)} UTC` : null,
       live: ctx.sessions.heldPage(job.jobId) !== null,
       socketPath: `/handoff/${token}/live`,
+      statusPath: `/handoff/${token}/status`,
       cancelPath: `/handoff/${token}/cancel`,
       csrf: csrfTokenOf(request),
       scripts: [LIVE_VIEW_CLIENT_PATH, HANDOFF_SCRIPT_PATH],
@@ -135,17 +144,30 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       return sendNotice(reply, 403, 'Not allowed', 'This request did not come from the payment page.', ctx);
     }
     const outcome = await cancelHandoff(deps, request.params.token, visitor);
-    if (outcome.kind === 'cancelled') {
-      return sendView(reply, 'handoff-done', {
-        user: await signedInUser(request),
-        title: 'Booking cancelled',
-        message: 'You cancelled this booking. The provider hold was released and nothing was charged.',
-        held: [],
-        link: visitor ? { href: '/bookings', text: 'See your bookings' } : null,
-      }, ctx);
-    }
+    if (outcome.kind === 'cancelled') return sendOutcome(request, reply, outcome, visitor !== null);
     if (outcome.kind === 'open') return reply.redirect(`/handoff/${request.params.token}`, 303);
+    // Paid, cancelled or run out before this cancel arrived: it changed nothing, and the page says what did.
+    if (outcome.kind === 'ended') return sendOutcome(request, reply, outcome, visitor !== null, 409, 'There was nothing left to cancel.');
     return refuse(request, reply, outcome, visitor !== null);
+  });
+
+  // The page asks this when its live view's socket closed without an outcome (a phone that locked
+  // mid-payment, a dropped connection): what became of the job, under the page's own access rule.
+  app.get<TokenParams>('/handoff/:token/status', async (request, reply) => {
+    reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+    const access = await openHandoff(deps, request.params.token, await visitorOf(request));
+    switch (access.kind) {
+      case 'not_found':
+        return reply.code(404).send({ error: { code: 'not_found', message: 'This payment link is not valid.' } });
+      case 'sign_in':
+        return reply.code(401).send({ error: { code: 'sign_in', message: 'Sign in with the account that asked for the booking.' } });
+      case 'forbidden':
+        return reply.code(403).send({ error: { code: 'forbidden', message: 'This page belongs to another account.' } });
+    }
+    const message = { ...statusMessage(access.job), open: access.kind === 'open' };
+    // Past its hold a moment before the holder records it: it has expired all the same.
+    if (!message.open && access.job.status === 'paused_payment') Object.assign(message, { words: handoffOutcome(access.job).title, message: handoffOutcome(access.job).message });
+    return message;
   });
 
   const release = (jobId: string) => {
@@ -171,9 +193,16 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };
       // The person takes the keyboard: automation stands still and the guard stands aside for this
-      // tab, before the first keystroke can arrive.
-      await ctx.sessions.setUserInControl(jobId, true);
+      // tab, before the first keystroke can arrive. Counted before the switch is awaited: another
+      // screen that opens and closes meanwhile must not find nobody in control and hand the tab
+      // back to automation under this person.
       controllers.set(jobId, (controllers.get(jobId) ?? 0) + 1);
+      try {
+        await ctx.sessions.setUserInControl(jobId, true);
+      } catch (error) {
+        release(jobId);
+        throw error;
+      }
       let released = false;
       const releaseOnce = () => {
         if (!released) release(jobId);
@@ -269,8 +298,10 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
             connection.end(job.status);
           });
           // The run moves to another tab when it falls back to another provider: reconnect to it.
+          // (No tab any more means the run paused or ended: onViewEnded below has that in hand.)
           const moved = setInterval(() => {
-            if (ctx.sessions.runningPage(jobId) !== page) connection.end('moved', CLOSE_RECONNECT);
+            const now = ctx.sessions.runningPage(jobId);
+            if (now !== null && now !== page) connection.end('moved', CLOSE_RECONNECT);
           }, RUNNING_TAB_CHECK_MS);
           moved.unref();
           return () => {
@@ -278,8 +309,11 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
             clearInterval(moved);
           };
         },
-        onViewEnded(connection: LiveViewConnection) {
-          connection.end('moved', CLOSE_RECONNECT);
+        onViewEnded(connection: LiveViewConnection, reason) {
+          if (reason !== 'held') return connection.end('moved', CLOSE_RECONNECT);
+          // Paused: frames stopped at once; the watcher above sends the status in a moment and closes.
+          const finalWait = setTimeout(() => connection.end('paused'), FINAL_STATUS_WAIT_MS);
+          finalWait.unref();
         },
       };
     },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/websocket'; // its route options (`websocket: true`)
-import type { LiveView } from '../browser/live-view.ts';
+import type { LiveView, ViewEnd } from '../browser/live-view.ts';
 import { serveLiveView, type LiveViewConnection, type Socket } from './live-view-socket.ts';
 
 // HTTP glue of the live view: the client script, and WebSocket routes that admit a viewer only
@@ -14,8 +14,8 @@ export interface LiveViewGrant {
   mode: 'watch' | 'control';
   /** Called once the socket is open; returns what to do when it closes (e.g. unsubscribe). */
   opened?(connection: LiveViewConnection): () => void;
-  /** The tab closed under the viewer (default: tell the viewer and close). */
-  onViewEnded?(connection: LiveViewConnection): void;
+  /** The tab closed under the viewer, or stopped being watchable (default: tell the viewer and close). */
+  onViewEnded?(connection: LiveViewConnection, reason: ViewEnd): void;
 }
 
 export type LiveViewRefusal = { refused: 403 | 404 | 410; message: string };

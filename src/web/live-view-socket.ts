@@ -1,4 +1,4 @@
-import { parseInput, parseScreen, type Controlling, type LiveFrame, type LiveView, type Watching } from '../browser/live-view.ts';
+import { parseInput, parseScreen, type Controlling, type LiveFrame, type LiveView, type ViewEnd, type Watching } from '../browser/live-view.ts';
 
 // One viewer's WebSocket: frames out (binary), screen reports and — in control — input in (JSON text).
 //
@@ -43,8 +43,8 @@ export function serveLiveView(
   mode: 'watch' | 'control',
   hooks: {
     onClose?: () => void;
-    /** The tab is gone; by default the viewer is told and the socket closed at once. */
-    onViewEnded?: (connection: LiveViewConnection) => void;
+    /** The tab is gone, or no longer watchable; by default the viewer is told and the socket closed at once. */
+    onViewEnded?: (connection: LiveViewConnection, reason: ViewEnd) => void;
   } = {},
 ): LiveViewConnection {
   let attached: Watching | Controlling | null = null;
@@ -77,7 +77,7 @@ export function serveLiveView(
       header.writeUInt16BE(Math.min(frame.height, 0xffff), 2);
       return new Promise<void>((resolve) => socket.send(Buffer.concat([header, frame.jpeg]), { binary: true }, () => resolve()));
     },
-    ended: (reason: string) => (hooks.onViewEnded ? hooks.onViewEnded(connection) : end(reason)),
+    ended: (reason: ViewEnd) => (hooks.onViewEnded ? hooks.onViewEnded(connection, reason) : end(reason)),
   };
 
   socket.on('message', (data, isBinary) => {

@@ -4,6 +4,10 @@ import { sql } from 'kysely';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { findJobByHandoffToken, handoffOpen } from '../../src/executor/handoff.ts';
+import { HEARTBEAT_MS, HoldRegistry } from '../../src/executor/holds.ts';
+import { executorSessions } from '../../src/handoff/browser-sessions.ts';
+import { cancelHandoff } from '../../src/handoff/handoff.ts';
+import { createLogger } from '../../src/observability/logger.ts';
 import { auditOf, outcomes, requests, runJob, waitForJob } from './helpers.ts';
 
 // The held session at paused_payment: it waits on the provider's payment page, blocks automation
@@ -80,6 +84,29 @@ for (const backend of BACKENDS) {
       assert.equal(events.at(-1).type, 'job_aborted');
       assert.deepEqual(outcomes(events), [['tablebook', 'accepted'], ['tablebook', 'manual_override']]);
       assert.equal(held.page.isClosed(), true);
+    });
+
+    test('a cancel handled by another process changes only the row: within a heartbeat the tab held here is closed, and nothing more is written', async () => {
+      const { job } = await runJob(service, key, requests.restaurant({ restaurant_name: 'Geranium' }));
+      assert.equal(job.status, 'paused_payment');
+      const held = service.services.executor.holds.get(job.jobId)!;
+      // Another process, with its own hold registry (which does not hold this session), takes the cancel.
+      const elsewhere = executorSessions(new HoldRegistry(service.services.db, createLogger('silent'), 'another-process'));
+      const cancelled = await cancelHandoff({ db: service.services.db, sessions: elsewhere }, job.handoffUrl.split('/').pop(), null);
+      assert.equal(cancelled.kind, 'cancelled');
+      const written = (await auditOf(service, key, job.jobId)).length;
+      assert.equal(held.isEnded(), false, 'this process has not heard of it yet');
+
+      const end = await Promise.race([held.done, new Promise<null>((resolve) => setTimeout(() => resolve(null), HEARTBEAT_MS + 2_000))]);
+      assert.deepEqual(end, { kind: 'lost', reason: 'the job ended in another process' }, 'the session ended within a heartbeat');
+      for (let i = 0; i < 20 && !held.page.isClosed(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(held.page.isClosed(), true, 'the tab is closed: nobody can pay on it');
+      assert.equal(service.services.executor.holds.get(job.jobId), undefined);
+      const done = await waitForJob(service, key, job.jobId, { until: ['error'] });
+      assert.equal(done.error.reason, 'cancelled_by_user', 'the row still says what the other process wrote');
+      const events = await auditOf(service, key, job.jobId);
+      assert.equal(events.length, written, 'no event of its own');
+      assert.equal(events.at(-1).type, 'job_aborted');
     });
 
     test('a hold whose process is gone is released by the sweep (hold_lost); one past its deadline is handoff_expired', async () => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { liveViewOf } from '../../src/browser/live-view.ts';
+import { runningTab } from '../../src/browser/running-tabs.ts';
 import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
 import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
 import { signedInContext } from '../helpers/oauth.ts';
@@ -76,11 +78,24 @@ describe('sessionUrl: a read-only live view while the job runs', () => {
       assert.equal(response?.status(), 200);
       assert.match(response!.headers()['content-security-policy']!, /frame-ancestors 'none'/);
       await expectWatching(page);
+      const watched = runningTab(jobId);
+      assert.ok(watched && liveViewOf(watched).viewerCount === 1, 'the watcher is on the running tab');
+      // The moment the executor holds the tab for the person, it is nobody's to watch: the watcher
+      // is let go of it then, not when the job's new status is next read.
+      let session = service.services.executor.holds.get(jobId);
+      for (let i = 0; i < 3000 && !session; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        session = service.services.executor.holds.get(jobId);
+      }
+      assert.ok(session, 'the run paused and holds the tab');
+      assert.equal(liveViewOf(session.page).viewerCount, 0, 'no watcher gets frames of the held tab');
+      assert.equal(runningTab(jobId), null, 'the held tab is no longer the running tab');
       const paused = await waitForJob(service, key, jobId);
       assert.equal(paused.status, 'paused_payment');
       assert.equal(paused.sessionUrl, null);
       await page.waitForSelector('[data-outcome]:not(:empty)');
       assert.match(await page.innerText('[data-outcome]'), /Waiting for your payment/);
+      await page.waitForSelector('[data-live-view][data-state="ended"]');
       assert.equal((await fetch(running.sessionUrl)).status, 410);
       const forged = running.sessionUrl.replace(/[A-Za-z0-9_-]{43}$/, 'B'.repeat(43));
       assert.equal((await fetch(forged)).status, 404);

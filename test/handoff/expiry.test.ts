@@ -5,7 +5,8 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import { createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, waitForLiveFrames } from './browsers.ts';
 
-// The hold runs out while the person has the handoff page open: the page says so, the link dies.
+// The hold runs out while the person has the handoff page open: the page says so, and the link
+// afterwards says only that (no live view, no Cancel).
 
 let service: TestService;
 let browser: Browser;
@@ -18,7 +19,7 @@ after(async () => {
   await service?.close();
 });
 
-test('the hold runs out on an open handoff page: the page says so and the link answers 410', async () => {
+test('the hold runs out on an open handoff page: the page says so, and so does the link afterwards', async () => {
   const key = await service.mintKey();
   const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Expiring Enoteca' }));
   const paused = await waitForJob(service, key, jobId);
@@ -36,7 +37,11 @@ test('the hold runs out on an open handoff page: the page says so and the link a
     const job = await waitForJob(service, key, jobId);
     assert.equal(job.status, 'error');
     assert.equal(job.error.reason, 'handoff_expired');
-    assert.equal((await fetch(paused.handoffUrl)).status, 410);
+    const later = await page.reload();
+    assert.equal(later?.status(), 200);
+    assert.match(await page.innerText('[data-outcome]'), /The hold ended before the payment was made\. Nothing was charged\./);
+    assert.match(await page.innerText('h1'), /Hold expired/);
+    assert.equal(await page.locator('[data-live-view], [data-cancel], [data-confirmation-code]').count(), 0, 'no live view, Cancel or code');
   } finally {
     await page.close();
   }

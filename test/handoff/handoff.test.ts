@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+// @ts-expect-error -- ws ships no type declarations; the tests use a few calls of it.
+import NodeWebSocket from 'ws';
 import { call, type Reply } from '../helpers/http.ts';
 import { mcpClient, textOf } from '../helpers/mcp.ts';
 import { obtainAccessToken, signedInContext } from '../helpers/oauth.ts';
@@ -24,8 +26,11 @@ for (const backend of BACKENDS) {
     let key: string;
     let person: Browser;
     const captured = capturingLogger();
-    /** Every response body the service sent in these tests (API replies and pages the person saw). */
+    /** Every response body the service sent in these tests (API replies, pages the person saw, and
+     *  the live view's text messages). */
     const bodies: string[] = [];
+    /** How many of them came over the person's live view sockets. */
+    let socketTexts = 0;
     const typedCodes: string[] = [];
     const handoffTokens: string[] = [];
 
@@ -40,6 +45,12 @@ for (const backend of BACKENDS) {
         const type = response.headers()['content-type'] ?? '';
         if (/text|json|javascript/.test(type)) void response.text().then((t) => bodies.push(t), () => {});
       });
+      // What the service says on the live view's socket (status, ended); binary messages are frames.
+      context.on('page', (page) => page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+        if (typeof payload !== 'string') return;
+        bodies.push(payload);
+        socketTexts += 1;
+      })));
     };
     const held = (jobId: string): Page => {
       const session = service.services.executor.holds.get(jobId);
@@ -53,19 +64,33 @@ for (const backend of BACKENDS) {
       return code;
     };
 
-    /** The person taps the provider's card-code field in the live view, types a new code, presses
-     *  Enter, and reads the confirmation code the page then shows. */
-    const payOnLiveView = async (page: Page, tab: Page): Promise<string | null> => {
+    /** The person taps the provider's card-code field in the live view and types a new code. */
+    const typeCodeOnLiveView = async (page: Page, tab: Page): Promise<void> => {
       const code = await newCode();
       const at = await pointOnView(page, tab, '#tb-cvc');
       await page.touchscreen.tap(at.x, at.y);
       await tab.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
       await page.keyboard.insertText(code);
       await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, code);
-      await page.keyboard.press('Enter');
+    };
+    /** The confirmation code the handoff page shows once it knows the outcome. */
+    const shownCode = async (page: Page): Promise<string | null> => {
       const shown = await page.waitForSelector('[data-outcome] [data-confirmation-code]', { timeout: 20_000 });
       return shown.getAttribute('data-confirmation-code');
     };
+    /** Types a code in the live view, presses Enter, and reads the confirmation code the page then shows. */
+    const payOnLiveView = async (page: Page, tab: Page): Promise<string | null> => {
+      await typeCodeOnLiveView(page, tab);
+      await page.keyboard.press('Enter');
+      return shownCode(page);
+    };
+    /** Opens the live view's socket from `page`: 'open', or 'refused' at the handshake. */
+    const openSocket = (page: Page, handoffUrl: string) =>
+      page.evaluate((url) => new Promise<string>((resolve) => {
+        const ws = new WebSocket(url);
+        ws.onopen = () => resolve('open');
+        ws.onerror = () => resolve('refused');
+      }), `${handoffUrl.replace('http', 'ws')}/live`);
     before(async () => {
       [service, person] = await Promise.all([
         startTestService(backend.url, { WORKERS: '2' }, { sandbox: true, log: captured.log }),
@@ -123,11 +148,169 @@ for (const backend of BACKENDS) {
         assert.equal(events.at(-1).type, 'job_completed');
         assert.ok(events.at(-1).message.includes(confirmation));
 
-        const again = await fetch(paused.handoffUrl);
-        assert.equal(again.status, 410, 'the token died with the hold');
-        assert.ok(!(await again.text()).includes('Casa Azul'));
+        // The phone comes back from a locked screen and reloads: the link that took the payment now
+        // shows what was booked and its code, and opens nothing else.
+        const receipt = await page.reload();
+        assert.equal(receipt?.status(), 200);
+        assert.equal(receipt!.headers()['cache-control'], 'no-store');
+        assert.match(receipt!.headers()['content-security-policy']!, /frame-ancestors 'none'/);
+        assert.equal(await page.getAttribute('[data-outcome] [data-confirmation-code]', 'data-confirmation-code'), confirmation);
+        const booked = await page.innerText('main');
+        for (const part of ['Booked', 'What was booked', 'TableBook', 'Casa Azul', '€']) assert.ok(booked.includes(part), `the receipt shows ${part}`);
+        assert.equal(await page.locator('[data-live-view], [data-cancel], [data-countdown]').count(), 0, 'no live view, Cancel or countdown any more');
+        assert.equal(await openSocket(page, paused.handoffUrl), 'refused', 'the live view of an ended job is refused');
+        const status = await page.request.get(`${paused.handoffUrl}/status`);
+        assert.equal(status.status(), 200);
+        assert.equal(status.headers()['cache-control'], 'no-store');
+        const statusText = await status.text();
+        bodies.push(statusText);
+        assert.deepEqual(JSON.parse(statusText), { t: 'status', status: 'completed', words: 'Booked', confirmationCode: confirmation, open: false });
+        const cancelled = await page.request.post(`${paused.handoffUrl}/cancel`, { headers: { origin: new URL(service.url).origin } });
+        assert.equal(cancelled.status(), 409, 'a cancel after the payment changes nothing');
+        assert.match(await cancelled.text(), /nothing left to cancel/);
+        assert.equal((await api('GET', `/api/v1/execution-jobs/${jobId}`)).body.status, 'completed');
       } finally {
         await context.close();
+      }
+    });
+
+    test('the connection goes quiet as Enter is pressed and drops before the confirmation reaches the page: the page asks, and ends with the code', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Quiet Quinta' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const context = await person.newContext(PHONE);
+      recordResponses(context);
+      const page = await context.newPage();
+      // The phone's network between the page and the service: it carries both ways until it goes
+      // quiet (a locked screen), after which nothing the service sends reaches the page.
+      let quiet = false;
+      const pageSides: WebSocketRoute[] = [];
+      await page.routeWebSocket(/\/live$/, (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((message) => {
+          if (typeof message === 'string') bodies.push(message);
+          if (!quiet) ws.send(message);
+        });
+        server.onClose((code, reason) => {
+          if (!quiet) void ws.close({ code, reason });
+        });
+        pageSides.push(ws);
+      });
+      try {
+        await page.goto(paused.handoffUrl);
+        const tab = held(jobId);
+        await waitForLiveFrames(page, tab);
+        await typeCodeOnLiveView(page, tab);
+        quiet = true;
+        await page.keyboard.press('Enter');
+        const done = await waitForJob(service, key, jobId, { until: ['completed', 'error'] });
+        bodies.push(JSON.stringify(done));
+        assert.equal(done.status, 'completed', done.summary);
+        assert.equal(await page.locator('[data-outcome] [data-confirmation-code]').count(), 0, 'the confirmation has not reached the page');
+        // The connection drops; the page is told nothing but that it closed.
+        for (const ws of pageSides) await ws.close({ code: 1001, reason: 'gone' });
+        assert.equal(await shownCode(page), done.confirmationCode);
+        assert.match(await page.innerText('[data-outcome]'), /Booked/);
+        assert.ok(await page.locator('[data-cancel]').isHidden(), 'Cancel is gone');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('the person in control: an open live view stands the guard aside for the held tab; closing the last one puts it back', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Control Cantina' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const session = service.services.executor.holds.get(jobId)!;
+      assert.equal(session.isUserInControl(), false, 'automation holds the tab until someone opens the live view');
+      // The same person on two screens: two controlling sockets.
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      try {
+        const [first, second] = [await context.newPage(), await context.newPage()];
+        await first.goto(paused.handoffUrl);
+        await waitForLiveFrames(first, session.page);
+        assert.equal(session.isUserInControl(), true, 'the person is in control while the live view is open');
+        await second.goto(paused.handoffUrl);
+        await second.waitForSelector('[data-live-view][data-state="live"]');
+
+        await second.close();
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.equal(session.isUserInControl(), true, 'one screen closed, the other still controls the tab');
+
+        await first.close();
+        for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(session.isUserInControl(), false, 'nobody in control: automation again');
+        // And the guard covers the tab again: a key typed into the code field now is refused there.
+        const denied = (await auditOf(service, key, jobId)).filter((e: { type: string }) => e.type === 'action_denied').length;
+        await session.page.locator('#tb-cvc').focus();
+        await session.page.keyboard.type('5');
+        assert.equal(await session.page.inputValue('#tb-cvc'), '', 'nothing reached the field');
+        let after: Array<{ type: string; message: string }> = [];
+        for (let i = 0; i < 50; i++) {
+          after = (await auditOf(service, key, jobId)).filter((e: { type: string }) => e.type === 'action_denied');
+          if (after.length > denied) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.ok(after.length > denied && /in-page layer/.test(after.at(-1)!.message), 'the guard recorded the refusal');
+      } finally {
+        await context.close();
+        await session.cancel();
+      }
+    });
+
+    test('a second screen that connects and leaves while the first is still taking control does not hand the tab back to automation', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Race Rodizio' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const session = service.services.executor.holds.get(jobId)!;
+      // The first screen's switch to the person takes a while to come back (a slow tab): it is held
+      // open, after the guard has switched, until the test lets it finish.
+      const calls: boolean[] = [];
+      let letFirstFinish!: () => void;
+      const firstFinishes = new Promise<void>((resolve) => (letFirstFinish = resolve));
+      const switchControl = session.setUserInControl.bind(session);
+      session.setUserInControl = async (userInControl) => {
+        calls.push(userInControl);
+        await switchControl(userInControl);
+        if (calls.length === 1) await firstFinishes;
+      };
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      try {
+        const first = await context.newPage();
+        await first.goto(paused.handoffUrl);
+        for (let i = 0; i < 100 && calls.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.deepEqual(calls, [true], 'the first screen is taking control');
+
+        // The second screen's socket (from Node: a browser opens one WebSocket to a host at a time, so
+        // the person's Chromium would wait for the first handshake) connects, and leaves.
+        const second = new NodeWebSocket(`${paused.handoffUrl.replace('http', 'ws')}/live`, { origin: new URL(service.url).origin });
+        second.on('message', (data: Buffer, isBinary: boolean) => {
+          if (!isBinary) bodies.push(String(data));
+        });
+        await new Promise((resolve, reject) => {
+          second.once('open', resolve);
+          second.once('error', reject);
+        });
+        second.close();
+        await new Promise((resolve) => second.once('close', resolve));
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.ok(!calls.includes(false), 'the second screen leaving did not hand the tab back');
+
+        letFirstFinish();
+        await waitForLiveFrames(first, session.page);
+        assert.equal(session.isUserInControl(), true, 'the first screen is in control');
+        await first.close();
+        for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(session.isUserInControl(), false, 'the last screen gone, automation again');
+      } finally {
+        letFirstFinish();
+        await context.close();
+        await session.cancel();
       }
     });
 
@@ -160,9 +343,17 @@ for (const backend of BACKENDS) {
         assert.equal(service.services.executor.holds.get(jobId), undefined, 'the hold is released');
         for (let i = 0; i < 50 && !tab.isClosed(); i++) await new Promise((r) => setTimeout(r, 50));
         assert.ok(tab.isClosed(), 'the held tab is closed');
-        assert.equal((await fetch(paused.handoffUrl)).status, 410);
+        const later = await fetch(paused.handoffUrl);
+        assert.equal(later.status, 200);
+        const laterText = await later.text();
+        assert.match(laterText, /Booking cancelled/);
+        assert.match(laterText, /nothing was charged/);
+        assert.ok(!laterText.includes('data-live-view') && !laterText.includes('data-cancel'), 'the link opens no live view and no Cancel');
+        const audited = (await auditOf(service, key, jobId)).length;
         const replay = await fetch(`${paused.handoffUrl}/cancel`, { method: 'POST', headers: { origin: new URL(service.url).origin } });
-        assert.equal(replay.status, 410, 'cancelling again changes nothing');
+        assert.equal(replay.status, 409, 'cancelling again changes nothing');
+        assert.match(await replay.text(), /nothing left to cancel/);
+        assert.equal((await auditOf(service, key, jobId)).length, audited, 'and records nothing');
       } finally {
         await context.close();
       }
@@ -172,6 +363,9 @@ for (const backend of BACKENDS) {
       const unknown = await fetch(`${service.url}/handoff/${'A'.repeat(43)}`);
       assert.equal(unknown.status, 404);
       assert.equal(unknown.headers.get('cache-control'), 'no-store');
+      const unknownStatus = await fetch(`${service.url}/handoff/${'A'.repeat(43)}/status`);
+      assert.equal(unknownStatus.status, 404);
+      assert.deepEqual(await unknownStatus.json(), { error: { code: 'not_found', message: 'This payment link is not valid.' } });
 
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Origin Oyster' }));
       const paused = await waitForJob(service, key, jobId);
@@ -201,6 +395,7 @@ for (const backend of BACKENDS) {
     test('through MCP with an OAuth user: a signed-out visitor signs in and comes back, another signed-in user is refused, the owner pays → done', async () => {
       const ada = await obtainAccessToken(service, { email: 'ada@example.com', browser: person });
       const mcp = await mcpClient(service.url, ada.accessToken);
+      const bob = await signedInContext(service, person, 'bob@example.com');
       try {
         const booked = await mcp.client.callTool({ name: 'book_restaurant', arguments: { restaurant_name: 'Mcp Marisqueira', city: 'Porto', date: daysFromNow(9), time: '20:00', covers: 3, profile: PROFILE } });
         const { jobId } = textOf(booked);
@@ -216,22 +411,20 @@ for (const backend of BACKENDS) {
         handoffTokens.push(handoffUrl.split('/').pop()!);
 
         // Another signed-in user: 403, and nothing about the job.
-        const bob = await signedInContext(service, person, 'bob@example.com');
-        try {
+        const bobRefused = async (secrets: string[]) => {
           const page = await bob.newPage();
           const response = await page.goto(handoffUrl);
           assert.equal(response?.status(), 403);
           const body = await response!.text();
-          for (const secret of ['Mcp Marisqueira', 'Porto', jobId, 'TableBook', '€']) assert.ok(!body.includes(secret), `the refusal says nothing of ${secret}`);
-          const socket = await page.evaluate((url) => new Promise<string>((resolve) => {
-            const ws = new WebSocket(url);
-            ws.onopen = () => resolve('open');
-            ws.onerror = () => resolve('refused');
-          }), `${handoffUrl.replace('http', 'ws')}/live`);
-          assert.equal(socket, 'refused', 'the live view refuses him too');
-        } finally {
-          await bob.close();
-        }
+          for (const secret of secrets) assert.ok(!body.includes(secret), `the refusal says nothing of ${secret}`);
+          assert.equal(await openSocket(page, handoffUrl), 'refused', 'the live view refuses him too');
+          const status = await page.request.get(`${handoffUrl}/status`);
+          assert.equal(status.status(), 403);
+          const statusBody = await status.text();
+          for (const secret of secrets) assert.ok(!statusBody.includes(secret), `the status refusal says nothing of ${secret}`);
+          await page.close();
+        };
+        await bobRefused(['Mcp Marisqueira', 'Porto', jobId, 'TableBook', '€', 'paused_payment']);
 
         // Signed out: sent to sign in, and back to the handoff afterwards; then pays on a phone.
         const context = await person.newContext(PHONE);
@@ -256,10 +449,22 @@ for (const backend of BACKENDS) {
           assert.equal(status.confirmationCode, confirmation);
           const audit = textOf(await mcp.client.callTool({ name: 'get_job_audit', arguments: { jobId } }));
           bodies.push(JSON.stringify(audit));
+
+          // Afterwards the link shows its owner the receipt, and still tells Bob nothing.
+          await page.reload();
+          assert.equal(await page.getAttribute('[data-outcome] [data-confirmation-code]', 'data-confirmation-code'), confirmation);
+          await bobRefused(['Mcp Marisqueira', 'Porto', jobId, 'TableBook', '€', confirmation!, 'Booked', 'completed']);
+          const signedOut = await fetch(handoffUrl, { redirect: 'manual' });
+          assert.equal(signedOut.status, 303, 'signed out, the receipt is behind sign-in too');
+          assert.match(signedOut.headers.get('location')!, /signin/);
+          const signedOutStatus = await fetch(`${handoffUrl}/status`);
+          assert.equal(signedOutStatus.status, 401);
+          assert.ok(!(await signedOutStatus.text()).includes(confirmation!), 'and so is its status');
         } finally {
           await context.close();
         }
       } finally {
+        await bob.close();
         await mcp.close();
       }
     });
@@ -275,6 +480,9 @@ for (const backend of BACKENDS) {
       for (const { id } of jobs) audits.push(JSON.stringify(await auditOf(service, key, id).catch(() => [])));
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
       assert.ok(captured.lines().length > 20, 'the service logged (at debug level) while the tests ran');
+      assert.ok(socketTexts >= 4, 'the live view sockets\' text messages were captured');
+      assert.ok(bodies.some((b) => b.startsWith('{"t":"status"') && b.includes('"status":"completed"')));
+      assert.ok(bodies.some((b) => b.startsWith('{"t":"ended"')));
       for (const code of typedCodes) {
         assert.ok(!captured.lines().some((line) => containsCode(line, code)), `no log line carries ${code}`);
         assert.ok(!containsCode(dump.text, code), `no database row carries ${code}`);

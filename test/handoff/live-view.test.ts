@@ -187,6 +187,41 @@ describe('live view of a held payment page (real Chromium on both sides)', () =>
     }
   });
 
+  test('a tab held for the person stops being watchable: watchers end at once, a new one gets no frame, the viewer in control stays', async () => {
+    const held = await holdPaymentPage('Live View Held');
+    tabs.set('held-watch', { page: held, mode: 'watch' });
+    tabs.set('held-control', { page: held, mode: 'control' });
+    const watcher = await personBrowser.newPage();
+    const payer = await personBrowser.newPage();
+    try {
+      await watcher.goto(`${base}/view/held-watch`);
+      await waitForLiveFrames(watcher, held);
+      await payer.goto(`${base}/view/held-control`);
+      await waitForLiveFrames(payer, held);
+      assert.equal(liveViewOf(held).viewerCount, 2);
+
+      liveViewOf(held).endWatching();
+      assert.equal(liveViewOf(held).viewerCount, 1, 'the watcher gets no further frame');
+      await watcher.waitForSelector('[data-live-view][data-state="ended"]');
+
+      const late = await openSocket('/view/held-watch/live', base);
+      assert.ok('open' in late);
+      const received: string[] = [];
+      late.open.on('message', (data: Buffer, isBinary: boolean) => received.push(isBinary ? 'frame' : String(data)));
+      const closed = new Promise<number>((resolve) => late.open.once('close', (code: number) => resolve(code)));
+      late.open.send(JSON.stringify({ t: 'screen', width: 400, height: 400, pixelRatio: 1 }));
+      assert.equal(await closed, 4000);
+      assert.deepEqual(received, [JSON.stringify({ t: 'ended', reason: 'held' })], 'a late watcher is told, and shown nothing');
+
+      assert.equal(liveViewOf(held).viewerCount, 1);
+      assert.equal(await payer.getAttribute('[data-live-view]', 'data-state'), 'live', 'the person keeps their view');
+    } finally {
+      await watcher.close();
+      await payer.close();
+      await held.close();
+    }
+  });
+
   test('handshakes from another origin, without an origin, or for an unknown view are refused', async () => {
     const held = await holdPaymentPage('Live View Origin');
     tabs.set('origin', { page: held, mode: 'control' });

@@ -1,5 +1,6 @@
 // Handoff page behaviour: the hold countdown, the live view's state in words, and the outcome
-// (confirmation code, cancellation, expiry) as the server reports it over the live view's socket.
+// (confirmation code, cancellation, expiry) as the server reports it over the live view's socket,
+// or, when the socket closed without saying, as the page's status URL reports it.
 (function () {
   'use strict';
 
@@ -51,30 +52,64 @@
     if (cancel) cancel.hidden = true;
     if (hold) hold.hidden = true;
     if (instructions) instructions.hidden = true;
-    if (live) live.setAttribute('data-finished', '');
+    if (live) {
+      live.setAttribute('data-finished', '');
+      // The outcome is known: the live view has nothing more to show and stops reconnecting.
+      live.dispatchEvent(new CustomEvent('liveview:stop'));
+    }
   }
 
-  if (!live) return;
-  live.addEventListener('liveview:state', function (event) {
-    if (!stateText) return;
-    var words = { connecting: 'Connecting to the provider\u2019s page\u2026', lost: 'Connection lost \u2014 reconnecting\u2026', ended: 'The live view has ended.' };
-    if (words[event.detail]) stateText.textContent = words[event.detail];
-  });
-  live.addEventListener('liveview:message', function (event) {
-    var m = event.detail || {};
-    if (m.t !== 'status') return;
-    if (m.status === 'paused_payment') {
+  function report(m) {
+    if (!m || m.t !== 'status' || finished) return;
+    // `open: false` comes from the status URL: paused, but past its hold (about to be recorded as expired).
+    if (m.status === 'paused_payment' && m.open !== false) {
       // Watching a run that has just stopped at the card step (the handoff page itself stays as is).
       if (live.getAttribute('data-mode') === 'watch') show('ok', m.words || 'Waiting for the payment', '', 'The booking is held and waits for the payment.');
       return;
     }
+    finish();
     if (m.status === 'completed') {
-      finish();
       show('ok', 'Booked. Your confirmation code:', m.confirmationCode || '', 'The provider confirmed your booking.');
       document.title = 'Booked \u00b7 Concierge';
     } else {
-      finish();
       show('bad', m.words || 'This booking has ended.', '', m.message || '');
     }
+  }
+
+  if (!live) return;
+  var statusUrl = live.getAttribute('data-status');
+  var asking = false;
+
+  // The socket closed without the outcome (a phone that locked mid-payment, a dropped connection):
+  // the server says what became of the booking, so the page ends with it, not with a dead view.
+  function ask(onOpen) {
+    if (!statusUrl || finished || asking) return;
+    asking = true;
+    fetch(statusUrl, { cache: 'no-store', credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (m) {
+        report(m);
+        if (m && m.t === 'status' && m.open && onOpen) onOpen();
+      }, function () { /* offline: the next close or wake-up asks again */ })
+      .then(function () { asking = false; });
+  }
+
+  live.addEventListener('liveview:state', function (event) {
+    if (stateText) {
+      var words = { connecting: 'Connecting to the provider\u2019s page\u2026', lost: 'Connection lost \u2014 reconnecting\u2026', ended: 'The live view has ended.' };
+      if (words[event.detail]) stateText.textContent = words[event.detail];
+    }
+    if (event.detail === 'lost' || event.detail === 'ended') ask();
+  });
+  live.addEventListener('liveview:message', function (event) {
+    report(event.detail || {});
+  });
+  // Back from a locked screen or another app: the socket may have died quietly meanwhile. Still
+  // payable but the view gave up reconnecting: load the page afresh.
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState !== 'visible') return;
+    ask(function () {
+      if (live.getAttribute('data-state') === 'ended') window.location.reload();
+    });
   });
 })();

@@ -4,7 +4,8 @@
 // Markup: <div data-live-view data-socket="/path" data-mode="control|watch">
 //           <canvas></canvas> <input data-live-keys> <button data-live-keyboard> </div>
 // Events dispatched on the container: `liveview:message` (detail = JSON from the server),
-// `liveview:state` (detail = 'connecting' | 'live' | 'ended' | 'lost').
+// `liveview:state` (detail = 'connecting' | 'live' | 'ended' | 'lost'). Dispatch `liveview:stop` on
+// it to end the view for good (the page learnt the outcome another way).
 //
 // What the person types goes from the keyboard straight into the socket: it is never kept in a
 // variable, written to the page, stored, or logged. The hidden input is emptied on every keystroke.
@@ -71,6 +72,7 @@
     }
 
     function connect() {
+      if (ended) return;
       state('connecting');
       var url = new URL(root.getAttribute('data-socket'), window.location.href);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -114,6 +116,13 @@
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(function () { send(screen()); }, 150);
     }).observe(root);
+
+    root.addEventListener('liveview:stop', function () {
+      if (ended) return;
+      ended = true;
+      if (socket) socket.close(1000);
+      else state('ended');
+    });
 
     if (control) enableInput();
     connect();
