@@ -51,6 +51,19 @@ export interface Claim {
   retryCount: number;
   /** The queue will not retry this job again if this run fails. */
   lastTry: boolean;
+  /** What the queue recorded when the previous try of this entry failed (pg-boss's `output`). */
+  previousOutput?: unknown;
+}
+
+const SHUTTING_DOWN = 'the worker is shutting down; the job will be taken up again';
+
+/** Why the previous run of a job taken up again stopped, as far as the queue knows. */
+export function previousRunEnd(output: unknown): string {
+  const o = (output ?? {}) as { message?: unknown; value?: { message?: unknown } };
+  // pg-boss's supervisor writes this when a claimed entry's heartbeat ran out (a killed or hung worker).
+  if (o.value?.message === 'job heartbeat timeout') return 'the previous run stopped responding (its heartbeat went silent)';
+  if (o.message === SHUTTING_DOWN) return 'the previous run was interrupted by its worker shutting down';
+  return 'the previous run stopped before finishing';
 }
 
 const NAMES: Record<string, string> = Object.fromEntries(Object.values(DRIVERS).map((d) => [d.id, d.name]));
@@ -68,7 +81,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       from: ['pending', 'running'],
       set: { run_id: runId, ...(row.started_at ? {} : { started_at: new Date() }) },
       event: resumed
-        ? { type: 'job_started', message: `Taken up again from the start by another worker: the previous run stopped responding (its heartbeat went silent). Queue try ${claim.retryCount + 1}.`, data: { resumed: true, previousRunId: row.run_id, retryCount: claim.retryCount } }
+        ? { type: 'job_started', message: `Taken up again from the start by another worker: ${previousRunEnd(claim.previousOutput)}. Queue try ${claim.retryCount + 1}.`, data: { resumed: true, previousRunId: row.run_id, retryCount: claim.retryCount } }
         : { type: 'job_started', message: 'A worker took the job and opened a fresh browser session.', data: { retryCount: claim.retryCount } },
     });
   } catch (error) {
@@ -233,7 +246,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   } catch (error) {
     const reason = error instanceof RunAborted ? error.reason : error instanceof RunSuperseded ? 'claim_lost' : controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
     if (reason === 'claim_lost') return; // another run owns the job now: write nothing
-    if (reason === 'shutting_down') throw new Error('the worker is shutting down; the job will be taken up again', { cause: error }); // the queue retries it
+    // The queue retries it; on the last try it dead-letters it and the job is settled from there (dead-letter.ts).
+    if (reason === 'shutting_down') throw new Error(SHUTTING_DOWN, { cause: error });
     if (reason === 'max_duration_exceeded') {
       const seconds = plan.consent.maxJobDurationSeconds;
       const driver = current.driver;
@@ -248,7 +262,13 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     if (claim.lastTry) {
       const message = (error as Error).message?.split('\n')[0] ?? 'unknown error';
       deps.log.error({ jobId, err: { message } }, 'executor run failed');
-      await fail('error', { type: 'job_failed', message: `Not booked: an internal error stopped the run (${message}).`, data: { reason: 'internal_error' } }, { reason: 'internal_error', step: null, provider: current.driver?.id ?? null, url: null, message }, `Not booked: an internal error stopped the run.`).catch(() => {});
+      try {
+        await fail('error', { type: 'job_failed', message: `Not booked: an internal error stopped the run (${message}).`, data: { reason: 'internal_error' } }, { reason: 'internal_error', step: null, provider: current.driver?.id ?? null, url: null, message }, `Not booked: an internal error stopped the run.`);
+      } catch (failure) {
+        if (failure instanceof RunSuperseded) return;
+        // Not written (the recorder failed before): the queue dead-letters the entry and the job is settled from there.
+        throw failure;
+      }
       return;
     }
     throw error;
