@@ -48,6 +48,8 @@ const INDEX = [
   ['/fetch/get', 'Value sent in a GET query string (/collect?cvc=...) on input'],
   ['/fetch/beacon', 'Value sent with navigator.sendBeacon (text/plain JSON) on change'],
   ['/fetch/ws', 'Value sent over a WebSocket on input'],
+  ['/fetch/blob', 'Value sent with fetch() as a Blob body (JSON, no content type) on change'],
+  ['/fetch/stream', 'Value sent with fetch() as a ReadableStream body (duplex: half) on change'],
 ] as const;
 
 export function adversarialHandler(req: Req, port: number): Res {
@@ -158,6 +160,22 @@ ${raw(`<script>var el=document.getElementById('code');el.addEventListener('chang
 <button type="button" id="adv-submit">Pay</button></form>
 ${raw(`<script>var ws=new WebSocket('ws://'+location.host+'/ws');var el=document.getElementById('code');
 el.addEventListener('input',function(){if(ws.readyState===1)ws.send(JSON.stringify({type:'card',cvc:el.value}));});</script>`)}`));
+    // Bodies a browser automation may not be able to read back (Playwright's postData is null for them).
+    case 'GET /fetch/blob':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('change',function(){fetch('/api/card/verify',{method:'POST',body:new Blob([JSON.stringify({cvc:el.value})])});});</script>`)}`));
+    case 'GET /fetch/stream':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('change',function(){
+var bytes=new TextEncoder().encode(JSON.stringify({cvc:el.value}));
+var body=new ReadableStream({start:function(c){c.enqueue(bytes);c.close();}});
+fetch('/api/card/verify',{method:'POST',headers:{'content-type':'application/json'},body:body,duplex:'half'}).catch(function(){});});</script>`)}`));
     case 'POST /api/card/verify':
       return jsonRes(200, { ok: true });
     case 'GET /collect':

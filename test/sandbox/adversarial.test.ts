@@ -141,6 +141,22 @@ describe('adversarial pages: a human typing a code is detected server-side', { c
     assertRecorded('/collect', 'cvv');
   }));
 
+  test('/fetch/blob: fetch() with a Blob body (JSON, no content type) on change', () => onPage('/fetch/blob', async (page) => {
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await page.keyboard.press('Tab'); // change event
+    await until(() => receiptsFor('/api/card/verify').length > 0);
+    assertRecorded('/api/card/verify', 'cvc');
+  }));
+
+  test('/fetch/stream: fetch() with a ReadableStream body on change (Chromium streams only over HTTP/2: the POST is made, and fails here)', () => onPage('/fetch/stream', async (page) => {
+    const failed = page.waitForEvent('requestfailed', { predicate: (r) => r.method() === 'POST' && r.url().endsWith('/api/card/verify') });
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await page.keyboard.press('Tab'); // change event
+    const request = await failed;
+    assert.match(request.failure()?.errorText ?? '', /ALPN/);
+    assert.equal(request.postDataBuffer(), null, 'a stream body cannot be read from outside the page');
+  }));
+
   test('/fetch/ws: WebSocket message on input', () => onPage('/fetch/ws', async (page) => {
     await page.waitForFunction(() => (window as unknown as { ws: WebSocket }).ws.readyState === 1);
     await page.getByLabel('Security code').pressSequentially(SECRET);
