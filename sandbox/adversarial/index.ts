@@ -50,6 +50,7 @@ const INDEX = [
   ['/fetch/ws', 'Value sent over a WebSocket on input'],
   ['/fetch/blob', 'Value sent with fetch() as a Blob body (JSON, no content type) on change'],
   ['/fetch/stream', 'Value sent with fetch() as a ReadableStream body (duplex: half) on change'],
+  ['/service-worker', 'Registers a service worker; the value is sent by the worker, outside the page'],
 ] as const;
 
 export function adversarialHandler(req: Req, port: number): Res {
@@ -176,6 +177,26 @@ ${raw(`<script>var el=document.getElementById('code');el.addEventListener('chang
 var bytes=new TextEncoder().encode(JSON.stringify({cvc:el.value}));
 var body=new ReadableStream({start:function(c){c.enqueue(bytes);c.close();}});
 fetch('/api/card/verify',{method:'POST',headers:{'content-type':'application/json'},body:body,duplex:'half'}).catch(function(){});});</script>`)}`));
+    // A service worker's own requests do not pass through the page's network interception.
+    case 'GET /service-worker':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<p>Service worker: <span id="adv-sw-status">registering…</span></p>
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var shown=document.getElementById('adv-sw-status');
+if(!('serviceWorker' in navigator)){shown.textContent='unavailable';}
+else if(navigator.serviceWorker.controller){shown.textContent='controlling';}
+else{navigator.serviceWorker.register('/sw.js').then(function(){shown.textContent='registered';},function(e){shown.textContent='refused: '+e.name;});}
+document.getElementById('code').addEventListener('change',function(e){var sw=navigator.serviceWorker&&navigator.serviceWorker.controller;if(sw)sw.postMessage({cvc:e.target.value});});</script>`)}`));
+    case 'GET /sw.js':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+        body: `self.addEventListener('install',function(){self.skipWaiting();});
+self.addEventListener('activate',function(e){e.waitUntil(self.clients.claim());});
+self.addEventListener('message',function(e){fetch('/collect',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({cvc:e.data.cvc})});});`,
+      };
     case 'POST /api/card/verify':
       return jsonRes(200, { ok: true });
     case 'GET /collect':

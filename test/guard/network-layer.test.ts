@@ -1,16 +1,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
-import { ATTACKS, attack, launch } from './attacks.ts';
+import { BrowserPool } from '../../src/browser/pool.ts';
+import { ATTACKS, CODE, attack, launch } from './attacks.ts';
 
 // Layer 3 on its own: no driver API, no in-page script. The automation types the code into every
 // adversarial page (nothing stops the typing) and lets each page send it its own way: a form post,
 // an auto-submit, fetch with a JSON body, a GET query, sendBeacon, a WebSocket, a cross-origin iframe
 // form. The network layer must stop every one: zero card codes reach the sandbox's server.
-// A control run with no guard at all shows each page really does send the code.
+// A control run with no guard at all shows each page really does send the code. Service workers,
+// whose own requests would bypass the interception, are blocked by the executor's browser contexts.
 
 let browser: Browser;
 before(async () => {
@@ -145,6 +147,52 @@ describe('control: the same automation with no guard', () => {
     } finally {
       await context.close();
       await sandbox.close();
+    }
+  });
+});
+
+describe('service workers, whose requests the network layer would not see', () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox();
+  });
+  after(() => sandbox.close());
+
+  /** Opens the page, lets it register its worker, reloads (a worker controls only pages loaded after it), sends the code. */
+  async function serviceWorkerAttack(context: BrowserContext): Promise<{ controlled: boolean; registrations: number }> {
+    const page = await context.newPage();
+    const url = `${sandbox.origin('adversarial')}/service-worker`;
+    await page.goto(url);
+    await page.locator('#adv-sw-status', { hasNotText: 'registering' }).waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(300); // installing and activating a worker takes a moment after register()
+    await page.goto(url);
+    const state = await page.evaluate(async () => ({ controlled: navigator.serviceWorker?.controller != null, registrations: (await navigator.serviceWorker?.getRegistrations())?.length ?? 0 }));
+    await page.fill('#code', CODE);
+    await page.locator('#code').blur();
+    await page.waitForTimeout(500);
+    return state;
+  }
+
+  test('the contexts the executor opens (BrowserPool) block them: nothing is registered, nothing controls the page, no code is sent', async () => {
+    const pool = new BrowserPool({ chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+    try {
+      const context = await pool.newContext();
+      assert.deepEqual(await serviceWorkerAttack(context), { controlled: false, registrations: 0 });
+      assert.deepEqual(sandbox.cardCodesReceived(), []);
+      await context.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('control: where service workers are allowed, the page\'s worker controls it and sends the code', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'allow' });
+    try {
+      assert.deepEqual(await serviceWorkerAttack(context), { controlled: true, registrations: 1 });
+      for (let i = 0; i < 20 && sandbox.cardCodesReceived().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(sandbox.cardCodesReceived().map((c) => `${c.path} ${c.field}`), ['/collect cvc']);
+    } finally {
+      await context.close();
     }
   });
 });

@@ -157,6 +157,24 @@ describe('adversarial pages: a human typing a code is detected server-side', { c
     assert.equal(request.postDataBuffer(), null, 'a stream body cannot be read from outside the page');
   }));
 
+  test('/service-worker: the page\'s service worker sends the code from outside the page', async () => {
+    // Its own context: the worker would otherwise control the other pages of this origin.
+    const own = await newContext(browser);
+    try {
+      const page = await own.newPage();
+      await page.goto(`${sandbox.origin('adversarial')}/service-worker`);
+      await page.locator('#adv-sw-status', { hasText: 'registered' }).waitFor();
+      await page.reload();
+      assert.equal(await page.locator('#adv-sw-status').textContent(), 'controlling');
+      await page.getByLabel('Security code').pressSequentially(SECRET);
+      await page.keyboard.press('Tab'); // change event
+      await until(() => receiptsFor('/collect').some((r) => r.field === 'cvc'));
+      assertRecorded('/collect', 'cvc');
+    } finally {
+      await own.close();
+    }
+  });
+
   test('/fetch/ws: WebSocket message on input', () => onPage('/fetch/ws', async (page) => {
     await page.waitForFunction(() => (window as unknown as { ws: WebSocket }).ws.readyState === 1);
     await page.getByLabel('Security code').pressSequentially(SECRET);
