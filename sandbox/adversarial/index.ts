@@ -33,6 +33,8 @@ function done(what: string): Res {
   return htmlRes(200, page('Order received', html`<h1 id="adv-done">Order received</h1><p>${what}</p><p><a href="/">Back to the list</a></p>`));
 }
 
+const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
 const CARD = html`<p class="card" id="adv-card">Visa •••• 4242 · expires 08/29</p>`;
 
 const INDEX = [
@@ -43,6 +45,8 @@ const INDEX = [
   ['/iframe', 'Code field inside a cross-origin iframe from payments.localhost'],
   ['/iframe/odd', 'Cross-origin iframe whose code field is named fld_a with only a placeholder'],
   ['/early', 'Security code asked on the guest-details step, before the payment page'],
+  ['/select', 'Code picked from three lists of digits (select), cvc_d1..cvc_d3'],
+  ['/radio', 'Code picked digit by digit from radio buttons, cvv_1..cvv_3'],
   ['/autosubmit', 'Form submits itself from an input event as soon as anything is typed'],
   ['/fetch', 'Value sent with fetch() as a nested JSON body on input/change'],
   ['/fetch/get', 'Value sent in a GET query string (/collect?cvc=...) on input'],
@@ -120,6 +124,21 @@ export function adversarialHandler(req: Req, port: number): Res {
 <button type="submit" id="adv-submit">Pay</button></form>`));
     case 'POST /early/payment':
       return done('Your booking is confirmed.');
+
+    // 3b. code picked, not typed -------------------------------------------------
+    case 'GET /select':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form method="post" action="/select" id="adv-form"><fieldset class="digits"><legend>Card security code</legend>
+${[1, 2, 3].map((n) => html`<select name="cvc_d${n}" id="cvc-d${n}" aria-label="Digit ${n}"><option value="">–</option>${DIGITS.map((d) => html`<option value="${d}">${d}</option>`)}</select>`)}
+</fieldset><button type="submit" id="adv-submit">Pay</button></form>`));
+    case 'GET /radio':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form method="post" action="/radio" id="adv-form"><fieldset><legend>Verification digits (on the back of your card)</legend>
+${[1, 2, 3].map((n) => html`<p>Digit ${n}: ${DIGITS.map((d) => html`<label><input type="radio" name="cvv_${n}" value="${d}">${d}</label> `)}</p>`)}
+</fieldset><button type="submit" id="adv-submit">Pay</button></form>`));
+    case 'POST /select':
+    case 'POST /radio':
+      return done('Your payment is being processed.');
 
     // 4. autosubmit ------------------------------------------------------------
     case 'GET /autosubmit':

@@ -116,6 +116,19 @@ describe('adversarial pages: a human typing a code is detected server-side', { c
     assertRecorded('/early', 'security_code');
   }));
 
+  test('/select: the code picked from three lists of digits', () => onPage('/select', async (page) => {
+    for (const [i, d] of [...SECRET].entries()) await page.getByLabel(`Digit ${i + 1}`).selectOption(d);
+    await Promise.all([page.waitForNavigation(), page.locator('#adv-submit').click()]);
+    assert.ok(await page.locator('#adv-done').isVisible());
+    for (const field of ['cvc_d1', 'cvc_d2', 'cvc_d3']) assertRecorded('/select', field);
+  }));
+
+  test('/radio: the code picked digit by digit from radio buttons', () => onPage('/radio', async (page) => {
+    for (const [i, d] of [...SECRET].entries()) await page.locator(`input[name="cvv_${i + 1}"][value="${d}"]`).check();
+    await Promise.all([page.waitForNavigation(), page.locator('#adv-submit').click()]);
+    for (const field of ['cvv_1', 'cvv_2', 'cvv_3']) assertRecorded('/radio', field);
+  }));
+
   test('/autosubmit: submits from the input event on the first keystroke', () => onPage('/autosubmit', async (page) => {
     await Promise.all([page.waitForNavigation(), page.locator('#cvv').press('7')]);
     assert.ok(await page.locator('#adv-done').isVisible());
