@@ -7,24 +7,27 @@ import type { SearchRequest } from '../providers/types.ts';
 // The job's final word: its status when no provider booked, and the summary text the API shows.
 // A paused job's summary says exactly what is held, as the provider's own pages show it.
 
-const STATUS_BY_KIND: Partial<Record<Failure['kind'], JobStatus>> = {
-  no_availability: 'no_availability',
-  login_wall: 'needs_login',
-  captcha: 'captcha',
-};
+/** Failures that say something about the booking itself, not about a site being unfit to ask. */
+const CONCLUSIVE: ReadonlySet<Failure['kind']> = new Set(['no_availability', 'login_wall', 'captcha']);
+
+const ERROR_REASON: Partial<Record<Failure['kind'], string>> = { outage: 'provider_outage', transient: 'transient_errors' };
 
 /**
- * After every provider failed: nothing acceptable anywhere → no_availability; else a login wall on
- * the providers that could be reached → needs_login; else a CAPTCHA → captcha; anything else
- * (outages, broken pages, exhausted retries) → error with the last provider's details.
+ * After every provider failed. When each said something conclusive (nothing acceptable, a sign-in
+ * wall, a CAPTCHA): needs_login if any asked to sign in (signing in could open availability), else
+ * captcha if any showed one, else no_availability. When any provider could not be asked (an outage,
+ * a broken page, errors that outlasted the retries, anything unexpected), nobody knows whether it had
+ * something: error, described by the last such failure (`cause`); the job's details list every
+ * provider's outcome.
  */
-export function finalStatus(failures: Failure[]): { status: JobStatus; reason: string } {
-  for (const kind of ['no_availability', 'login_wall', 'captcha'] as const) {
-    if (failures.some((f) => f.kind === kind)) return { status: STATUS_BY_KIND[kind]!, reason: kind };
-  }
+export function finalStatus(failures: Failure[]): { status: JobStatus; reason: string; cause: Failure | undefined } {
+  const cause = failures.findLast((f) => !CONCLUSIVE.has(f.kind));
+  if (cause) return { status: 'error', reason: ERROR_REASON[cause.kind] ?? cause.kind, cause };
+  if (failures.length === 0) return { status: 'error', reason: 'no_providers', cause: undefined };
   const last = failures[failures.length - 1];
-  const reason = !last ? 'no_providers' : last.kind === 'outage' ? 'provider_outage' : last.kind === 'transient' ? 'transient_errors' : last.kind;
-  return { status: 'error', reason };
+  if (failures.some((f) => f.kind === 'login_wall')) return { status: 'needs_login', reason: 'login_wall', cause: last };
+  if (failures.some((f) => f.kind === 'captcha')) return { status: 'captcha', reason: 'captcha', cause: last };
+  return { status: 'no_availability', reason: 'no_availability', cause: last };
 }
 
 function adjustedNote(adjusted?: TimeAdjustment): string {

@@ -229,18 +229,20 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       }
     }
 
+    // The job_failed event closes the last provider's attempt (its providerOutcome); an error is described by its cause.
     const last = failures[failures.length - 1]!;
-    const { status, reason } = finalStatus(failures);
+    const { status, reason, cause } = finalStatus(failures);
     const summary = failedSummary(status, plan.request, failures, NAMES);
+    const each = failures.map((f) => `${NAMES[f.provider]}: ${f.message}`).join('; ');
     await fail(
       status,
       {
         type: 'job_failed',
         providerId: last.provider,
-        message: `Not booked (${status}): ${failures.length === 1 ? 'the only provider' : `all ${failures.length} providers`} failed for ${describeRequest(plan.request)}; last, ${NAMES[last.provider]}: ${last.message}.`,
+        message: `Not booked (${status}): ${failures.length === 1 ? 'the only provider' : `all ${failures.length} providers`} failed for ${describeRequest(plan.request)}. ${each}.`,
         data: { providerOutcome: 'failed', reason, status },
       },
-      status === 'error' ? { reason, step: last.step, provider: last.provider, url: last.url, message: last.message, attempts: failures.map((f) => ({ provider: f.provider, kind: f.kind, step: f.step, message: f.message })) } : null,
+      status === 'error' && cause ? { reason, step: cause.step, provider: cause.provider, url: cause.url, message: cause.message, attempts: failures.map((f) => ({ provider: f.provider, kind: f.kind, step: f.step, message: f.message })) } : null,
       summary,
     );
   } catch (error) {

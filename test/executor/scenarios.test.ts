@@ -40,6 +40,19 @@ describe('hotel, flight and activity bookings in the sandbox', { concurrency: 4 
     assert.match(tight.job.summary, /budget of 20 per night/);
   });
 
+  test('hotel Outage at StaySearch, nothing within the budget at Roomly: error, not no_availability (StaySearch was never asked), naming each provider\'s outcome', async () => {
+    const { job, events } = await book(requests.hotel({ hotel_name: venue('Outage Lodge'), budget_max_per_night: 20 }));
+    assert.equal(job.status, 'error');
+    assert.equal(job.error.reason, 'provider_outage');
+    assert.equal(job.error.provider, 'staysearch', 'described by the failure that makes it an error');
+    assert.deepEqual(job.error.attempts.map((a: any) => [a.provider, a.kind]), [['staysearch', 'outage'], ['roomly', 'no_availability']]);
+    const failed = events.at(-1);
+    assert.equal(failed.type, 'job_failed');
+    assert.match(failed.message, /StaySearch: the site is unavailable \(HTTP 503\); Roomly: nothing acceptable at Roomly: nothing available within the budget of 20 per night/);
+    assert.match(job.summary, /^The booking could not be made/);
+    assert.deepEqual(outcomes(events), [['staysearch', 'failed'], ['roomly', 'failed']]);
+  });
+
   test('hotel Busy: the first room type is full, the next cheapest is held (no time to adjust)', async () => {
     const { job, events } = await book(requests.hotel({ hotel_name: venue('Busy Palace') }));
     assert.equal(job.status, 'paused_payment');
