@@ -1,6 +1,6 @@
 import type { JobStatus } from '../jobs/types.ts';
 import type { Driver, Held, PaymentPage } from '../providers/types.ts';
-import type { Failure, TimeAdjustment } from './attempt.ts';
+import type { Decisions, Failure } from './attempt.ts';
 import { describeRequest } from './request.ts';
 import type { SearchRequest } from '../providers/types.ts';
 
@@ -30,8 +30,9 @@ export function finalStatus(failures: Failure[]): { status: JobStatus; reason: s
   return { status: 'no_availability', reason: 'no_availability', cause: last };
 }
 
-function adjustedNote(adjusted?: TimeAdjustment): string {
-  return adjusted ? ` The time was moved from ${adjusted.from} to ${adjusted.to}, as the consent allows.` : '';
+function decisionNotes({ adjusted, switched }: Decisions): string {
+  return (switched ? ` The venue was switched from ${switched.from} to ${switched.to}, as the consent allows.` : '')
+    + (adjusted ? ` The time was moved from ${adjusted.from} to ${adjusted.to}, as the consent allows.` : '');
 }
 
 /** What a provider holds, as its pages show it: venue, when, how many, what, price and card on file. */
@@ -42,12 +43,12 @@ export function heldDescription(request: SearchRequest, held: Held | undefined, 
   return `${held.venue} · ${held.when} · ${held.quantity}${held.item ? ` · ${held.item}` : ''} · ${price}${card}`;
 }
 
-export function pausedSummary(driver: Driver, what: string, expiresAt: Date, adjusted?: TimeAdjustment): string {
-  return `Held at ${driver.name}: ${what}.${adjustedNote(adjusted)} Waiting for the card security code until ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+export function pausedSummary(driver: Driver, what: string, expiresAt: Date, decisions: Decisions): string {
+  return `Held at ${driver.name}: ${what}.${decisionNotes(decisions)} Waiting for the card security code until ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
 }
 
-export function completedSummary(driver: Driver, what: string, code: string, adjusted?: TimeAdjustment): string {
-  return `Booked at ${driver.name}: ${what}. Confirmation ${code}. No card was needed: payment at the venue.${adjustedNote(adjusted)}`;
+export function completedSummary(driver: Driver, what: string, code: string, decisions: Decisions): string {
+  return `Booked at ${driver.name}: ${what}. Confirmation ${code}. No card was needed: payment at the venue.${decisionNotes(decisions)}`;
 }
 
 export function failedSummary(status: JobStatus, request: SearchRequest, failures: Failure[], providerNames: Record<string, string>): string {

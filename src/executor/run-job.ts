@@ -177,7 +177,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
         const ownHold = now + deps.settings.holdSeconds * 1000;
         const expiresAt = new Date(siteHold && siteHold > now ? Math.min(siteHold, ownHold) : ownHold);
         const what = heldDescription(plan.request, outcome.held, outcome.payment, outcome.step);
-        const summary = pausedSummary(driver, what, expiresAt, outcome.adjusted);
+        const summary = pausedSummary(driver, what, expiresAt, outcome.decisions);
         const token = handoffToken(deps.secretKey, jobId, expiresAt.toISOString());
         paused = true;
         deps.holds.add({ jobId, driver, context, page: outcome.page, guard, events: recorder, expiresAt, what, url: outcome.page.url().split('?')[0] ?? '' });
@@ -207,7 +207,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
         await recorder.transition({
           to: 'completed',
           from: ['running'],
-          set: { summary: completedSummary(driver, what, outcome.code, outcome.adjusted), provider_id: driver.id, confirmation_code: outcome.code },
+          set: { summary: completedSummary(driver, what, outcome.code, outcome.decisions), provider_id: driver.id, confirmation_code: outcome.code },
           event: { type: 'job_completed', providerId: driver.id, message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`, data: { providerOutcome: 'accepted', confirmationCode: outcome.code } },
         });
         return;

@@ -75,6 +75,19 @@ describe('hotel, flight and activity bookings in the sandbox', { concurrency: 4 
     assert.equal(adjusted.toTime, '10:45');
   });
 
+  test('flight Sister: the airline asked for is not the carrier; switched by default, refused without consent', async () => {
+    const airline = venue('Sister Skyways');
+    const allowed = await book(requests.flight({ targetAirline: airline }));
+    assert.equal(allowed.job.status, 'paused_payment');
+    const switched = allowed.events.find((e) => e.type === 'venue_switched');
+    assert.equal(switched.fromVenue, airline);
+    assert.match(switched.toVenue, / Connect, LHR → JFK$/);
+    assert.match(allowed.job.summary, /The venue was switched from Sister Skyways \w+ to .* Connect/);
+    const refused = await book(requests.flight({ targetAirline: venue('Sister Skyways') }, { allowVenueSwitch: false }));
+    assert.equal(refused.job.status, 'no_availability');
+    assert.ok(!refused.events.some((e) => e.type === 'venue_switched'));
+  });
+
   test('flight Outage: SkyFare is down, JetDeck holds the flight', async () => {
     const { job, events } = await book(requests.flight({ targetAirline: venue('Outage Air') }));
     assert.equal(job.status, 'paused_payment');
