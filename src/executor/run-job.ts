@@ -179,8 +179,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
         const what = heldDescription(plan.request, outcome.held, outcome.payment, outcome.step);
         const summary = pausedSummary(driver, what, expiresAt, outcome.decisions);
         const token = handoffToken(deps.secretKey, jobId, expiresAt.toISOString());
-        paused = true;
         deps.holds.add({ jobId, driver, context, page: outcome.page, guard, events: recorder, expiresAt, what, url: outcome.page.url().split('?')[0] ?? '' });
+        paused = true; // only once the registry holds the session: until then the run closes it on failure
         try {
           await recorder.transition({
             to: 'paused_payment',
@@ -265,7 +265,14 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       const message = (error as Error).message?.split('\n')[0] ?? 'unknown error';
       deps.log.error({ jobId, err: { message } }, 'executor run failed');
       try {
-        await fail('error', { type: 'job_failed', message: `Not booked: an internal error stopped the run (${message}).`, data: { reason: 'internal_error' } }, { reason: 'internal_error', step: null, provider: current.driver?.id ?? null, url: null, message }, `Not booked: an internal error stopped the run.`);
+        // The attempt under way ends here: its provider outcome, so provider metrics count it.
+        const driver = current.driver;
+        await fail(
+          'error',
+          { type: 'job_failed', ...(driver ? { providerId: driver.id } : {}), message: `Not booked: an internal error stopped the run (${message}).`, data: { reason: 'internal_error', ...(driver ? { providerOutcome: 'failed' } : {}) } },
+          { reason: 'internal_error', step: progress.step, provider: driver?.id ?? null, url: progress.url, message },
+          `Not booked: an internal error stopped the run.`,
+        );
       } catch (failure) {
         if (failure instanceof RunSuperseded) return;
         // Not written (the recorder failed before): the queue dead-letters the entry and the job is settled from there.
