@@ -33,6 +33,8 @@ function done(what: string): Res {
   return htmlRes(200, page('Order received', html`<h1 id="adv-done">Order received</h1><p>${what}</p><p><a href="/">Back to the list</a></p>`));
 }
 
+const DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
 const CARD = html`<p class="card" id="adv-card">Visa •••• 4242 · expires 08/29</p>`;
 
 const INDEX = [
@@ -43,11 +45,16 @@ const INDEX = [
   ['/iframe', 'Code field inside a cross-origin iframe from payments.localhost'],
   ['/iframe/odd', 'Cross-origin iframe whose code field is named fld_a with only a placeholder'],
   ['/early', 'Security code asked on the guest-details step, before the payment page'],
+  ['/select', 'Code picked from three lists of digits (select), cvc_d1..cvc_d3'],
+  ['/radio', 'Code picked digit by digit from radio buttons, cvv_1..cvv_3'],
   ['/autosubmit', 'Form submits itself from an input event as soon as anything is typed'],
   ['/fetch', 'Value sent with fetch() as a nested JSON body on input/change'],
   ['/fetch/get', 'Value sent in a GET query string (/collect?cvc=...) on input'],
   ['/fetch/beacon', 'Value sent with navigator.sendBeacon (text/plain JSON) on change'],
   ['/fetch/ws', 'Value sent over a WebSocket on input'],
+  ['/fetch/blob', 'Value sent with fetch() as a Blob body (JSON, no content type) on change'],
+  ['/fetch/stream', 'Value sent with fetch() as a ReadableStream body (duplex: half) on change'],
+  ['/service-worker', 'Registers a service worker; the value is sent by the worker, outside the page'],
 ] as const;
 
 export function adversarialHandler(req: Req, port: number): Res {
@@ -118,6 +125,21 @@ export function adversarialHandler(req: Req, port: number): Res {
     case 'POST /early/payment':
       return done('Your booking is confirmed.');
 
+    // 3b. code picked, not typed -------------------------------------------------
+    case 'GET /select':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form method="post" action="/select" id="adv-form"><fieldset class="digits"><legend>Card security code</legend>
+${[1, 2, 3].map((n) => html`<select name="cvc_d${n}" id="cvc-d${n}" aria-label="Digit ${n}"><option value="">–</option>${DIGITS.map((d) => html`<option value="${d}">${d}</option>`)}</select>`)}
+</fieldset><button type="submit" id="adv-submit">Pay</button></form>`));
+    case 'GET /radio':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form method="post" action="/radio" id="adv-form"><fieldset><legend>Verification digits (on the back of your card)</legend>
+${[1, 2, 3].map((n) => html`<p>Digit ${n}: ${DIGITS.map((d) => html`<label><input type="radio" name="cvv_${n}" value="${d}">${d}</label> `)}</p>`)}
+</fieldset><button type="submit" id="adv-submit">Pay</button></form>`));
+    case 'POST /select':
+    case 'POST /radio':
+      return done('Your payment is being processed.');
+
     // 4. autosubmit ------------------------------------------------------------
     case 'GET /autosubmit':
       return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
@@ -158,6 +180,42 @@ ${raw(`<script>var el=document.getElementById('code');el.addEventListener('chang
 <button type="button" id="adv-submit">Pay</button></form>
 ${raw(`<script>var ws=new WebSocket('ws://'+location.host+'/ws');var el=document.getElementById('code');
 el.addEventListener('input',function(){if(ws.readyState===1)ws.send(JSON.stringify({type:'card',cvc:el.value}));});</script>`)}`));
+    // Bodies a browser automation may not be able to read back (Playwright's postData is null for them).
+    case 'GET /fetch/blob':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('change',function(){fetch('/api/card/verify',{method:'POST',body:new Blob([JSON.stringify({cvc:el.value})])});});</script>`)}`));
+    case 'GET /fetch/stream':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('change',function(){
+var bytes=new TextEncoder().encode(JSON.stringify({cvc:el.value}));
+var body=new ReadableStream({start:function(c){c.enqueue(bytes);c.close();}});
+fetch('/api/card/verify',{method:'POST',headers:{'content-type':'application/json'},body:body,duplex:'half'}).catch(function(){});});</script>`)}`));
+    // A service worker's own requests do not pass through the page's network interception.
+    case 'GET /service-worker':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<p>Service worker: <span id="adv-sw-status">registering…</span></p>
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var shown=document.getElementById('adv-sw-status');
+if(!('serviceWorker' in navigator)){shown.textContent='unavailable';}
+else if(navigator.serviceWorker.controller){shown.textContent='controlling';}
+else{navigator.serviceWorker.register('/sw.js').then(function(){shown.textContent='registered';},function(e){shown.textContent='refused: '+e.name;});}
+document.getElementById('code').addEventListener('change',function(e){var sw=navigator.serviceWorker&&navigator.serviceWorker.controller;if(sw)sw.postMessage({cvc:e.target.value});});</script>`)}`));
+    case 'GET /sw.js':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+        body: `self.addEventListener('install',function(){self.skipWaiting();});
+self.addEventListener('activate',function(e){e.waitUntil(self.clients.claim());});
+self.addEventListener('message',function(e){fetch('/collect',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({cvc:e.data.cvc})});});`,
+      };
     case 'POST /api/card/verify':
       return jsonRes(200, { ok: true });
     case 'GET /collect':

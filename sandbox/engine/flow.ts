@@ -3,7 +3,7 @@
  * supply URL templates and views; everything that decides what happens
  * (behaviours, holds, validation, confirmation) lives here.
  */
-import { VENUE_FIELD, dateOf, detectBehaviour, generateOptions, parseGuest, parseSearch, readSearchForm, venueOf, guestFormValues } from './inventory.ts';
+import { VENUE_FIELD, dateOf, detectBehaviour, generateOptions, parseGuest, parseSearch, readSearchForm, sisterVenue, venueOf, guestFormValues } from './inventory.ts';
 import { fillPath, htmlRes, matchPath, redirect, sessionCookie, shortId, token, type Req, type Res } from './http.ts';
 import type { HoldInfo, ProviderDef } from './provider.ts';
 import type { SandboxState } from './state.ts';
@@ -81,11 +81,13 @@ function route(p: ProviderDef, req: Req, state: SandboxState, session: Session):
         return htmlRes(502, views.error(502, 'Something went wrong', 'Something went wrong, please try again.', retry));
       }
     }
+    // Sister: everything from here on (options, review, confirmation) is the sister venue's.
+    const offered = behaviour === 'sister' ? sisterVenue(query) : query;
     const record: SearchRecord = {
       id: shortId(),
-      query,
+      query: offered,
       behaviour,
-      options: generateOptions(query, behaviour),
+      options: generateOptions(offered, behaviour),
       createdAt: now,
     };
     session.searches.set(record.id, record);

@@ -49,6 +49,7 @@ const BEHAVIOUR_PATTERNS: ReadonlyArray<[Behaviour, RegExp]> = [
   ['sold-out', /\bsold[\s_-]*out\b/i],
   ['busy', /\bbusy\b/i],
   ['walk-in', /\bwalk[\s_-]*in\b/i],
+  ['sister', /\bsister\b/i],
 ];
 
 export function detectBehaviour(venue: string): Behaviour {
@@ -62,6 +63,20 @@ export function venueOf(q: SearchQuery): string {
     case 'hotel': return q.hotelName;
     case 'flight': return q.airline;
     case 'activity': return q.eventName;
+  }
+}
+
+/**
+ * Sister: the venue named is not on this site, which offers its sister venue instead, under another
+ * name: the word "Sister" dropped and " Annex" added (airlines: " Connect", a regional partner).
+ */
+export function sisterVenue(q: SearchQuery): SearchQuery {
+  const name = (venue: string, suffix: string) => `${venue.replace(/\bsister\b/gi, ' ').replace(/\s+/g, ' ').trim() || 'Grand'} ${suffix}`;
+  switch (q.scenario) {
+    case 'restaurant': return { ...q, restaurantName: name(q.restaurantName, 'Annex') };
+    case 'hotel': return { ...q, hotelName: name(q.hotelName, 'Annex') };
+    case 'flight': return { ...q, airline: name(q.airline, 'Connect') };
+    case 'activity': return { ...q, eventName: name(q.eventName, 'Annex') };
   }
 }
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import { choose } from './decide.ts';
+import { checkHeld } from './held.ts';
 import { asFailure, oneLine, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
 import { CardStepReached, GuardedPage } from './guard/page-api.ts';
 import type { JobRecorder } from './recorder.ts';
@@ -30,9 +31,21 @@ export interface TimeAdjustment {
   to: string;
 }
 
+/** The venue held is not the one asked for (a sister venue), as the consent allows. */
+export interface VenueSwitch {
+  from: string;
+  to: string;
+}
+
+/** What the attempt decided within the consent, for the summary. */
+export interface Decisions {
+  adjusted?: TimeAdjustment;
+  switched?: VenueSwitch;
+}
+
 export type AttemptOutcome =
-  | { kind: 'paused'; page: Page; guarded: GuardedPage; held?: Held; payment?: PaymentPage; step: string; control: string; field: string; adjusted?: TimeAdjustment }
-  | { kind: 'completed'; held?: Held; code: string; adjusted?: TimeAdjustment }
+  | { kind: 'paused'; page: Page; guarded: GuardedPage; held?: Held; payment?: PaymentPage; step: string; control: string; field: string; decisions: Decisions }
+  | { kind: 'completed'; held?: Held; code: string; decisions: Decisions }
   | { kind: 'failed'; failure: Failure };
 
 export interface Failure {
@@ -125,7 +138,7 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
   const bounded = <T>(work: Promise<T>, what: string) => within(work, deps.timeoutMs * 2, `finish ${what}`);
   let held: Held | undefined;
   let payment: PaymentPage | undefined;
-  let adjusted: TimeAdjustment | undefined;
+  const decisions: Decisions = {};
   const step = async (name: string, message: string) => {
     throwIfAborted(deps.signal);
     state.step = name;
@@ -156,7 +169,7 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     const choice = choose(plan, availability.offers);
     if (choice.kind === 'none') throw new ProviderFailure('no_availability', `nothing acceptable at ${driver.name}: ${choice.why}`);
     if (choice.adjusted) {
-      adjusted = { from: choice.adjusted.from, to: choice.adjusted.to };
+      decisions.adjusted = { from: choice.adjusted.from, to: choice.adjusted.to };
       recorder.record({
         type: 'time_adjusted',
         providerId: driver.id,
@@ -178,11 +191,26 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
         : `${driver.name} did not show its review page after the guest details (page title "${await g.title()}")`);
     }
     held = review.held;
+    // A careful agent reads back what the site holds before going on to pay for it.
+    const check = checkHeld(plan.request, held, choice.offer.time);
+    if (check.kind === 'mismatch') throw new ProviderFailure('error', `${driver.name} holds something other than what was asked: ${check.message}`);
+    if (check.kind === 'venue_switch') {
+      if (!plan.consent.allowVenueSwitch) {
+        throw new ProviderFailure('no_availability', `${driver.name} offers only ${check.to}, not ${check.from}, and the consent does not allow switching venues (consent.allowVenueSwitch is false)`);
+      }
+      decisions.switched = { from: check.from, to: check.to };
+      recorder.record({
+        type: 'venue_switched',
+        providerId: driver.id,
+        message: `Venue switched at ${driver.name} from ${check.from} to ${check.to}: the site offers only ${check.to}, and the consent allows switching venues.`,
+        data: { fromVenue: check.from, toVenue: check.to },
+      }).catch(() => {});
+    }
 
     await step('review', `Reviewing what ${driver.name} holds: ${held.venue}, ${held.when}, ${held.quantity}${held.item ? `, ${held.item}` : ''}, ${held.price}.`);
     await bounded(driver.confirmReview(g), 'the review');
     const code = await bounded(driver.confirmation(g), 'reading the confirmation');
-    if (code) return { kind: 'completed', held, code, adjusted };
+    if (code) return { kind: 'completed', held, code, decisions };
 
     const pay = await bounded(driver.payment(g), 'reading the payment page');
     if (!pay) throw new ProviderFailure('unexpected_page', `${driver.name} did not show its payment page after the review (page title "${await g.title()}")`);
@@ -191,12 +219,12 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     await bounded(driver.pay(g), 'the payment');
     // The guard let Pay through, so the form had no card-code field: the site booked without one.
     const paidCode = await bounded(driver.confirmation(g), 'reading the confirmation');
-    if (paidCode) return { kind: 'completed', held, code: paidCode, adjusted };
+    if (paidCode) return { kind: 'completed', held, code: paidCode, decisions };
     throw new ProviderFailure('unexpected_page', `${driver.name}'s payment step did not lead to a confirmation (page title "${await g.title()}")`);
   } catch (error) {
     if (error instanceof CardStepReached) {
       await g.focusCardField().catch(() => false);
-      return { kind: 'paused', page, guarded: g, held, payment, step: state.step, control: error.control, field: error.field, adjusted };
+      return { kind: 'paused', page, guarded: g, held, payment, step: state.step, control: error.control, field: error.field, decisions };
     }
     throw error;
   }

@@ -5,7 +5,8 @@ import type { BookingPlan } from './request.ts';
 // Choosing among a provider's options within the person's consent. Time shifts happen only when
 // consent.allowTimeAdjustment is set and stay within maxTimeAdjustmentMinutes; the nearest acceptable
 // time wins (the later one on a tie: a table a little later rather than one before you planned to
-// arrive). Budgets are hard limits; room and seat preferences are wishes.
+// arrive). Budgets are hard limits (an option whose price cannot be read is outside any budget);
+// room and seat preferences are wishes.
 
 export type Choice =
   | { kind: 'offer'; offer: Offer; adjusted?: { from: string; to: string; minutes: number }; why: string }
@@ -56,8 +57,14 @@ function byPreference(offers: Offer[], preference: string | undefined, budget: n
   let free = offers.filter((o) => o.available);
   if (free.length === 0) return { kind: 'none', why: 'every option is sold out' };
   if (budget !== undefined) {
-    const within = free.filter((o) => o.unitPrice === undefined || o.unitPrice <= budget);
-    if (within.length === 0) return { kind: 'none', why: `nothing available within the budget of ${budget} per ${unit} (cheapest: ${free.map((o) => o.priceText ?? '?').sort()[0]})` };
+    // A price the page does not let us read may be any price: with a budget, it is not acceptable.
+    const within = free.filter((o) => o.unitPrice !== undefined && o.unitPrice <= budget);
+    if (within.length === 0) {
+      const priced = free.filter((o) => o.unitPrice !== undefined).sort((a, b) => a.unitPrice! - b.unitPrice!);
+      const unreadable = free.length - priced.length;
+      const details = [priced[0] ? `cheapest: ${priced[0].priceText ?? priced[0].unitPrice}` : null, unreadable ? `${unreadable} with no readable price` : null].filter(Boolean).join('; ');
+      return { kind: 'none', why: `nothing available within the budget of ${budget} per ${unit} (${details})` };
+    }
     free = within;
   }
   const words = (preference ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);

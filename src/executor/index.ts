@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { BrowserPool } from '../browser/pool.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
-import { BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
+import { BOOKING_DEAD_LETTER_QUEUE, BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
+import { workDeadLetters } from './dead-letter.ts';
 import { HoldRegistry } from './holds.ts';
 import { runJob, type RunDeps } from './run-job.ts';
 
@@ -13,7 +14,8 @@ export type { HeldSession, HoldEnd } from './holds.ts';
 
 // The executor of a process: WORKERS booking jobs at a time taken from the pg-boss queue (each with
 // its heartbeat, so a killed worker's job is taken up again by another), one shared Chromium, and the
-// registry of booking sessions held for the handoff.
+// registry of booking sessions held for the handoff. Every process, workers or not, settles the jobs
+// the queue gave up on (dead-letter.ts).
 
 export interface Executor {
   /** Sessions held at the card-code step in this process (the handoff's way in). */
@@ -54,8 +56,8 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
         idle.delete(id);
         busy.add(id);
         try {
-          const { retryLimit } = job as JobWithMetadata<BookingMessage>;
-          await runJob(deps, job.data.jobId, { signal: job.signal, retryCount: job.retryCount, lastTry: job.retryCount >= retryLimit });
+          const { retryLimit, output } = job as JobWithMetadata<BookingMessage>;
+          await runJob(deps, job.data.jobId, { signal: job.signal, retryCount: job.retryCount, lastTry: job.retryCount >= retryLimit, previousOutput: output });
         } finally {
           busy.delete(id);
           idle.add(id);
@@ -75,6 +77,7 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
     });
     holds.start({ sweep: true });
   }
+  await workDeadLetters(queue, db, log);
 
   let stopped: Promise<void> | null = null;
   return {
@@ -83,6 +86,7 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
       stopped ??= (async () => {
         stopping.abort();
         if (config.WORKERS > 0) await queue.boss.offWork(BOOKING_QUEUE, { wait: true }).catch((error: unknown) => log.warn({ err: { message: (error as Error).message } }, 'stopping the booking workers'));
+        await queue.boss.offWork(BOOKING_DEAD_LETTER_QUEUE, { wait: true }).catch(() => {});
         await holds.stop();
         await pool.close();
       })();

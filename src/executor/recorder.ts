@@ -3,14 +3,17 @@ import type { DB } from '../db/schema.ts';
 import type { NewAuditEvent } from '../jobs/audit.ts';
 import { recordDecision, transition, type TransitionInput } from '../jobs/transition.ts';
 import { DomainError } from '../jobs/types.ts';
-import type { GuardEvents, GuardLayer } from './guard/events.ts';
+import { LAYER_NAMES, type GuardEvents, type GuardLayer } from './guard/events.ts';
 
 // Everything one run writes to its job: each decision becomes an audit event, in order, through
 // recordDecision()/transition(), fenced by the run id so that a run whose job was taken over writes
 // nothing more. It also keeps attemptCount and usedFallback in step with the events it writes.
 
-/** Guard events per run beyond which a hostile page is only counted, not logged event by event. */
-const MAX_GUARD_EVENTS = 60;
+/**
+ * In-page and network blocks per run beyond which a hostile page is only counted, not logged event by
+ * event. Driver-layer events are never capped: there are a few per step, and one of them is the pause.
+ */
+export const MAX_PAGE_GUARD_EVENTS = 60;
 
 export class RunSuperseded extends Error {
   constructor(jobId: string) {
@@ -30,8 +33,8 @@ export class JobRecorder implements GuardEvents {
   readonly #onSuperseded: () => void;
   #chain: Promise<void> = Promise.resolve();
   #failure: unknown = null;
-  #guardEvents = 0;
-  #guardDropped = 0;
+  #pageGuardEvents = 0;
+  #dropped: Partial<Record<GuardLayer, number>> = {};
 
   constructor(db: Kysely<DB>, jobId: string, runId: string, counters: { attemptCount: number; usedFallback: boolean }, onSuperseded: () => void) {
     this.#db = db;
@@ -49,6 +52,8 @@ export class JobRecorder implements GuardEvents {
 
   /** Changes the job's status (after every queued event), fenced by this run. */
   transition(input: Omit<TransitionInput, 'runId'>): Promise<void> {
+    // The run's outcome: first say how many guard events the cap kept out of the log.
+    if (input.to !== 'running') this.#reportDropped();
     return this.#enqueue(async () => {
       await transition(this.#db, this.jobId, { ...input, runId: this.runId });
     });
@@ -62,30 +67,42 @@ export class JobRecorder implements GuardEvents {
 
   // GuardEvents: called synchronously from the page API and the browser bindings.
   denied(layer: GuardLayer, message: string): void {
-    this.#guard({ type: 'action_denied', message, ...this.#by(), data: { layer } });
+    const event: NewAuditEvent = { type: 'action_denied', message, ...this.#by(), data: { layer } };
+    if (layer === 'driver') return void this.record(event).catch(() => {});
+    if (this.#pageGuardEvents >= MAX_PAGE_GUARD_EVENTS) {
+      this.#dropped[layer] = (this.#dropped[layer] ?? 0) + 1;
+      return;
+    }
+    this.#pageGuardEvents += 1;
+    if (this.#pageGuardEvents === MAX_PAGE_GUARD_EVENTS) event.message = `${message} (further in-page and network blocks of this run are counted, not listed)`;
+    void this.record(event).catch(() => {});
   }
 
   allowed(message: string): void {
-    this.#guard({ type: 'action_allowed', message, ...this.#by(), data: { layer: 'driver' } });
+    void this.record({ type: 'action_allowed', message, ...this.#by(), data: { layer: 'driver' } }).catch(() => {});
   }
 
   #by(): { providerId?: string } {
     return this.provider ? { providerId: this.provider } : {};
   }
 
-  #guard(event: NewAuditEvent): void {
-    if (this.#guardEvents >= MAX_GUARD_EVENTS) {
-      this.#guardDropped += 1;
-      return;
-    }
-    this.#guardEvents += 1;
-    if (this.#guardEvents === MAX_GUARD_EVENTS) event = { ...event, message: `${event.message} (further guard events of this run are counted, not listed)` };
-    void this.record(event).catch(() => {});
+  /** In-page and network blocks left out of the log by the cap, not yet reported. */
+  get droppedGuardEvents(): number {
+    return (this.#dropped.page ?? 0) + (this.#dropped.network ?? 0);
   }
 
-  /** Guard events left out of the log after the cap (reported once at the end of the run). */
-  get droppedGuardEvents(): number {
-    return this.#guardDropped;
+  #reportDropped(): void {
+    const dropped = this.droppedGuardEvents;
+    if (dropped === 0) return;
+    const byLayer = this.#dropped;
+    this.#dropped = {};
+    const parts = (['page', 'network'] as const).filter((l) => byLayer[l]).map((l) => `${byLayer[l]} by the ${LAYER_NAMES[l]}`);
+    void this.record({
+      type: 'action_denied',
+      message: `Payment guard: ${dropped} more ${dropped === 1 ? 'block' : 'blocks'} in this run (${parts.join(', ')}) beyond the ${MAX_PAGE_GUARD_EVENTS} listed were counted, not listed.`,
+      ...this.#by(),
+      data: { droppedGuardEvents: dropped, dropped: byLayer },
+    }).catch(() => {});
   }
 
   #enqueue(write: () => Promise<void>): Promise<void> {

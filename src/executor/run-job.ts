@@ -51,6 +51,19 @@ export interface Claim {
   retryCount: number;
   /** The queue will not retry this job again if this run fails. */
   lastTry: boolean;
+  /** What the queue recorded when the previous try of this entry failed (pg-boss's `output`). */
+  previousOutput?: unknown;
+}
+
+const SHUTTING_DOWN = 'the worker is shutting down; the job will be taken up again';
+
+/** Why the previous run of a job taken up again stopped, as far as the queue knows. */
+export function previousRunEnd(output: unknown): string {
+  const o = (output ?? {}) as { message?: unknown; value?: { message?: unknown } };
+  // pg-boss's supervisor writes this when a claimed entry's heartbeat ran out (a killed or hung worker).
+  if (o.value?.message === 'job heartbeat timeout') return 'the previous run stopped responding (its heartbeat went silent)';
+  if (o.message === SHUTTING_DOWN) return 'the previous run was interrupted by its worker shutting down';
+  return 'the previous run stopped before finishing';
 }
 
 const NAMES: Record<string, string> = Object.fromEntries(Object.values(DRIVERS).map((d) => [d.id, d.name]));
@@ -68,7 +81,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       from: ['pending', 'running'],
       set: { run_id: runId, summary: `Running: booking ${describeRequest(planFor(toJob(row)).request)}.`, ...(row.started_at ? {} : { started_at: new Date() }) },
       event: resumed
-        ? { type: 'job_started', message: `Taken up again from the start by another worker: the previous run stopped responding (its heartbeat went silent). Queue try ${claim.retryCount + 1}.`, data: { resumed: true, previousRunId: row.run_id, retryCount: claim.retryCount } }
+        ? { type: 'job_started', message: `Taken up again from the start by another worker: ${previousRunEnd(claim.previousOutput)}. Queue try ${claim.retryCount + 1}.`, data: { resumed: true, previousRunId: row.run_id, retryCount: claim.retryCount } }
         : { type: 'job_started', message: 'A worker took the job and opened a fresh browser session.', data: { retryCount: claim.retryCount } },
     });
   } catch (error) {
@@ -164,10 +177,10 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
         const ownHold = now + deps.settings.holdSeconds * 1000;
         const expiresAt = new Date(siteHold && siteHold > now ? Math.min(siteHold, ownHold) : ownHold);
         const what = heldDescription(plan.request, outcome.held, outcome.payment, outcome.step);
-        const summary = pausedSummary(driver, what, expiresAt, outcome.adjusted);
+        const summary = pausedSummary(driver, what, expiresAt, outcome.decisions);
         const token = handoffToken(deps.secretKey, jobId, expiresAt.toISOString());
-        paused = true;
         deps.holds.add({ jobId, driver, context, page: outcome.page, guard, events: recorder, expiresAt, what, url: outcome.page.url().split('?')[0] ?? '' });
+        paused = true; // only once the registry holds the session: until then the run closes it on failure
         try {
           await recorder.transition({
             to: 'paused_payment',
@@ -194,7 +207,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
         await recorder.transition({
           to: 'completed',
           from: ['running'],
-          set: { summary: completedSummary(driver, what, outcome.code, outcome.adjusted), provider_id: driver.id, confirmation_code: outcome.code },
+          set: { summary: completedSummary(driver, what, outcome.code, outcome.decisions), provider_id: driver.id, confirmation_code: outcome.code },
           event: { type: 'job_completed', providerId: driver.id, message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`, data: { providerOutcome: 'accepted', confirmationCode: outcome.code } },
         });
         return;
@@ -216,24 +229,27 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       }
     }
 
+    // The job_failed event closes the last provider's attempt (its providerOutcome); an error is described by its cause.
     const last = failures[failures.length - 1]!;
-    const { status, reason } = finalStatus(failures);
+    const { status, reason, cause } = finalStatus(failures);
     const summary = failedSummary(status, plan.request, failures, NAMES);
+    const each = failures.map((f) => `${NAMES[f.provider]}: ${f.message}`).join('; ');
     await fail(
       status,
       {
         type: 'job_failed',
         providerId: last.provider,
-        message: `Not booked (${status}): ${failures.length === 1 ? 'the only provider' : `all ${failures.length} providers`} failed for ${describeRequest(plan.request)}; last, ${NAMES[last.provider]}: ${last.message}.`,
+        message: `Not booked (${status}): ${failures.length === 1 ? 'the only provider' : `all ${failures.length} providers`} failed for ${describeRequest(plan.request)}. ${each}.`,
         data: { providerOutcome: 'failed', reason, status },
       },
-      status === 'error' ? { reason, step: last.step, provider: last.provider, url: last.url, message: last.message, attempts: failures.map((f) => ({ provider: f.provider, kind: f.kind, step: f.step, message: f.message })) } : null,
+      status === 'error' && cause ? { reason, step: cause.step, provider: cause.provider, url: cause.url, message: cause.message, attempts: failures.map((f) => ({ provider: f.provider, kind: f.kind, step: f.step, message: f.message })) } : null,
       summary,
     );
   } catch (error) {
     const reason = error instanceof RunAborted ? error.reason : error instanceof RunSuperseded ? 'claim_lost' : controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
     if (reason === 'claim_lost') return; // another run owns the job now: write nothing
-    if (reason === 'shutting_down') throw new Error('the worker is shutting down; the job will be taken up again', { cause: error }); // the queue retries it
+    // The queue retries it; on the last try it dead-letters it and the job is settled from there (dead-letter.ts).
+    if (reason === 'shutting_down') throw new Error(SHUTTING_DOWN, { cause: error });
     if (reason === 'max_duration_exceeded') {
       const seconds = plan.consent.maxJobDurationSeconds;
       const driver = current.driver;
@@ -248,7 +264,20 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     if (claim.lastTry) {
       const message = (error as Error).message?.split('\n')[0] ?? 'unknown error';
       deps.log.error({ jobId, err: { message } }, 'executor run failed');
-      await fail('error', { type: 'job_failed', message: `Not booked: an internal error stopped the run (${message}).`, data: { reason: 'internal_error' } }, { reason: 'internal_error', step: null, provider: current.driver?.id ?? null, url: null, message }, `Not booked: an internal error stopped the run.`).catch(() => {});
+      try {
+        // The attempt under way ends here: its provider outcome, so provider metrics count it.
+        const driver = current.driver;
+        await fail(
+          'error',
+          { type: 'job_failed', ...(driver ? { providerId: driver.id } : {}), message: `Not booked: an internal error stopped the run (${message}).`, data: { reason: 'internal_error', ...(driver ? { providerOutcome: 'failed' } : {}) } },
+          { reason: 'internal_error', step: progress.step, provider: driver?.id ?? null, url: progress.url, message },
+          `Not booked: an internal error stopped the run.`,
+        );
+      } catch (failure) {
+        if (failure instanceof RunSuperseded) return;
+        // Not written (the recorder failed before): the queue dead-letters the entry and the job is settled from there.
+        throw failure;
+      }
       return;
     }
     throw error;

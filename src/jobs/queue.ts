@@ -6,6 +6,13 @@ import type { DB } from '../db/schema.ts';
 // pg-boss is the queue on both backends. A booking job's queue entry is written in the same
 // transaction as the job row, so a job is never created without the work to run it, or the reverse.
 export const BOOKING_QUEUE = 'booking';
+/**
+ * Where pg-boss copies a booking queue entry that failed for the last time (its handler threw on the
+ * last try, or its worker died and the heartbeat ran out): the executor settles the job from there.
+ */
+export const BOOKING_DEAD_LETTER_QUEUE = 'booking-dead-letter';
+/** Retries after the first try of a booking queue entry: 4 tries in all. */
+export const BOOKING_RETRY_LIMIT = 3;
 /** A worker sends heartbeats; one silent for this long is presumed dead and its job is retried. */
 export const BOOKING_HEARTBEAT_SECONDS = 10;
 
@@ -44,13 +51,21 @@ export async function startQueue(database: Database, options: QueueOptions = {})
   let boss = make();
   boss.on('error', onError);
   await boss.start();
-  if (!(await boss.getQueue(BOOKING_QUEUE))) {
-    await boss
-      .createQueue(BOOKING_QUEUE, { heartbeatSeconds: BOOKING_HEARTBEAT_SECONDS, retryLimit: 3, retryDelay: 1, expireInSeconds: 60 * 60 })
-      .catch((error: unknown) => {
-        // Two processes starting together may both try; the loser finds the queue already there.
-        if (!String((error as Error).message).includes('already exists')) throw error;
-      });
+  const booking = await boss.getQueue(BOOKING_QUEUE);
+  if (!booking || booking.deadLetter !== BOOKING_DEAD_LETTER_QUEUE) {
+    // Two processes starting together may both try; the loser finds the queue already there.
+    const exists = (error: unknown) => {
+      if (!String((error as Error).message).includes('already exists')) throw error;
+    };
+    if (!(await boss.getQueue(BOOKING_DEAD_LETTER_QUEUE))) await boss.createQueue(BOOKING_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5, expireInSeconds: 60 }).catch(exists);
+    if (!booking) {
+      await boss
+        .createQueue(BOOKING_QUEUE, { heartbeatSeconds: BOOKING_HEARTBEAT_SECONDS, retryLimit: BOOKING_RETRY_LIMIT, retryDelay: 1, expireInSeconds: 60 * 60, deadLetter: BOOKING_DEAD_LETTER_QUEUE })
+        .catch(exists);
+    } else {
+      // A database from before the dead-letter queue: its entries sent from now on carry it.
+      await boss.updateQueue(BOOKING_QUEUE, { deadLetter: BOOKING_DEAD_LETTER_QUEUE });
+    }
     // pg-boss caches queue definitions when it starts. A send inside our transaction must not miss
     // that cache: on PGlite the lookup would wait for the very transaction it runs in. Restart once.
     await boss.stop({ graceful: false });

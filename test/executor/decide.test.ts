@@ -64,5 +64,21 @@ describe('choosing within consent', () => {
     assert.equal((choose(plan({ ...hotel, roomPreference: undefined }), rooms) as { offer: Offer }).offer.key, 's');
     assert.equal(choose(plan(hotel, {}, { budgetPerUnit: 90 }), rooms).kind, 'none');
     assert.equal((choose(plan(hotel, {}, { budgetPerUnit: 120 }), rooms) as { offer: Offer }).offer.key, 's');
+    const refused = choose(plan(hotel, {}, { budgetPerUnit: 90 }), rooms);
+    assert.equal(refused.kind === 'none' && refused.why, 'nothing available within the budget of 90 per night (cheapest: 100)');
+  });
+
+  test('with a budget, an option whose price cannot be read is not acceptable; without one, it may be chosen', () => {
+    const hotel = { scenario: 'hotel', venue: 'Lutetia', city: 'Paris', checkIn: '2031-03-14', checkOut: '2031-03-16', adults: 2 } as const;
+    const rooms: Offer[] = [
+      { key: 'u', available: true, label: 'Mystery Room' },
+      { key: 'k', available: true, label: 'Deluxe King Room', unitPrice: 150, priceText: '€150.00' },
+    ];
+    assert.equal((choose(plan(hotel, {}, { budgetPerUnit: 200 }), rooms) as { offer: Offer }).offer.key, 'k', 'the priced room within the budget, not the unknown one');
+    const none = choose(plan(hotel, {}, { budgetPerUnit: 100 }), rooms);
+    assert.equal(none.kind === 'none' && none.why, 'nothing available within the budget of 100 per night (cheapest: €150.00; 1 with no readable price)');
+    const unpriced = choose(plan(hotel, {}, { budgetPerUnit: 100 }), [rooms[0]!]);
+    assert.equal(unpriced.kind === 'none' && unpriced.why, 'nothing available within the budget of 100 per night (1 with no readable price)');
+    assert.equal(choose(plan(hotel), [rooms[0]!]).kind, 'offer', 'no budget: an unknown price is no obstacle');
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { PROVIDERS, type ProviderId, type Scenario } from '../../sandbox/index.ts';
 import { longDate, shortDateUS, time12 } from '../../sandbox/engine/inventory.ts';
-import { assertCountersAgree, auditOf, createJob, outcomes, requests, venue, waitForJob } from './helpers.ts';
+import { assertCountersAgree, auditOf, createJob, outcomes, requests, types, venue, waitForJob } from './helpers.ts';
 
 // The sandbox catalogue (sandbox/README.md) × the eight provider drivers, end to end: each case is a
 // job created over REST with an API key, polled to its terminal status, and checked for its status,
@@ -194,6 +194,36 @@ function casesFor(provider: (typeof PROVIDERS)[number]): Case[] {
       title: 'Captcha: a CAPTCHA is captcha',
       body: request(scenario, venue('Captcha'), only),
       check: (result) => assertFailed(result, id, 'captcha', new RegExp(`^The providers blocked the booking with a CAPTCHA for .*${provider.name} shows a CAPTCHA`)),
+    },
+    {
+      title: 'Sister, venue switch allowed (the default): the sister venue is held, venue_switched naming both',
+      body: request(scenario, venue('Sister'), only),
+      async check({ job, events }, params) {
+        const asked = params[VENUE_FIELD[scenario]] as string;
+        assert.equal(job.status, 'paused_payment', job.summary);
+        const switched = events.filter((e) => e.type === 'venue_switched');
+        assert.equal(switched.length, 1);
+        assert.equal(switched[0].providerId, id);
+        assert.equal(switched[0].fromVenue, asked);
+        assert.notEqual(switched[0].toVenue, asked);
+        assert.ok(types(events).indexOf('venue_switched') < types(events).indexOf('paused_payment'));
+        assert.ok(job.summary.startsWith(`Held at ${provider.name}: `), job.summary);
+        assert.ok(job.summary.includes(`The venue was switched from ${asked} to ${switched[0].toVenue}`), job.summary);
+        assert.deepEqual(outcomes(events), [[id, 'accepted']]);
+      },
+    },
+    {
+      title: 'Sister, venue switch not allowed: nothing acceptable, no_availability, nothing switched or held',
+      body: request(scenario, venue('Sister'), { ...only, allowVenueSwitch: false }),
+      check({ job, events }) {
+        assert.equal(job.status, 'no_availability', job.summary);
+        assert.equal(job.handoffUrl, null);
+        assert.match(job.summary, new RegExp(`${provider.name} offers only .+, not .+, and the consent does not allow switching venues`));
+        assert.ok(!types(events).includes('venue_switched'));
+        assert.ok(!types(events).includes('paused_payment'));
+        assert.equal(events.at(-1).type, 'job_failed');
+        assert.deepEqual(outcomes(events), [[id, 'failed']]);
+      },
     },
     {
       title: 'Flaky: the transient HTTP 502 is retried from the search, then the booking is held',

@@ -106,6 +106,36 @@ describe('restaurant bookings in the sandbox', { concurrency: 4 }, () => {
     assert.match(job.summary, /CAPTCHA/);
   });
 
+  test('Sister, venue switch allowed (the default): the sister venue is held, with a venue_switched event naming both and the summary saying so', async () => {
+    const asked = venue('Sister Bistro');
+    const sister = `${asked.replace('Sister ', '')} Annex`;
+    const { job, events } = await book(requests.restaurant({ restaurant_name: asked }));
+    assert.equal(job.status, 'paused_payment');
+    const switched = events.filter((e) => e.type === 'venue_switched');
+    assert.equal(switched.length, 1);
+    assert.equal(switched[0].providerId, 'tablebook');
+    assert.equal(switched[0].fromVenue, asked);
+    assert.equal(switched[0].toVenue, sister);
+    assert.equal(switched[0].message, `Venue switched at TableBook from ${asked} to ${sister}: the site offers only ${sister}, and the consent allows switching venues.`);
+    assert.ok(types(events).indexOf('venue_switched') < types(events).indexOf('paused_payment'));
+    assert.ok(job.summary.startsWith(`Held at TableBook: ${sister}, Copenhagen`), job.summary);
+    assert.ok(job.summary.includes(`The venue was switched from ${asked} to ${sister}, as the consent allows.`), job.summary);
+    assert.deepEqual(outcomes(events), [['tablebook', 'accepted']]);
+  });
+
+  test('Sister, venue switch not allowed: neither provider has anything acceptable, no_availability, nothing switched', async () => {
+    const asked = venue('Sister Bistro');
+    const { job, events } = await book(requests.restaurant({ restaurant_name: asked }, { allowVenueSwitch: false }));
+    assert.equal(job.status, 'no_availability');
+    assert.equal(events.filter((e) => e.type === 'venue_switched').length, 0);
+    const fallback = events.find((e) => e.type === 'provider_fallback');
+    assert.equal(fallback.reason, 'no_availability');
+    assert.match(fallback.message, /TableBook offers only .* Annex, not Sister Bistro \w+, and the consent does not allow switching venues \(consent\.allowVenueSwitch is false\)/);
+    assert.match(job.summary, /^Nothing acceptable was available/);
+    assert.deepEqual(outcomes(events), [['tablebook', 'failed'], ['dinenow', 'failed']]);
+    assert.equal(events.filter((e) => e.type === 'paused_payment').length, 0);
+  });
+
   test('Broken: an unexpected page moves on to the next provider, then error with step, provider, URL and message', async () => {
     const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Broken Brasserie') }));
     assert.equal(job.status, 'error');

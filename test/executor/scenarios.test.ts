@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { assertCountersAgree, requests, runJob, venue } from './helpers.ts';
+import { assertCountersAgree, outcomes, requests, runJob, venue } from './helpers.ts';
 
 // Hotels, flights and activities run end to end like restaurants (the contract's "activity is not
 // executed yet" is behind us): each scenario's own decisions (room and seat preferences, budgets,
@@ -31,6 +31,32 @@ describe('hotel, flight and activity bookings in the sandbox', { concurrency: 4 
     const tight = await book(requests.hotel({ budget_max_per_night: 20 }));
     assert.equal(tight.job.status, 'no_availability');
     assert.match(tight.job.summary, /budget of 20 per night/);
+  });
+
+  test('hotel Outage at StaySearch, nothing within the budget at Roomly: error, not no_availability (StaySearch was never asked), naming each provider\'s outcome', async () => {
+    const { job, events } = await book(requests.hotel({ hotel_name: venue('Outage Lodge'), budget_max_per_night: 20 }));
+    assert.equal(job.status, 'error');
+    assert.equal(job.error.reason, 'provider_outage');
+    assert.equal(job.error.provider, 'staysearch', 'described by the failure that makes it an error');
+    assert.deepEqual(job.error.attempts.map((a: any) => [a.provider, a.kind]), [['staysearch', 'outage'], ['roomly', 'no_availability']]);
+    const failed = events.at(-1);
+    assert.equal(failed.type, 'job_failed');
+    assert.match(failed.message, /StaySearch: the site is unavailable \(HTTP 503\); Roomly: nothing acceptable at Roomly: nothing available within the budget of 20 per night/);
+    assert.match(job.summary, /^The booking could not be made/);
+    assert.deepEqual(outcomes(events), [['staysearch', 'failed'], ['roomly', 'failed']]);
+  });
+
+  test('flight Sister: the airline asked for is not the carrier; switched by default, refused without consent', async () => {
+    const airline = venue('Sister Skyways');
+    const allowed = await book(requests.flight({ targetAirline: airline }));
+    assert.equal(allowed.job.status, 'paused_payment');
+    const switched = allowed.events.find((e) => e.type === 'venue_switched');
+    assert.equal(switched.fromVenue, airline);
+    assert.match(switched.toVenue, / Connect, LHR → JFK$/);
+    assert.match(allowed.job.summary, /The venue was switched from Sister Skyways \w+ to .* Connect/);
+    const refused = await book(requests.flight({ targetAirline: venue('Sister Skyways') }, { allowVenueSwitch: false }));
+    assert.equal(refused.job.status, 'no_availability');
+    assert.ok(!refused.events.some((e) => e.type === 'venue_switched'));
   });
 
   test('flight for two passengers with a one-person profile, or a return trip: error before browsing', async () => {

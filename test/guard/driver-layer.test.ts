@@ -47,6 +47,46 @@ describe('payment guard, driver layer alone', () => {
     await context.close();
   });
 
+  test('a code picked rather than typed is refused too: a list of digits (select, fillForm) and a radio button (check), each with an action_denied', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log);
+    await g.goto(`${sandbox.origin('adversarial')}/select`);
+    await assert.rejects(g.select('#cvc-d1', '7'), (e: unknown) => e instanceof GuardRefusal && e.field === 'cvc_d1');
+    await assert.rejects(g.fillForm([['#cvc-d2', '3']]), (e: unknown) => e instanceof GuardRefusal && e.field === 'cvc_d2');
+    assert.deepEqual(await page.$$eval('select', (els) => els.map((e) => (e as HTMLSelectElement).value)), ['', '', '']);
+    await assert.rejects(g.submit('#adv-submit', 'pay'), CardStepReached, 'the form holds a card-code list: the pause');
+
+    await g.goto(`${sandbox.origin('adversarial')}/radio`);
+    await assert.rejects(g.check('input[name="cvv_1"][value="7"]'), (e: unknown) => e instanceof GuardRefusal && e.field === 'cvv_1');
+    assert.equal(await page.locator('input[type=radio]:checked').count(), 0);
+
+    const denied = log.deniedBy('driver');
+    assert.deepEqual(denied.slice(0, 2), [
+      "Payment guard (driver layer) refused to choose a value in the card security code field 'cvc_d1'.",
+      "Payment guard (driver layer) refused to fill the card security code field 'cvc_d2'.",
+    ]);
+    assert.equal(denied.at(-1), "Payment guard (driver layer) refused to tick the card security code field 'cvv_1'.");
+    assert.deepEqual(sandbox.cardCodesReceived(), []);
+    await context.close();
+  });
+
+  test('ordinary lists and radio buttons are still chosen (the flight search\'s cabin, a time slot)', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log);
+    await g.goto(`${sandbox.origin('skyfare')}/`);
+    await g.select('#sf-cabin', 'business');
+    assert.equal(await page.inputValue('#sf-cabin'), 'business');
+    await page.setContent('<form><fieldset><legend>Choose a time</legend><label><input type="radio" name="time_slot" value="1930">7:30 PM</label></fieldset></form>');
+    await g.check('input[name="time_slot"]');
+    assert.equal(await page.isChecked('input[name="time_slot"]'), true);
+    assert.deepEqual(log.deniedBy('driver'), []);
+    await context.close();
+  });
+
   test('pressing a control that submits a card-code field (or any button while one is shown) is refused: the pause', async () => {
     const context = await browser.newContext();
     const log = new GuardLog();

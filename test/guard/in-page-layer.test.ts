@@ -73,6 +73,26 @@ describe('payment guard, in-page layer alone', () => {
     await context.close();
   });
 
+  test('a list of digits stays unpicked: choosing an option and setting the value by script are refused, nothing reaches the server', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const log = new GuardLog();
+    await installGuard(context, log, { inPage: true, network: false });
+    const page = await context.newPage();
+    await page.goto(`${sandbox.origin('adversarial')}/select`);
+    await page.selectOption('#cvc-d1', '7');
+    await page.evaluate(() => {
+      (document.getElementById('cvc-d2') as HTMLSelectElement).value = '3';
+    });
+    assert.deepEqual(await page.$$eval('select', (els) => els.map((e) => (e as HTMLSelectElement).value)), ['', '', '']);
+    await page.click('#adv-submit');
+    await page.waitForTimeout(200);
+    assert.deepEqual(sandbox.cardCodesReceived(), []);
+    const denied = log.deniedBy('page');
+    assert.ok(denied.some((m) => /blocked typing into the card security code field 'cvc_d1'/.test(m)), denied.join('\n'));
+    assert.ok(denied.some((m) => /blocked script into the card security code field 'cvc_d2'/.test(m)), denied.join('\n'));
+    await context.close();
+  });
+
   test('the person in control of the tab types freely; back under automation, input is blocked again', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const log = new GuardLog();

@@ -116,6 +116,19 @@ describe('adversarial pages: a human typing a code is detected server-side', { c
     assertRecorded('/early', 'security_code');
   }));
 
+  test('/select: the code picked from three lists of digits', () => onPage('/select', async (page) => {
+    for (const [i, d] of [...SECRET].entries()) await page.getByLabel(`Digit ${i + 1}`).selectOption(d);
+    await Promise.all([page.waitForNavigation(), page.locator('#adv-submit').click()]);
+    assert.ok(await page.locator('#adv-done').isVisible());
+    for (const field of ['cvc_d1', 'cvc_d2', 'cvc_d3']) assertRecorded('/select', field);
+  }));
+
+  test('/radio: the code picked digit by digit from radio buttons', () => onPage('/radio', async (page) => {
+    for (const [i, d] of [...SECRET].entries()) await page.locator(`input[name="cvv_${i + 1}"][value="${d}"]`).check();
+    await Promise.all([page.waitForNavigation(), page.locator('#adv-submit').click()]);
+    for (const field of ['cvv_1', 'cvv_2', 'cvv_3']) assertRecorded('/radio', field);
+  }));
+
   test('/autosubmit: submits from the input event on the first keystroke', () => onPage('/autosubmit', async (page) => {
     await Promise.all([page.waitForNavigation(), page.locator('#cvv').press('7')]);
     assert.ok(await page.locator('#adv-done').isVisible());
@@ -140,6 +153,40 @@ describe('adversarial pages: a human typing a code is detected server-side', { c
     await until(() => receiptsFor('/collect').some((r) => r.field === 'cvv'));
     assertRecorded('/collect', 'cvv');
   }));
+
+  test('/fetch/blob: fetch() with a Blob body (JSON, no content type) on change', () => onPage('/fetch/blob', async (page) => {
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await page.keyboard.press('Tab'); // change event
+    await until(() => receiptsFor('/api/card/verify').length > 0);
+    assertRecorded('/api/card/verify', 'cvc');
+  }));
+
+  test('/fetch/stream: fetch() with a ReadableStream body on change (Chromium streams only over HTTP/2: the POST is made, and fails here)', () => onPage('/fetch/stream', async (page) => {
+    const failed = page.waitForEvent('requestfailed', { predicate: (r) => r.method() === 'POST' && r.url().endsWith('/api/card/verify') });
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await page.keyboard.press('Tab'); // change event
+    const request = await failed;
+    assert.match(request.failure()?.errorText ?? '', /ALPN/);
+    assert.equal(request.postDataBuffer(), null, 'a stream body cannot be read from outside the page');
+  }));
+
+  test('/service-worker: the page\'s service worker sends the code from outside the page', async () => {
+    // Its own context: the worker would otherwise control the other pages of this origin.
+    const own = await newContext(browser);
+    try {
+      const page = await own.newPage();
+      await page.goto(`${sandbox.origin('adversarial')}/service-worker`);
+      await page.locator('#adv-sw-status', { hasText: 'registered' }).waitFor();
+      await page.reload();
+      assert.equal(await page.locator('#adv-sw-status').textContent(), 'controlling');
+      await page.getByLabel('Security code').pressSequentially(SECRET);
+      await page.keyboard.press('Tab'); // change event
+      await until(() => receiptsFor('/collect').some((r) => r.field === 'cvc'));
+      assertRecorded('/collect', 'cvc');
+    } finally {
+      await own.close();
+    }
+  });
 
   test('/fetch/ws: WebSocket message on input', () => onPage('/fetch/ws', async (page) => {
     await page.waitForFunction(() => (window as unknown as { ws: WebSocket }).ws.readyState === 1);

@@ -177,6 +177,19 @@ describe('Flaky', { concurrency: 2, timeout: SUITE_TIMEOUT }, () => {
   }
 });
 
+describe('Sister (only the sister venue, named differently)', { concurrency: 2, timeout: SUITE_TIMEOUT }, () => {
+  for (const id of ALL) {
+    test(id, () => withPage(async (page) => {
+      const flight = HOOKS[id].scenario === 'flight';
+      await walkToReview(page, sandbox.origin(id), id, flight ? 'Sister Skyways' : 'Sister Bistro', true);
+      const review = (await page.textContent('body')) ?? '';
+      assert.ok(review.includes(flight ? 'Skyways Connect' : 'Bistro Annex'), `${id}: the review shows the sister venue`);
+      assert.ok(!/Sister/i.test(review), `${id}: the venue asked for is not what is held`);
+      assert.ok(await page.locator(HOOKS[id].reviewContinue).count() > 0, 'otherwise a normal booking');
+    }));
+  }
+});
+
 describe('Walk In (pay at the venue)', { concurrency: 2, timeout: SUITE_TIMEOUT }, () => {
   for (const id of ALL) {
     test(id, () => withPage(async (page) => {

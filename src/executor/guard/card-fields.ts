@@ -25,7 +25,7 @@ export function looksLikeCardCode(text: string | null | undefined): boolean {
 }
 
 /**
- * If `el` is a card-code input, a short name for it (its name attribute, else its id, else its
+ * If `el` is a card-code input (or textarea, or select), a short name for it (its name attribute, else its id, else its
  * aria-label or placeholder); otherwise null. Looks at the standard autocomplete token (cc-csc) and at
  * everything a person would read: name, id, placeholder, aria-label, title, its labels, the elements
  * it is labelled by, and the legend of its fieldset (codes split over several one-digit boxes).
@@ -33,7 +33,8 @@ export function looksLikeCardCode(text: string | null | undefined): boolean {
 export function cardFieldOf(el: Element | null | undefined): string | null {
   if (!el || el.nodeType !== 1) return null;
   const tag = el.tagName;
-  if (tag !== 'INPUT' && tag !== 'TEXTAREA') return null;
+  // A list of digits (or of codes) is a card-code field as much as a text box is.
+  if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT') return null;
   const type = (el.getAttribute('type') || 'text').toLowerCase();
   if (['checkbox', 'radio', 'submit', 'button', 'image', 'file', 'reset', 'range', 'color', 'date', 'datetime-local', 'month', 'week', 'time'].includes(type)) return null;
   const attr = (name: string) => el.getAttribute(name) || '';

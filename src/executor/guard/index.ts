@@ -42,6 +42,18 @@ function pageOf(request: Request): Page | null {
   }
 }
 
+/**
+ * A request that may carry a body the layer was not shown. The browser gives no body to read for a
+ * ReadableStream upload, and gives none either for an empty body: the two cannot be told apart, so
+ * a script's request with a body-carrying method and nothing to read is refused. A navigation (a
+ * form submission) is built by the browser from the form's fields, always readable: nothing there
+ * means an empty form.
+ */
+function unreadableBody(request: Request): boolean {
+  const method = request.method();
+  return method !== 'GET' && method !== 'HEAD' && !request.isNavigationRequest();
+}
+
 export async function installGuard(context: BrowserContext, events: GuardEvents, options: GuardOptions = {}): Promise<GuardControls> {
   const inPage = options.inPage ?? true;
   const network = options.network ?? true;
@@ -69,19 +81,21 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
   if (network) {
     await context.addInitScript({ content: LEARNER_SCRIPT });
     await context.route('**/*', async (route: Route, request: Request) => {
-      let field: string | null;
+      let why: string | null;
       try {
         const page = pageOf(request);
         if (page ? userPages.has(page) : usersAnywhere > 0) return await route.continue();
+        const body = request.postDataBuffer();
         // The provisional headers (no await): allHeaders() can wait for browser events that never come.
-        field = cardFieldInRequest(request.url(), request.postDataBuffer(), request.headers()['content-type'] ?? '', learned);
+        const field = cardFieldInRequest(request.url(), body, request.headers()['content-type'] ?? '', learned);
+        why = field ? `it carried the card security code field '${field}'` : body === null && unreadableBody(request) ? 'its body could not be read, so it could carry a card security code' : null;
       } catch {
         // A request the layer cannot read is not let through (and a route left unanswered would hang its page).
-        field = '(unreadable request)';
+        why = 'it could not be read';
       }
       try {
-        if (!field) return await route.continue();
-        events.denied('network', `Payment guard (network layer) blocked a ${request.method()} request to ${describe(request.url())}: it carried the card security code field '${field}'.`);
+        if (!why) return await route.continue();
+        events.denied('network', `Payment guard (network layer) blocked a ${request.method()} request to ${describe(request.url())}: ${why}.`);
         return await route.abort('blockedbyclient');
       } catch {
         // The page or context went away meanwhile.

@@ -71,7 +71,7 @@ const classifyControl = new Function(
   let frame = false;
   if (form) {
     for (const f of Array.from(form.elements)) { field = cardFieldOf(f); if (field) break; }
-    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea'))) { field = cardFieldOf(f); if (field) break; }
+    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea, select'))) { field = cardFieldOf(f); if (field) break; }
     frame = form.querySelector('iframe') !== null;
   }
   const tag = el.tagName;
@@ -79,8 +79,24 @@ const classifyControl = new Function(
   const button = tag === 'BUTTON' || (tag === 'INPUT' && ['submit', 'image', 'button'].includes(type)) || el.getAttribute('role') === 'button';
   return { label, field, frame, button };`,
 ) as (el: Element) => { label: string; field: string | null; frame: boolean; button: boolean };
+/** Also a radio button or checkbox whose name or labels read as a card code (a code picked digit by digit). */
+const classifyChoice = new Function(
+  'el',
+  `${IN_PAGE_CLASSIFIER}
+  const card = cardFieldOf(el);
+  if (card) return card;
+  const type = (el.getAttribute('type') || '').toLowerCase();
+  if (el.tagName !== 'INPUT' || (type !== 'radio' && type !== 'checkbox')) return null;
+  const attr = (name) => el.getAttribute(name) || '';
+  const texts = [attr('name'), attr('id'), attr('aria-label'), attr('title')];
+  for (const label of Array.from(el.labels || [])) texts.push(label.textContent || '');
+  const fieldset = el.closest('fieldset');
+  const legend = fieldset ? fieldset.querySelector(':scope > legend') : null;
+  if (legend) texts.push(legend.textContent || '');
+  return texts.some((t) => looksLikeCardCode(t)) ? (attr('name') || attr('id') || 'unnamed field').slice(0, 60) : null;`,
+) as (el: Element) => string | null;
 const firstCardField = new Function(`${IN_PAGE_CLASSIFIER}
-  for (const el of Array.from(document.querySelectorAll('input, textarea'))) { const f = cardFieldOf(el); if (f) return f; }
+  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { const f = cardFieldOf(el); if (f) return f; }
   return null;`) as () => string | null;
 /**
  * Fills a whole form in one round trip: every target is classified first, and if any is a card-code
@@ -111,7 +127,7 @@ const fillFields = new Function(
   return {};`,
 ) as (fields: Array<[string, string]>) => { missing?: string; card?: string; rejected?: string };
 const focusFirstCardField = new Function(`${IN_PAGE_CLASSIFIER}
-  for (const el of Array.from(document.querySelectorAll('input, textarea'))) { if (cardFieldOf(el)) { el.focus(); return document.activeElement === el; } }
+  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { if (cardFieldOf(el)) { el.focus(); return document.activeElement === el; } }
   return false;`) as () => boolean;
 
 export interface Row {
@@ -167,10 +183,7 @@ export class GuardedPage {
   async fill(selector: string, value: string): Promise<void> {
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
-    if (field) {
-      this.#events.denied('driver', `Payment guard (driver layer) refused to fill the card security code field '${field}'.`);
-      throw new GuardRefusal(field);
-    }
+    if (field) this.#refuse(field, 'fill');
     await target.fill(value, { timeout: this.#timeout });
   }
 
@@ -179,10 +192,7 @@ export class GuardedPage {
     if (fields.length === 0) return;
     await this.#one(fields[0]![0]);
     const result = await this.#bounded(this.#page.evaluate(fillFields, fields), 'fill a form');
-    if (result.card) {
-      this.#events.denied('driver', `Payment guard (driver layer) refused to fill the card security code field '${result.card}'.`);
-      throw new GuardRefusal(result.card);
-    }
+    if (result.card) this.#refuse(result.card, 'fill');
     if (result.missing) throw new Error(`the form has no field ${result.missing}`);
     if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
   }
@@ -194,6 +204,8 @@ export class GuardedPage {
 
   async select(selector: string, value: string): Promise<void> {
     const target = await this.#one(selector);
+    const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
+    if (field) this.#refuse(field, 'choose a value in');
     const chosen = await target.selectOption(value, { timeout: this.#timeout });
     if (!chosen.includes(value)) throw new Error(`the list ${selector} does not offer ${value}`);
   }
@@ -201,7 +213,8 @@ export class GuardedPage {
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
     const target = await this.#one(selector);
-    if (await this.#bounded(target.evaluate(classifyField), 'classify a field')) throw new GuardRefusal(selector);
+    const field = await this.#bounded(target.evaluate(classifyChoice), 'classify a field');
+    if (field) this.#refuse(field, 'tick');
     await target.check({ timeout: this.#timeout });
   }
 
@@ -271,6 +284,12 @@ export class GuardedPage {
         return { attrs: attrsOf(e), text: clean(e.textContent), cells: cellsOut, cellAttrs };
       });
     }, cells), 'read the page');
+  }
+
+  /** Every way of putting something into a card-code field ends here: an action_denied event, then the refusal. */
+  #refuse(field: string, how: 'fill' | 'choose a value in' | 'tick'): never {
+    this.#events.denied('driver', `Payment guard (driver layer) refused to ${how} the card security code field '${field}'.`);
+    throw new GuardRefusal(field);
   }
 
   /** Questions to the page have no timeout of their own in Playwright: a hung tab must not hang the run. */

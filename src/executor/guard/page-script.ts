@@ -40,8 +40,10 @@ export const BLOCKER_SCRIPT = `(() => {
 
   const inputValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
   const areaValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value');
-  const getValue = (el) => (el.tagName === 'TEXTAREA' ? areaValue : inputValue).get.call(el);
-  const setValue = (el, v) => (el.tagName === 'TEXTAREA' ? areaValue : inputValue).set.call(el, v);
+  const selectValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value');
+  const valueOf = (el) => (el.tagName === 'TEXTAREA' ? areaValue : el.tagName === 'SELECT' ? selectValue : inputValue);
+  const getValue = (el) => valueOf(el).get.call(el);
+  const setValue = (el, v) => valueOf(el).set.call(el, v);
   const deny = (how, el) => { call('deny', how, cardFieldOf(el) || 'card field'); };
   const source = (e) => (e.composedPath && e.composedPath()[0]) || e.target;
 
@@ -82,6 +84,7 @@ export const BLOCKER_SCRIPT = `(() => {
   };
   guardValue(HTMLInputElement.prototype, inputValue, 'value');
   guardValue(HTMLTextAreaElement.prototype, areaValue, 'value');
+  guardValue(HTMLSelectElement.prototype, selectValue, 'value');
   guardValue(HTMLInputElement.prototype, Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'defaultValue'), 'defaultValue');
   const setAttribute = Element.prototype.setAttribute;
   Object.defineProperty(Element.prototype, 'setAttribute', {
@@ -131,7 +134,7 @@ export const LEARNER_SCRIPT = `(() => {
   const visit = (root, fresh) => {
     for (const el of Array.from(root.querySelectorAll('*'))) {
       if (el.shadowRoot) visit(el.shadowRoot, fresh);
-      if (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') continue;
+      if (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA' && el.tagName !== 'SELECT') continue;
       const name = el.getAttribute('name');
       if (name && !seen.has(name.toLowerCase()) && cardFieldOf(el)) { seen.add(name.toLowerCase()); fresh.push(name); }
     }

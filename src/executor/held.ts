@@ -1,0 +1,105 @@
+import type { Held, SearchRequest } from '../providers/types.ts';
+
+// Is what a provider holds what was asked for? Read from the review page as the site writes it
+// (each site its own way: "Sunday, 29 November 2026 at 19:30", "Nov 29, 2026 at 7:30 PM", "party of
+// 2", "2 × $69.00 tickets"), compared with the request: the date (hotels: both dates), the time
+// chosen (the one asked for, or the consented adjustment), and how many. A different venue is not a
+// mismatch but a venue switch, which the consent decides on.
+
+export type HeldCheck =
+  | { kind: 'as_asked' }
+  | { kind: 'mismatch'; message: string }
+  | { kind: 'venue_switch'; from: string; to: string };
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+
+function isoDate(year: string, month: number, day: string): string | null {
+  const d = Number(day);
+  if (month < 1 || month > 12 || d < 1 || d > 31) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Every date in the text, in order, as YYYY-MM-DD. */
+export function datesIn(text: string): string[] {
+  const found: Array<[number, string | null]> = [];
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) found.push([m.index, isoDate(m[1]!, Number(m[2]), m[3]!)]);
+  for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2})\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'))) found.push([m.index, isoDate(m[3]!, MONTHS.indexOf(m[2]!.slice(0, 3).toLowerCase()) + 1, m[1]!)]);
+  for (const m of text.matchAll(new RegExp(`\\b${MONTH}\\s+(\\d{1,2}),?\\s+(\\d{4})\\b`, 'gi'))) found.push([m.index, isoDate(m[3]!, MONTHS.indexOf(m[1]!.slice(0, 3).toLowerCase()) + 1, m[2]!)]);
+  return found.sort((a, b) => a[0] - b[0]).map(([, d]) => d).filter((d): d is string => d !== null);
+}
+
+/** The first time of day in the text, as HH:MM (24-hour; "7:30 PM" is 19:30). */
+export function firstTimeIn(text: string): string | null {
+  const m = /\b(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\.?\b)?/i.exec(text);
+  if (!m) return null;
+  let hours = Number(m[1]);
+  const half = m[3]?.toLowerCase();
+  if (half === 'p' && hours < 12) hours += 12;
+  if (half === 'a' && hours === 12) hours = 0;
+  if (hours > 23 || Number(m[2]) > 59) return null;
+  return `${String(hours).padStart(2, '0')}:${m[2]}`;
+}
+
+const UNITS: Record<SearchRequest['scenario'], RegExp> = {
+  restaurant: /\bparty of (\d+)|\b(\d+)\s*(?:guests?|people|persons?|diners?|covers?)\b/i,
+  hotel: /\b(\d+)\s*(?:adults?|guests?)\b/i,
+  flight: /\b(\d+)\s*(?:passengers?|travell?ers?|adults?)\b/i,
+  // "2 tickets", "2 × $69.00 tickets"
+  activity: /\b(\d+)\s*(?:×\s*\S+\s*)?(?:tickets?|seats?)\b/i,
+};
+
+/** How many people (or tickets) the text says, for the scenario; null when it does not say. */
+export function quantityIn(scenario: SearchRequest['scenario'], text: string): number | null {
+  const m = UNITS[scenario].exec(text);
+  const n = m ? Number(m[1] ?? m[2]) : NaN;
+  return Number.isInteger(n) ? n : null;
+}
+
+function words(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+/**
+ * The venue's name as the site shows it, when it is not the one asked for (null when it is). Sites
+ * add the city ("Noma, Copenhagen", "Hotel Lutetia · Paris"); names are compared word for word,
+ * ignoring case, accents and punctuation. Flights: the airline asked for must be the carrier.
+ */
+function otherVenue(request: SearchRequest, held: Held): string | null {
+  const shown = words(held.venue);
+  if (request.scenario === 'flight') {
+    if (!request.airline) return null;
+    return ` ${shown} `.includes(` ${words(request.airline)} `) ? null : held.venue;
+  }
+  const city = words(request.city);
+  let name = shown;
+  if (city && name.endsWith(` ${city}`)) name = name.slice(0, -city.length - 1);
+  else if (city && name.startsWith(`${city} `)) name = name.slice(city.length + 1);
+  if (name === words(request.venue)) return null;
+  // The name without the city the site appended, as the site writes it.
+  return held.venue.replace(new RegExp(`\\s*[,·(–-]?\\s*${request.city.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)?\\s*$`, 'i'), '').trim() || held.venue;
+}
+
+const THINGS: Record<SearchRequest['scenario'], string> = { restaurant: 'party size', hotel: 'number of guests', flight: 'number of passengers', activity: 'number of tickets' };
+
+/** Compares what the review page says is held with the request; `time` is the time chosen (restaurants, flights). */
+export function checkHeld(request: SearchRequest, held: Held, time: string | undefined): HeldCheck {
+  // Some sites put the date with the route (JetDeck: "LHR – JFK, Dec 12, 2026"), not with the times.
+  const whenDates = datesIn(held.when);
+  const dates = whenDates.length ? whenDates : datesIn(held.venue);
+  const wanted = request.scenario === 'hotel' ? [request.checkIn, request.checkOut] : [request.date];
+  const what = request.scenario === 'hotel' ? 'dates' : 'date';
+  if (dates.length < wanted.length) return { kind: 'mismatch', message: `the review page does not say which ${what} it holds ("${held.when}")` };
+  if (wanted.some((d, i) => dates[i] !== d)) return { kind: 'mismatch', message: `it holds ${dates.slice(0, wanted.length).join(' to ')} ("${held.when}"), not ${wanted.join(' to ')} as asked` };
+  if (time && (request.scenario === 'restaurant' || request.scenario === 'flight')) {
+    const shown = firstTimeIn(held.when);
+    if (shown !== time) return { kind: 'mismatch', message: shown ? `it holds ${shown}, not the ${time} chosen ("${held.when}")` : `the review page does not say at what time ("${held.when}")` };
+  }
+  const count = quantityIn(request.scenario, held.quantity);
+  const asked = request.scenario === 'restaurant' ? request.partySize : request.scenario === 'hotel' ? request.adults : request.scenario === 'flight' ? request.passengers : request.tickets;
+  if (count === null) return { kind: 'mismatch', message: `the review page does not say the ${THINGS[request.scenario]} ("${held.quantity}")` };
+  if (count !== asked) return { kind: 'mismatch', message: `it holds ${held.quantity}, not ${asked} as asked (${THINGS[request.scenario]})` };
+  const other = otherVenue(request, held);
+  if (other) return { kind: 'venue_switch', from: request.scenario === 'flight' ? request.airline! : request.venue, to: other };
+  return { kind: 'as_asked' };
+}
