@@ -29,6 +29,6 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   app.setErrorHandler((error, request, reply) => sendOAuthError(error, request, reply));
 
   wellKnownRoutes(app, issuer);
-  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db, opts.services.database.backend === 'postgres' ? 4 : 1), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
+  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
   authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer) });
 }
