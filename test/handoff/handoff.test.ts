@@ -482,7 +482,9 @@ for (const backend of BACKENDS) {
       assert.ok(captured.lines().length > 20, 'the service logged (at debug level) while the tests ran');
       assert.ok(socketTexts >= 4, 'the live view sockets\' text messages were captured');
       assert.ok(bodies.some((b) => b.startsWith('{"t":"status"') && b.includes('"status":"completed"')));
-      assert.ok(bodies.some((b) => b.startsWith('{"t":"ended"')));
+      // No assertion on the socket's `{t:'ended'}`: it follows the final status in the same tick, and
+      // the page closes its socket on that status, so the browser may drop it (WHATWG: no message
+      // events once closing). It carries only a reason word.
       for (const code of typedCodes) {
         assert.ok(!captured.lines().some((line) => containsCode(line, code)), `no log line carries ${code}`);
         assert.ok(!containsCode(dump.text, code), `no database row carries ${code}`);
