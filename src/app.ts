@@ -11,6 +11,7 @@ import { identityPlugin } from './identity/index.ts';
 import { authorizationServer } from './oauth/routes/index.ts';
 import { webPages } from './web/connected-apps.ts';
 import { handoffWeb } from './web/handoff-routes.ts';
+import { homePage } from './web/home.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -39,5 +40,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(authorizationServer, { services });
   await app.register(webPages, { services });
   await app.register(handoffWeb, { services });
+  await app.register(homePage, { services });
   return app;
 }
