@@ -221,6 +221,29 @@ for (const backend of BACKENDS) {
         assert.equal((await refresh(app, tokens.refresh_token)).status, 200);
       });
 
+      test('a malformed scope on refresh is invalid_scope, rotates nothing, and the token still works', async () => {
+        const tokens = await pair();
+        let current = tokens.refresh_token;
+        // Each once produced a token: "book,read" and "{}" answered 200 with scope "" (pasted into
+        // an array literal), a lone quote a 500.
+        for (const scope of ['book,read', '{}', '{book,read}', '"', '\\', 'read,', 'book\tread', 'book+read', 'read admin', ' ']) {
+          const reply = await token({ grant_type: 'refresh_token', refresh_token: current, scope }, { basic: basic(app) });
+          assert.equal(reply.status, 400, JSON.stringify(scope));
+          assert.equal(reply.body.error, 'invalid_scope', JSON.stringify(scope));
+          const next = await refresh(app, current);
+          assert.equal(next.status, 200, `after ${JSON.stringify(scope)}`);
+          assert.equal(next.body.scope, 'book read');
+          current = next.body.refresh_token;
+        }
+        // The client is authenticated before the request is judged.
+        const stranger = await token({ grant_type: 'refresh_token', refresh_token: current, scope: '{}' }, { basic: [app.client.client_id, 'wrong'] });
+        assert.equal(stranger.status, 401);
+        // Well-formed narrower scopes still work, separated by one space or several.
+        const narrowed = await token({ grant_type: 'refresh_token', refresh_token: current, scope: 'read  read' }, { basic: basic(app) });
+        assert.equal(narrowed.status, 200);
+        assert.equal(narrowed.body.scope, 'read');
+      });
+
       test('an expired refresh token is invalid_grant', async () => {
         const tokens = await pair();
         await service.services.db.updateTable('oauth_refresh_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('rotated_at', 'is', null).execute();
