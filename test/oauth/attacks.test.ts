@@ -195,11 +195,19 @@ for (const backend of BACKENDS) {
         assert.ok(replies.filter((r) => r.status !== 200).every((r) => r.status === 400 && r.body.error === 'invalid_grant'));
       });
 
-      test(`${N} parallel refreshes of one token give exactly one 200`, async () => {
+      test(`${N} parallel refreshes of one token give exactly one 200, and the losers' reuse revokes the winner's pair too`, async () => {
         const tokens = await pair();
         const replies = await Promise.all(Array.from({ length: N }, () => refresh(app, tokens.refresh_token)));
-        assert.equal(replies.filter((r) => r.status === 200).length, 1);
+        const winners = replies.filter((r) => r.status === 200);
+        assert.equal(winners.length, 1);
         assert.ok(replies.filter((r) => r.status !== 200).every((r) => r.status === 400 && r.body.error === 'invalid_grant'));
+        // Decided (docs/oauth.md): a rotated token presented again revokes its family (RFC 9700
+        // §4.14.2), and the server cannot tell a parallel retry from a thief. So the pair the winner
+        // received is dead as well: a client must not refresh one token in parallel.
+        const won = winners[0]!.body as { access_token: string; refresh_token: string };
+        await assertDead(won.access_token);
+        assert.equal((await refresh(app, won.refresh_token)).body.error, 'invalid_grant');
+        await assertDead(tokens.access_token);
       });
     });
 
