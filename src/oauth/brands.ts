@@ -121,13 +121,33 @@ export function skeleton(value: string): string {
 }
 
 /**
+ * The words a reader sees where the writing shows a boundary without a space: case ("MetaAI",
+ * "myAWS", "AWSConsole": lower then upper, or the last capital of a run before a lower-case
+ * letter) and digits ("AWS2", "Meta4U"). Done after compatibility forms are decomposed (so that
+ * "ＭｅｔａＡＩ" splits like "MetaAI") and before case is folded away. Digits and symbols become
+ * separators here, not leetspeak: a digit at a word's edge reads as a number ("AWS2"), and folding
+ * it ("awsz") would hide the brand. Leetspeak inside a word ("M3ta") is the other reading's job.
+ */
+function visibleWords(value: string): string[] {
+  const split = bare(value)
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  let out = '';
+  for (const ch of split) out += /^\p{L}$/u.test(ch) ? foldChar(ch) : ' ';
+  return words(out);
+}
+
+/**
  * The brands a client name claims. Brands of five letters or more match anywhere in the name's
  * skeleton ("MyGoogleHelper"); shorter ones ("Meta", "AWS") only as a whole word, so that
- * "Metadata Explorer" is not taken for Meta.
+ * "Metadata Explorer" or "Metallica Fans" is not taken for Meta. A name's words are read two ways,
+ * and a short brand is claimed if either reading has it: folded with leetspeak and split at
+ * separators ("M3ta AI", "4WS"), and split where case or digits show a boundary ("MetaAI",
+ * "AWSConsole", "myAWS", "AWS2", "Meta4U"). Either reading alone would let the other's names through.
  */
 export function brandsClaimedBy(clientName: string, brands: ProtectedBrand[]): ProtectedBrand[] {
   const whole = skeleton(clientName);
-  const nameWords = new Set(words(fold(clientName)));
+  const nameWords = new Set([...words(fold(clientName)), ...visibleWords(clientName)]);
   return brands.filter((brand) => {
     const mark = skeleton(brand.name);
     if (mark === '') return false;

@@ -98,6 +98,44 @@ describe('protected brand matching', () => {
     assert.deepEqual(claimed('my AWS agent'), ['AWS']);
   });
 
+  test('a short brand is a whole word wherever case, digits or symbols mark the word, not only spaces', () => {
+    // Each of these once claimed nothing, and registered with any redirect URI.
+    const cases: Array<[string, string]> = [
+      ['MetaAI Assistant', 'Meta'],
+      ['AWSConsole', 'AWS'],
+      ['myAWS', 'AWS'],
+      ['AWS2', 'AWS'],
+      ['Meta4U', 'Meta'],
+      ['\uff2d\uff45\uff54\uff41\uff21\uff29', 'Meta'], // full-width ＭｅｔａＡＩ
+      ['\u{1D40C}\u{1D41E}\u{1D42D}\u{1D41A}\u{1D400}\u{1D408}', 'Meta'], // mathematical bold 𝐌𝐞𝐭𝐚𝐀𝐈
+      ['\u041c\u0435\u0442\u0430\u0410\u0406', 'Meta'], // all Cyrillic МетаАІ
+      ['Meta!', 'Meta'],
+      ['iMeta', 'Meta'],
+      ['AWS-cli', 'AWS'],
+      // Leetspeak inside a word still reads as the brand.
+      ['M3ta', 'Meta'],
+      ['4WS Console', 'AWS'],
+    ];
+    for (const [name, brand] of cases) assert.deepEqual(claimed(name), [brand], name);
+  });
+
+  test('a short brand\'s letters inside a longer word claim nothing, however the word is written', () => {
+    const names = [
+      'Metallica Fans', 'METALLICA', 'Metabolic Coach', 'Metaphor Writer', 'Betamax', 'Thermometer', 'Ametal',
+      'Jaws Trivia', 'Kawasaki Club', 'PAWS Rescue', 'Drawsome', 'AWSome', 'Gawsworth 2', 'Claws2Go', 'Law5 Helper',
+      'Web3 Tools', 'Area51 Trips', 'S3 Browser',
+    ];
+    for (const name of names) assert.deepEqual(claimed(name), [], name);
+  });
+
+  test('refused on purpose, although innocent: long brands inside a word, a short brand before a capitalised word', () => {
+    // Five letters or more are too distinctive to be an accident (docs/oauth.md: rename, or adjust the list).
+    assert.deepEqual(claimed('Amazonian Plants'), ['Amazon']);
+    assert.deepEqual(claimed('Pineapple Planner'), ['Apple']);
+    // Case marks a word: "MetaMask" reads as Meta Mask, like "MetaAI" as Meta AI.
+    assert.deepEqual(claimed('MetaMask'), ['Meta']);
+  });
+
   test('verified domains: https on the domain or a subdomain; look-alike hosts, http and loopback are not', () => {
     const domains = ['claude.ai', 'anthropic.com'];
     assert.equal(onVerifiedDomain('https://claude.ai/api/mcp/auth_callback', domains), true);

@@ -112,7 +112,7 @@ for (const backend of BACKENDS) {
     });
 
     test('a protected brand in client_name is refused unless every redirect URI is on its verified domains', async () => {
-      const refused = ['Google Calendar', 'G00gle', 'G o o g l e', 'gооgle' /* Cyrillic o */, 'Goo\u200bgle', 'ＧＯＯＧＬＥ', 'Micro-soft Teams', 'rnicrosoft', 'OpenAI helper', 'Chat GPT', 'Anthropic', 'Claude', 'C1aude', 'Concierge', 'C0NC13RGE Pro', 'Apple Maps', 'Amazon', 'Meta AI', 'Facebook', 'VS Code'];
+      const refused = ['Google Calendar', 'G00gle', 'G o o g l e', 'gооgle' /* Cyrillic o */, 'Goo\u200bgle', 'ＧＯＯＧＬＥ', 'Micro-soft Teams', 'rnicrosoft', 'OpenAI helper', 'Chat GPT', 'Anthropic', 'Claude', 'C1aude', 'Concierge', 'C0NC13RGE Pro', 'Apple Maps', 'Amazon', 'Meta AI', 'Facebook', 'VS Code', 'MetaAI Assistant', 'AWSConsole', 'myAWS', 'AWS2', 'Meta4U', '\uff2d\uff45\uff54\uff41\uff21\uff29'];
       for (const name of refused) {
         const reply = await register(service, { ...valid, client_name: name });
         assert.equal(reply.status, 400, name);
@@ -140,7 +140,7 @@ for (const backend of BACKENDS) {
       ];
       for (const [name, uris] of unverified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).body.error, 'invalid_client_metadata', `${name} ${uris}`);
       // Ordinary names, including ones that merely contain a short brand's letters, are fine.
-      for (const name of ['Trip Planner', 'Metadata Explorer', 'Cloud Desktop', 'Laws helper']) assert.equal((await register(service, { ...valid, client_name: name })).status, 201, name);
+      for (const name of ['Trip Planner', 'Metadata Explorer', 'Cloud Desktop', 'Laws helper', 'Metallica Fans', 'Jaws Trivia']) assert.equal((await register(service, { ...valid, client_name: name })).status, 201, name);
     });
 
     test('a look-alike the brand check cannot read is refused even on a brand\'s verified domain; ordinary names in any script register', async () => {
