@@ -22,7 +22,10 @@ export interface ProtectedBrand {
   loopback: boolean;
 }
 
-/** The built-in list; PROTECTED_BRANDS replaces it. The service's own host is added at runtime. */
+/** The service's own name: always protected (see protectedBrands). */
+export const SERVICE_BRAND = 'Concierge';
+
+/** The built-in list; PROTECTED_BRANDS replaces it, except the service's own name (see protectedBrands). */
 export const DEFAULT_BRANDS: ProtectedBrand[] = [
   { name: 'Concierge', verifiedDomains: [], loopback: false },
   { name: 'Anthropic', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'], loopback: true },
@@ -56,6 +59,24 @@ export function parseBrandList(raw: string): ProtectedBrand[] {
       const locations = domains.split('|').map((d) => d.trim().toLowerCase()).filter(Boolean);
       return { name: name.trim(), verifiedDomains: locations.filter((d) => d !== 'loopback'), loopback: locations.includes('loopback') };
     });
+}
+
+/**
+ * The brands registration protects: PROTECTED_BRANDS (or the built-in list), and always the
+ * service's own name, verified on the service's own host. An operator who lists only their own
+ * brands must not thereby let an app call itself "Concierge" on Concierge's own consent page; an
+ * entry of theirs for the name adds its domains to the own host, it cannot remove the name.
+ */
+export function protectedBrands(configured: string | undefined, ownHost: string): ProtectedBrand[] {
+  const brands = configured ? parseBrandList(configured) : DEFAULT_BRANDS;
+  const own = skeleton(SERVICE_BRAND);
+  const listed = brands.filter((b) => skeleton(b.name) === own);
+  const service: ProtectedBrand = {
+    name: SERVICE_BRAND,
+    verifiedDomains: [...new Set([...listed.flatMap((b) => b.verifiedDomains), ownHost.toLowerCase()])],
+    loopback: listed.some((b) => b.loopback),
+  };
+  return [service, ...brands.filter((b) => !listed.includes(b))];
 }
 
 /** Compatibility forms decomposed; combining marks (accents) and invisible characters, which carry no visible letter, removed. */

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { brandsClaimedBy, DEFAULT_BRANDS, lookalikeProblem, onVerifiedDomain, parseBrandList, unverifiedBrand } from '../../src/oauth/brands.ts';
+import { brandsClaimedBy, DEFAULT_BRANDS, lookalikeProblem, onVerifiedDomain, parseBrandList, protectedBrands, unverifiedBrand } from '../../src/oauth/brands.ts';
 
 // The brand rule's matching, on its own: which names claim which brand.
 
@@ -160,6 +160,24 @@ describe('protected brand matching', () => {
     for (const name of ['ChatGPT', 'Apple', 'Amazon', 'Meta AI', 'GitHub', 'Concierge']) {
       assert.ok(unverifiedBrand(name, ['http://127.0.0.1:33418/'], DEFAULT_BRANDS), name);
     }
+  });
+
+  test('PROTECTED_BRANDS replaces the built-in brands but never the service\'s own name, verified on its own host', () => {
+    const brands = protectedBrands('Acme=acme.example,Globex', 'concierge.example.com');
+    assert.deepEqual(brands.map((b) => b.name), ['Concierge', 'Acme', 'Globex']);
+    for (const name of ['Concierge', 'C0ncierge Helper', 'My Concierge']) {
+      assert.equal(unverifiedBrand(name, ['https://evil.example/cb'], brands)?.name, 'Concierge', name);
+      assert.equal(unverifiedBrand(name, ['http://127.0.0.1:9000/cb'], brands)?.name, 'Concierge', name);
+    }
+    assert.equal(unverifiedBrand('Concierge', ['https://concierge.example.com/cb'], brands), null);
+    assert.equal(unverifiedBrand('Google', ['https://evil.example/cb'], brands), null, 'the built-in brands were replaced');
+    // The built-in table gets the own host too; an operator's entry for the name adds to it, never removes it.
+    assert.equal(unverifiedBrand('Concierge', ['https://concierge.example.com/cb'], protectedBrands(undefined, 'concierge.example.com')), null);
+    assert.equal(unverifiedBrand('Concierge', ['https://evil.example/cb'], protectedBrands(undefined, 'concierge.example.com'))?.name, 'Concierge');
+    const widened = protectedBrands('C0NCIERGE=partner.example,Acme', 'concierge.example.com');
+    assert.deepEqual(widened.map((b) => b.name), ['Concierge', 'Acme']);
+    assert.equal(unverifiedBrand('Concierge', ['https://partner.example/cb', 'https://concierge.example.com/cb'], widened), null);
+    assert.equal(unverifiedBrand('Concierge', ['https://evil.example/cb'], widened)?.name, 'Concierge');
   });
 
   test('PROTECTED_BRANDS replaces the list: brand=domain|domain|loopback,brand', () => {

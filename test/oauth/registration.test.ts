@@ -250,3 +250,22 @@ describe('registration rate limit', () => {
     assert.equal(Number(count.n), 3);
   });
 });
+
+describe('PROTECTED_BRANDS', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService(BACKENDS[0]!.url, { PROTECTED_BRANDS: 'Acme=acme.example' });
+  });
+  after(() => service?.close());
+
+  test('an operator\'s list replaces the built-in brands, but the service\'s own name stays protected', async () => {
+    for (const name of ['Concierge', 'C0ncierge Helper', 'Acme Tools']) {
+      const reply = await register(service, { ...valid, client_name: name });
+      assert.equal(reply.status, 400, name);
+      assert.equal(reply.body.error, 'invalid_client_metadata', name);
+      assert.match(reply.body.error_description, /^client_name: names the protected brand/, name);
+    }
+    assert.equal((await register(service, { ...valid, client_name: 'Acme Tools', redirect_uris: ['https://app.acme.example/cb'] })).status, 201);
+    assert.equal((await register(service, { ...valid, client_name: 'Google Calendar' })).status, 201);
+  });
+});
