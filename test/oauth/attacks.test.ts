@@ -111,6 +111,47 @@ for (const backend of BACKENDS) {
       }
     });
 
+    describe('redirect URIs with a query of their own', () => {
+      // RFC 6749 §3.1.2: the registered query is kept as it is; the response's parameters follow it.
+      const registered = 'http://127.0.0.1:8976/callback?flag&x=a%20b~c';
+      const appended = (location: string) => {
+        assert.ok(location.startsWith(`${registered}&`), location);
+        return new URLSearchParams(location.slice(registered.length + 1));
+      };
+
+      test('an error goes back to the registered URI byte for byte, with the parameters appended', async () => {
+        const client = await registerClient(as, { client_name: 'Query App', redirect_uris: [registered] });
+        const { url } = await authorizationUrl(service, client, { extraParams: { redirect_uri: registered, response_type: 'token', state: 'st-q' } });
+        const reply = await authorize({}, url.href);
+        assert.equal(reply.status, 303);
+        const added = appended(reply.location!);
+        assert.equal(added.get('error'), 'unsupported_response_type');
+        assert.equal(added.get('state'), 'st-q');
+        assert.equal(added.get('iss'), service.config.BASE_URL);
+      });
+
+      test('Approve sends the code to the registered URI byte for byte, and the code redeems with that redirect_uri', async () => {
+        const client = await registerClient(as, { client_name: 'Query App', redirect_uris: [registered] });
+        const consent = await openConsent(service, ada, client, { extraParams: { redirect_uri: registered } });
+        const response = await ada.request.post(`${service.url}/oauth/consent`, { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: service.url }, maxRedirects: 0 });
+        await consent.page.close();
+        assert.equal(response.status(), 303);
+        const added = appended(response.headers().location!);
+        assert.equal(added.get('state'), consent.state);
+        assert.equal(added.get('iss'), service.config.BASE_URL);
+        const reply = await token({ grant_type: 'authorization_code', code: added.get('code')!, redirect_uri: registered, code_verifier: consent.codeVerifier }, { basic: basic(client) });
+        assert.equal(reply.status, 200);
+      });
+
+      test('a registered URI ending in "?" gets the parameters straight after it', async () => {
+        const bare = 'http://127.0.0.1:8976/callback?';
+        const client = await registerClient(as, { client_name: 'Query App', redirect_uris: [bare] });
+        const { url } = await authorizationUrl(service, client, { extraParams: { redirect_uri: bare, response_type: 'token', state: 'st-b' } });
+        const location = (await authorize({}, url.href)).location!;
+        assert.ok(location.startsWith(`${bare}error=unsupported_response_type&`), location);
+      });
+    });
+
     describe('PKCE downgrade', () => {
       test('code_challenge_method=plain is refused', async () => {
         const reply = await authorize(await validParams({ code_challenge_method: 'plain', code_challenge: 'a'.repeat(50) }));
