@@ -194,6 +194,19 @@ export function verifiedFor(uri: string, brand: ProtectedBrand): boolean {
   return onVerifiedDomain(uri, brand.verifiedDomains) || (brand.loopback && isLoopbackUri(uri));
 }
 
+/**
+ * The brand whose site `clientUri` is on while the redirect URIs are not where it is verified, or
+ * null. The consent page shows client_uri as the app's website, so "Trip Helper" with
+ * https://claude.ai would borrow Claude's trust as surely as the name would. A host several brands
+ * share (claude.ai: Anthropic and Claude; github.com: GitHub and Copilot) is fine when one of them
+ * vouches for every redirect URI.
+ */
+export function unverifiedWebsite(clientUri: string, redirectUris: string[], brands: ProtectedBrand[]): ProtectedBrand | null {
+  const owners = brands.filter((brand) => onVerifiedDomain(clientUri, brand.verifiedDomains));
+  if (owners.length === 0 || owners.some((brand) => redirectUris.every((uri) => verifiedFor(uri, brand)))) return null;
+  return owners[0]!;
+}
+
 /** The first brand the name claims without every redirect URI being where that brand is verified. */
 export function unverifiedBrand(clientName: string, redirectUris: string[], brands: ProtectedBrand[]): ProtectedBrand | null {
   for (const brand of brandsClaimedBy(clientName, brands)) {

@@ -153,6 +153,33 @@ for (const backend of BACKENDS) {
       for (const name of ['Trip Planner', 'Metadata Explorer', 'Cloud Desktop', 'Laws helper', 'Metallica Fans', 'Jaws Trivia']) assert.equal((await register(service, { ...valid, client_name: name })).status, 201, name);
     });
 
+    test('a client_uri on a protected brand\'s domains needs every redirect URI where that brand is verified', async () => {
+      const refused: Array<[string, string[]]> = [
+        ['https://claude.ai', ['https://trip-helper.example/cb']],
+        ['https://www.claude.ai/download', ['https://trip-helper.example/cb']],
+        ['https://chatgpt.com/', ['http://localhost:8080/cb']],
+        ['https://claude.ai', ['https://claude.ai/cb', 'https://trip-helper.example/cb']],
+        [`https://${new URL(service.config.BASE_URL).hostname}/`, ['https://trip-helper.example/cb']],
+      ];
+      for (const [clientUri, uris] of refused) {
+        const reply = await register(service, { client_name: 'Trip Helper', client_uri: clientUri, redirect_uris: uris });
+        assert.equal(reply.status, 400, clientUri);
+        assert.equal(reply.body.error, 'invalid_client_metadata', clientUri);
+        assert.match(reply.body.error_description, /^client_uri: is on the verified domains of the protected brand/, clientUri);
+      }
+      const accepted: Array<[string, string[]]> = [
+        ['https://claude.ai', ['https://claude.ai/api/mcp/auth_callback']],
+        ['https://claude.ai.trip-helper.example', ['https://trip-helper.example/cb']],
+        ['https://trip-helper.example', ['https://trip-helper.example/cb']],
+        // What MCP Inspector really sends: github.com is shared by GitHub and Copilot, whose native apps use loopback.
+        ['https://github.com/modelcontextprotocol/inspector', ['http://localhost:6274/oauth/callback']],
+      ];
+      for (const [clientUri, uris] of accepted) {
+        const reply = await register(service, { client_name: 'Trip Helper', client_uri: clientUri, redirect_uris: uris });
+        assert.equal(reply.status, 201, clientUri);
+      }
+    });
+
     test('a look-alike the brand check cannot read is refused even on a brand\'s verified domain; ordinary names in any script register', async () => {
       const refused: Array<[string, RegExp]> = [
         ['G\u0585\u0585gle', /^client_name: mixes scripts in one word \(Latin, Armenian\)/],
