@@ -7,6 +7,7 @@ import { approvedCode, authorizationUrl, discover, launchChromium, openConsent, 
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { AuthError } from '../../src/auth/bearer.ts';
 import { sha256 } from '../../src/security/secrets.ts';
+import { AUTHORIZE_RATE_LIMIT_PER_MINUTE } from '../../src/oauth/routes/pages.ts';
 
 // The attack checklist: each test is one thing an attacker (or a sloppy client) tries.
 
@@ -479,3 +480,32 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('authorization request flooding', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService(BACKENDS[0]!.url);
+  });
+  after(() => service?.close());
+
+  test('authorization requests beyond the per-address allowance are 429 with Retry-After, and store nothing', async () => {
+    const as = await discover(service);
+    const client = await registerClient(as, { client_name: 'Flooder' });
+    const { url } = await authorizationUrl(service, client);
+    const stored = async () => Number((await service.services.db.selectFrom('oauth_authorization_requests').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await stored();
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < AUTHORIZE_RATE_LIMIT_PER_MINUTE; i++) {
+      const { status } = await fetch(url, { redirect: 'manual' });
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    assert.deepEqual([...statuses], [[303, AUTHORIZE_RATE_LIMIT_PER_MINUTE]]);
+    assert.equal(await stored(), before + AUTHORIZE_RATE_LIMIT_PER_MINUTE);
+    const limited = await fetch(url, { redirect: 'manual' });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('location'), null);
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    assert.match(limited.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(await stored(), before + AUTHORIZE_RATE_LIMIT_PER_MINUTE);
+  });
+});
