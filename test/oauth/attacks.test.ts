@@ -155,10 +155,15 @@ for (const backend of BACKENDS) {
 
     describe('PKCE downgrade', () => {
       test('code_challenge_method=plain is refused', async () => {
-        const reply = await authorize(await validParams({ code_challenge_method: 'plain', code_challenge: 'a'.repeat(50) }));
+        // A well-formed plain challenge (the verifier itself, 43 base64url characters): only the method is wrong.
+        const verifier = oauth.generateRandomCodeVerifier();
+        assert.match(verifier, /^[A-Za-z0-9_-]{43}$/);
+        const reply = await authorize(await validParams({ code_challenge_method: 'plain', code_challenge: verifier }));
         const location = new URL(reply.location!);
         assert.equal(location.searchParams.get('error'), 'invalid_request');
+        assert.match(location.searchParams.get('error_description') ?? '', /code_challenge_method must be S256/);
         assert.equal(location.searchParams.has('code'), false);
+        assert.equal(reply.location!.startsWith(REDIRECT_URI), true);
       });
 
       test('a missing code_challenge (or method) is refused: no code exists for a bare verifier to redeem', async () => {
@@ -314,11 +319,19 @@ for (const backend of BACKENDS) {
       });
 
       test('a consent POST without the CSRF token, with another session\'s token, or from another origin is 403 and issues nothing', async () => {
+        // A second real user's token: genuine, but bound to his session, not Ada's.
+        const bob = await signedInContext(service, browser, 'bob@example.com');
+        const bobPage = await bob.newPage();
+        await bobPage.goto(`${service.url}/developers/connected-apps`);
+        const bobCsrf = (await bobPage.locator('input[name=csrf]').first().getAttribute('value'))!;
+        await bob.close();
         const consent = await openConsent(service, ada, app);
+        assert.ok(bobCsrf.length > 20 && bobCsrf !== consent.csrf);
         const url = `${service.url}/oauth/consent`;
         const attempts: Array<{ form: Record<string, string>; headers: Record<string, string> }> = [
-          { form: { request: consent.requestId, decision: 'approve' }, headers: {} },
-          { form: { request: consent.requestId, decision: 'approve', csrf: 'forged' }, headers: {} },
+          { form: { request: consent.requestId, decision: 'approve' }, headers: { origin: service.url } },
+          { form: { request: consent.requestId, decision: 'approve', csrf: bobCsrf }, headers: { origin: service.url } },
+          { form: { request: consent.requestId, decision: 'approve', csrf: bobCsrf }, headers: {} },
           { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: 'https://evil.example' } },
           { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: 'null', 'sec-fetch-site': 'cross-site' } },
         ];
@@ -382,12 +395,19 @@ for (const backend of BACKENDS) {
     });
 
     describe('secret in the query string', () => {
-      test('the token endpoint refuses parameters in the URL', async () => {
-        const reply = await postForm(`${service.url}/oauth/token?client_id=${app.client.client_id}&client_secret=${app.clientSecret}`, { grant_type: 'refresh_token', refresh_token: 'x' });
+      test('the token and revocation endpoints refuse a secret in the URL, and act on nothing', async () => {
+        // Everything else is right: a real token in the body, the client id in the body, the secret in the query.
+        const tokens = await pair();
+        const secretInQuery = `client_secret=${encodeURIComponent(app.clientSecret!)}`;
+        const reply = await postForm(`${service.url}/oauth/token?${secretInQuery}`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client.client_id });
         assert.equal(reply.status, 400);
         assert.equal(reply.body.error, 'invalid_request');
-        const revoke = await postForm(`${service.url}/oauth/revoke?token=x`, {}, { basic: basic(app) });
+        const revoke = await postForm(`${service.url}/oauth/revoke?${secretInQuery}`, { token: tokens.access_token, client_id: app.client.client_id });
+        assert.equal(revoke.status, 400);
         assert.equal(revoke.body.error, 'invalid_request');
+        // Neither rotated nor revoked anything.
+        assert.equal((await bearer(tokens.access_token)).kind, 'oauth');
+        assert.equal((await refresh(app, tokens.refresh_token)).status, 200);
       });
 
       test('a client_secret sent to the authorization endpoint is refused', async () => {
