@@ -1,5 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { BACKENDS, startTestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
@@ -60,6 +62,25 @@ describe('sign-in configuration', () => {
     assert.throws(() => loadConfig({}, { NODE_ENV: 'production' }), (e: Error) => e instanceof ConfigError && /OIDC_ISSUER/.test(e.message));
     const ok = loadConfig({}, { ...PRODUCTION, OIDC_ISSUER: 'https://accounts.google.com', OIDC_CLIENT_ID: 'id', OIDC_CLIENT_SECRET: 'secret' });
     assert.equal(ok.OIDC_ISSUER, 'https://accounts.google.com');
+  });
+
+  test('`concierge serve` in production without OIDC_ISSUER exits non-zero before serving anything, naming the variable', async () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    // Everything else a production start needs is set, so the missing identity provider is the one reason.
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...PRODUCTION, DATABASE_URL: 'pglite:memory:', PORT: '0', LOG_LEVEL: 'info' };
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'src/main.ts', 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+    clearTimeout(timer);
+    assert.notEqual(code, 0, 'it exited with an error');
+    assert.notEqual(code, null, 'it exited by itself instead of starting to serve');
+    assert.match(stderr, /^ {2}OIDC_ISSUER: production mode needs a real identity provider/m);
+    assert.deepEqual(stderr.match(/^ {2}[A-Z_]+:/gm), ['  OIDC_ISSUER:'], stderr);
+    assert.doesNotMatch(stdout, /listening|dev-idp/i);
   });
 
   test('an issuer needs its client id and secret; bad values name the variable', () => {
