@@ -34,7 +34,7 @@ export function redirectUriProblem(raw: unknown): RedirectUriProblem | null {
   }
   if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?]*@/.test(raw)) return 'must not contain user information (user@host)';
   if (url.hostname === '') return 'must name a host';
-  if (scheme === 'http' && !LOOPBACK.test(raw)) return 'http:// is allowed only as http://localhost[:port]/… or http://127.0.0.1[:port]/…, written exactly so; use https://';
+  if (scheme === 'http' && !LOOPBACK.test(raw)) return 'http:// is allowed only for localhost and 127.0.0.1, written exactly as http://localhost[:port]/… or http://127.0.0.1[:port]/…; use https://';
   return null;
 }
 
