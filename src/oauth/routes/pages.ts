@@ -14,7 +14,8 @@ import { SCOPE_DESCRIPTIONS, scopeList } from '../scopes.ts';
  * Authorization requests accepted per source address per minute. Each valid one stores a row (for
  * 10 minutes), so an unthrottled loop could fill the table; a person connects an app a handful of
  * times, so this leaves room for many people behind one address. In memory, per process, like the
- * registration limit (docs/oauth.md); hard-coded, as no deployment has needed another value.
+ * registration limit (docs/oauth.md). Not a setting yet, unlike OAUTH_REGISTER_RATE_LIMIT: the
+ * value is far above what people need and far below what would fill the table.
  */
 export const AUTHORIZE_RATE_LIMIT_PER_MINUTE = 120;
 
