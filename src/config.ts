@@ -15,6 +15,31 @@ function originOf(value: string): string | null {
   }
 }
 
+/**
+ * Why BASE_URL cannot be the OAuth issuer, or null. It is published byte for byte (RFC 8414 §3.3,
+ * RFC 9207) and discovery lives at its root (/.well-known/…), so it must be a bare origin written
+ * the way a URL parser writes it: no path (not even a trailing slash), query, fragment or user
+ * information; lower-case host, no default port. Production needs https: session cookies are only
+ * Secure (and __Host-) over https, and codes and tokens must never travel in clear.
+ */
+function baseUrlProblem(raw: string, production: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL like https://concierge.example.com';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https:// URL';
+  if (production && url.protocol !== 'https:') return 'must be https:// in production (the OAuth issuer, and what makes session cookies Secure)';
+  if (raw.includes('?')) return 'must not have a query: it is the OAuth issuer';
+  if (raw.includes('#')) return 'must not have a fragment: it is the OAuth issuer';
+  if (url.username !== '' || url.password !== '' || raw.includes('@')) return 'must not contain user information';
+  if (url.pathname !== '/') return 'must not have a path: discovery is served at the root (/.well-known/…), so the service needs an origin of its own';
+  if (raw.endsWith('/')) return `must not end with a slash: it is the OAuth issuer, compared byte for byte (write ${url.origin})`;
+  if (url.origin !== raw) return `must be written as the origin ${url.origin} (lower-case host, no default port)`;
+  return null;
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -101,10 +126,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  // The issuer must be byte-identical everywhere it appears, so a trailing slash is never added.
-  const baseUrl = (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  // The issuer must be byte-identical everywhere it appears: BASE_URL is used exactly as written.
+  const baseUrl = c.BASE_URL ?? `http://localhost:${c.PORT}`;
   // Every problem is reported at once, so an operator fixes the environment in one pass.
   const problems: string[] = [];
+  const production = c.NODE_ENV === 'production';
+  if (c.BASE_URL === undefined) {
+    if (production) problems.push('  BASE_URL: required in production: the public https:// address people and agents use (the OAuth issuer)');
+  } else {
+    const problem = baseUrlProblem(c.BASE_URL, production);
+    if (problem) problems.push(`  BASE_URL: ${problem}`);
+  }
   if (c.OIDC_ISSUER && (!c.OIDC_CLIENT_ID || !c.OIDC_CLIENT_SECRET)) {
     problems.push('  OIDC_ISSUER: needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too');
   }

@@ -27,12 +27,18 @@ export type AuthorizeOutcome =
 const SINGLE = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'];
 const MAX_STATE = 2048;
 
-/** The client's redirect URI with the given parameters added, including iss (RFC 9207). */
+/**
+ * The client's redirect URI with the given parameters added, including iss (RFC 9207). They are
+ * appended to the registered string as it is: RFC 6749 §3.1.2 says its query must be kept, and a
+ * URL parser would rewrite it ("?flag" as "?flag=", "%20" as "+", "~" as "%7E"), which a client
+ * comparing its callback URL byte for byte would not recognise. Registered URIs have no fragment.
+ */
 export function redirectWith(redirectUri: string, issuer: string, params: Record<string, string | null | undefined>): string {
-  const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null) url.searchParams.append(name, value);
-  url.searchParams.append('iss', issuer);
-  return url.href;
+  const added = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null) added.append(name, value);
+  added.append('iss', issuer);
+  const separator = !redirectUri.includes('?') ? '?' : /[?&]$/.test(redirectUri) ? '' : '&';
+  return `${redirectUri}${separator}${added.toString()}`;
 }
 
 function one(params: AuthorizeParams, name: string): string | undefined {

@@ -22,7 +22,10 @@ export interface ProtectedBrand {
   loopback: boolean;
 }
 
-/** The built-in list; PROTECTED_BRANDS replaces it. The service's own host is added at runtime. */
+/** The service's own name: always protected (see protectedBrands). */
+export const SERVICE_BRAND = 'Concierge';
+
+/** The built-in list; PROTECTED_BRANDS replaces it, except the service's own name (see protectedBrands). */
 export const DEFAULT_BRANDS: ProtectedBrand[] = [
   { name: 'Concierge', verifiedDomains: [], loopback: false },
   { name: 'Anthropic', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'], loopback: true },
@@ -56,6 +59,24 @@ export function parseBrandList(raw: string): ProtectedBrand[] {
       const locations = domains.split('|').map((d) => d.trim().toLowerCase()).filter(Boolean);
       return { name: name.trim(), verifiedDomains: locations.filter((d) => d !== 'loopback'), loopback: locations.includes('loopback') };
     });
+}
+
+/**
+ * The brands registration protects: PROTECTED_BRANDS (or the built-in list), and always the
+ * service's own name, verified on the service's own host. An operator who lists only their own
+ * brands must not thereby let an app call itself "Concierge" on Concierge's own consent page; an
+ * entry of theirs for the name adds its domains to the own host, it cannot remove the name.
+ */
+export function protectedBrands(configured: string | undefined, ownHost: string): ProtectedBrand[] {
+  const brands = configured ? parseBrandList(configured) : DEFAULT_BRANDS;
+  const own = skeleton(SERVICE_BRAND);
+  const listed = brands.filter((b) => skeleton(b.name) === own);
+  const service: ProtectedBrand = {
+    name: SERVICE_BRAND,
+    verifiedDomains: [...new Set([...listed.flatMap((b) => b.verifiedDomains), ownHost.toLowerCase()])],
+    loopback: listed.some((b) => b.loopback),
+  };
+  return [service, ...brands.filter((b) => !listed.includes(b))];
 }
 
 /** Compatibility forms decomposed; combining marks (accents) and invisible characters, which carry no visible letter, removed. */
@@ -121,13 +142,33 @@ export function skeleton(value: string): string {
 }
 
 /**
+ * The words a reader sees where the writing shows a boundary without a space: case ("MetaAI",
+ * "myAWS", "AWSConsole": lower then upper, or the last capital of a run before a lower-case
+ * letter) and digits ("AWS2", "Meta4U"). Done after compatibility forms are decomposed (so that
+ * "ＭｅｔａＡＩ" splits like "MetaAI") and before case is folded away. Digits and symbols become
+ * separators here, not leetspeak: a digit at a word's edge reads as a number ("AWS2"), and folding
+ * it ("awsz") would hide the brand. Leetspeak inside a word ("M3ta") is the other reading's job.
+ */
+function visibleWords(value: string): string[] {
+  const split = bare(value)
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  let out = '';
+  for (const ch of split) out += /^\p{L}$/u.test(ch) ? foldChar(ch) : ' ';
+  return words(out);
+}
+
+/**
  * The brands a client name claims. Brands of five letters or more match anywhere in the name's
  * skeleton ("MyGoogleHelper"); shorter ones ("Meta", "AWS") only as a whole word, so that
- * "Metadata Explorer" is not taken for Meta.
+ * "Metadata Explorer" or "Metallica Fans" is not taken for Meta. A name's words are read two ways,
+ * and a short brand is claimed if either reading has it: folded with leetspeak and split at
+ * separators ("M3ta AI", "4WS"), and split where case or digits show a boundary ("MetaAI",
+ * "AWSConsole", "myAWS", "AWS2", "Meta4U"). Either reading alone would let the other's names through.
  */
 export function brandsClaimedBy(clientName: string, brands: ProtectedBrand[]): ProtectedBrand[] {
   const whole = skeleton(clientName);
-  const nameWords = new Set(words(fold(clientName)));
+  const nameWords = new Set([...words(fold(clientName)), ...visibleWords(clientName)]);
   return brands.filter((brand) => {
     const mark = skeleton(brand.name);
     if (mark === '') return false;
@@ -151,6 +192,19 @@ export function onVerifiedDomain(uri: string, domains: string[]): boolean {
 /** True when `uri` is somewhere `brand` is verified: its domains, or loopback when it ships native apps. */
 export function verifiedFor(uri: string, brand: ProtectedBrand): boolean {
   return onVerifiedDomain(uri, brand.verifiedDomains) || (brand.loopback && isLoopbackUri(uri));
+}
+
+/**
+ * The brand whose site `clientUri` is on while the redirect URIs are not where it is verified, or
+ * null. The consent page shows client_uri as the app's website, so "Trip Helper" with
+ * https://claude.ai would borrow Claude's trust as surely as the name would. A host several brands
+ * share (claude.ai: Anthropic and Claude; github.com: GitHub and Copilot) is fine when one of them
+ * vouches for every redirect URI.
+ */
+export function unverifiedWebsite(clientUri: string, redirectUris: string[], brands: ProtectedBrand[]): ProtectedBrand | null {
+  const owners = brands.filter((brand) => onVerifiedDomain(clientUri, brand.verifiedDomains));
+  if (owners.length === 0 || owners.some((brand) => redirectUris.every((uri) => verifiedFor(uri, brand)))) return null;
+  return owners[0]!;
 }
 
 /** The first brand the name claims without every redirect URI being where that brand is verified. */

@@ -23,6 +23,7 @@ export interface PresentedCredentials {
 // A digest to compare against when the client is unknown, so that an unknown id and a wrong
 // secret take the same time.
 const NO_CLIENT = secretDigest('no such client');
+const MAX_CLIENT_ID = 200;
 
 /** Who the request says it is, checked without the database: one method, not throttled. */
 export interface ClientClaim {
@@ -46,6 +47,8 @@ export function claimClient(throttle: FailureThrottle, credentials: PresentedCre
   if (basic && bodyClientId !== undefined && bodyClientId !== basic.clientId) throw new OAuthError('invalid_request', 'client_id in the body does not match the HTTP Basic client');
   const clientId = basic ? basic.clientId : bodyClientId;
   if (clientId === undefined || clientId === '') throw refuse('client authentication is required (HTTP Basic or client_id and client_secret in the body)');
+  // No client id is this long (findClient refuses them too); refused before it becomes a throttle key of any size.
+  if (clientId.length > MAX_CLIENT_ID) throw refuse('client authentication failed');
   const secret = basic ? basic.secret : bodySecret;
   const throttleKey = `${clientId}\u0000${credentials.source}`;
   const wait = throttle.blockedFor(throttleKey);

@@ -5,7 +5,10 @@ import { hasControlCharacter, hasFormatCharacter } from '../security/text.ts';
 // to, so the raw string itself is checked, not only what a URL parser makes of it: parsers forgive
 // (whitespace, backslashes, missing slashes) in ways an attacker can use.
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+// Loopback as written, not as parsed: a URL parser reads "http://127.1/", "http://0x7f.0.0.1/",
+// "http://2130706433/" and "http://LOCALHOST/" as these hosts too, and such spellings have no
+// business in a registration. IPv6 [::1] is not offered (the contract names these two).
+const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?\//;
 const MAX_LENGTH = 2000;
 
 export type RedirectUriProblem = string;
@@ -31,18 +34,13 @@ export function redirectUriProblem(raw: unknown): RedirectUriProblem | null {
   }
   if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?]*@/.test(raw)) return 'must not contain user information (user@host)';
   if (url.hostname === '') return 'must name a host';
-  if (scheme === 'http' && !LOOPBACK_HOSTS.has(url.hostname)) return 'http:// is allowed only for localhost and 127.0.0.1; use https://';
+  if (scheme === 'http' && !LOOPBACK.test(raw)) return 'http:// is allowed only for localhost and 127.0.0.1, written exactly as http://localhost[:port]/… or http://127.0.0.1[:port]/…; use https://';
   return null;
 }
 
-/** True when `uri` lands on this machine (localhost or 127.0.0.1), where a native app listens. */
+/** True when `uri` is an http redirect to this machine (localhost or 127.0.0.1, as written), where a native app listens. */
 export function isLoopbackUri(uri: string): boolean {
-  try {
-    const url = new URL(uri);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname);
-  } catch {
-    return false;
-  }
+  return LOOPBACK.test(uri);
 }
 
 /** The origin a redirect URI lands on (for the consent page and its form-action policy). */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { lookalikeProblem, type ProtectedBrand, unverifiedBrand } from './brands.ts';
+import { lookalikeProblem, type ProtectedBrand, unverifiedBrand, unverifiedWebsite } from './brands.ts';
 import { AUTH_METHODS, clientInfo, insertClient, type AuthMethod, type ClientInfo, type ClientMetadata } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirect-uris.ts';
@@ -115,6 +115,12 @@ export async function registerClient(db: Kysely<DB>, policy: RegistrationPolicy,
     const brand = unverifiedBrand(metadata.clientName, metadata.redirectUris, policy.brands);
     if (brand) {
       throw metadataError('client_name', `names the protected brand "${brand.name}"; only clients whose every redirect URI is on that brand's verified domains may use it`);
+    }
+  }
+  if (metadata.clientUri !== null) {
+    const brand = unverifiedWebsite(metadata.clientUri, metadata.redirectUris, policy.brands);
+    if (brand) {
+      throw metadataError('client_uri', `is on the verified domains of the protected brand "${brand.name}"; only clients whose every redirect URI is on that brand's verified domains may show it as their website`);
     }
   }
   const { client, clientSecret } = await insertClient(db, { ...metadata, registration: 'dynamic' });

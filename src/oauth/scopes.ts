@@ -17,6 +17,17 @@ export function splitScope(raw: string): string[] {
   return [...new Set(raw.split(/[ +]+/).filter(Boolean))];
 }
 
+/**
+ * A scope parameter read strictly (RFC 6749 §3.3: space-separated scope tokens), for the token
+ * endpoint: every token must be one of SCOPES, or the whole value is refused (null). Nothing else
+ * (commas, braces, quotes, '+') is a separator, so the value can never mean more than it says.
+ */
+export function parseScopeParameter(raw: string): Scope[] | null {
+  const tokens = raw.split(/ +/).filter(Boolean);
+  if (tokens.length === 0 || !tokens.every(isScope)) return null;
+  return [...new Set(tokens)] as Scope[];
+}
+
 /** The canonical form: known scopes only, in the order of SCOPES, space-separated. */
 export function formatScope(scopes: Iterable<string>): string {
   const set = new Set(scopes);

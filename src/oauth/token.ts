@@ -27,11 +27,26 @@ export async function exchangeToken(deps: TokenDeps, credentials: PresentedCrede
   const claim = claimClient(throttle, credentials);
   if (grantType === 'refresh_token') {
     // The common case (a valid client rotating a valid token) is one batched statement; anything
-    // else is decided one by one below, with the precise error.
-    const { token, wanted, narrowed, resource } = refreshParams(params);
-    const rotated = await deps.refreshes.submit({ claim, tokenHash: sha256(token), wanted, narrowed, resource }).catch(() => null);
-    if (rotated) return rotated;
+    // else is decided one by one below, with the precise error. A malformed request skips the
+    // batch: it is refused by refreshTokens, after the client has authenticated, so a client
+    // learns nothing about its request before proving who it is.
+    const request = wellFormed(() => refreshParams(params));
+    if (request) {
+      const { token, wanted, narrowed, resource } = request;
+      const rotated = await deps.refreshes.submit({ claim, tokenHash: sha256(token), wanted, narrowed, resource }).catch(() => null);
+      if (rotated) return rotated;
+    }
   }
   const client = await verifyClientClaim(db, throttle, claim);
   return grantType === 'refresh_token' ? refreshTokens(db, client, params) : redeemAuthorizationCode(db, client, params);
+}
+
+/** The parsed request, or null when it is malformed (an OAuthError, raised again where it is answered). */
+function wellFormed<T>(parse: () => T): T | null {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof OAuthError) return null;
+    throw error;
+  }
 }

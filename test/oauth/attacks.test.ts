@@ -7,6 +7,7 @@ import { approvedCode, authorizationUrl, discover, launchChromium, openConsent, 
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { AuthError } from '../../src/auth/bearer.ts';
 import { sha256 } from '../../src/security/secrets.ts';
+import { AUTHORIZE_RATE_LIMIT_PER_MINUTE } from '../../src/oauth/routes/pages.ts';
 
 // The attack checklist: each test is one thing an attacker (or a sloppy client) tries.
 
@@ -111,12 +112,58 @@ for (const backend of BACKENDS) {
       }
     });
 
+    describe('redirect URIs with a query of their own', () => {
+      // RFC 6749 §3.1.2: the registered query is kept as it is; the response's parameters follow it.
+      const registered = 'http://127.0.0.1:8976/callback?flag&x=a%20b~c';
+      const appended = (location: string) => {
+        assert.ok(location.startsWith(`${registered}&`), location);
+        return new URLSearchParams(location.slice(registered.length + 1));
+      };
+
+      test('an error goes back to the registered URI byte for byte, with the parameters appended', async () => {
+        const client = await registerClient(as, { client_name: 'Query App', redirect_uris: [registered] });
+        const { url } = await authorizationUrl(service, client, { extraParams: { redirect_uri: registered, response_type: 'token', state: 'st-q' } });
+        const reply = await authorize({}, url.href);
+        assert.equal(reply.status, 303);
+        const added = appended(reply.location!);
+        assert.equal(added.get('error'), 'unsupported_response_type');
+        assert.equal(added.get('state'), 'st-q');
+        assert.equal(added.get('iss'), service.config.BASE_URL);
+      });
+
+      test('Approve sends the code to the registered URI byte for byte, and the code redeems with that redirect_uri', async () => {
+        const client = await registerClient(as, { client_name: 'Query App', redirect_uris: [registered] });
+        const consent = await openConsent(service, ada, client, { extraParams: { redirect_uri: registered } });
+        const response = await ada.request.post(`${service.url}/oauth/consent`, { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: service.url }, maxRedirects: 0 });
+        await consent.page.close();
+        assert.equal(response.status(), 303);
+        const added = appended(response.headers().location!);
+        assert.equal(added.get('state'), consent.state);
+        assert.equal(added.get('iss'), service.config.BASE_URL);
+        const reply = await token({ grant_type: 'authorization_code', code: added.get('code')!, redirect_uri: registered, code_verifier: consent.codeVerifier }, { basic: basic(client) });
+        assert.equal(reply.status, 200);
+      });
+
+      test('a registered URI ending in "?" gets the parameters straight after it', async () => {
+        const bare = 'http://127.0.0.1:8976/callback?';
+        const client = await registerClient(as, { client_name: 'Query App', redirect_uris: [bare] });
+        const { url } = await authorizationUrl(service, client, { extraParams: { redirect_uri: bare, response_type: 'token', state: 'st-b' } });
+        const location = (await authorize({}, url.href)).location!;
+        assert.ok(location.startsWith(`${bare}error=unsupported_response_type&`), location);
+      });
+    });
+
     describe('PKCE downgrade', () => {
       test('code_challenge_method=plain is refused', async () => {
-        const reply = await authorize(await validParams({ code_challenge_method: 'plain', code_challenge: 'a'.repeat(50) }));
+        // A well-formed plain challenge (the verifier itself, 43 base64url characters): only the method is wrong.
+        const verifier = oauth.generateRandomCodeVerifier();
+        assert.match(verifier, /^[A-Za-z0-9_-]{43}$/);
+        const reply = await authorize(await validParams({ code_challenge_method: 'plain', code_challenge: verifier }));
         const location = new URL(reply.location!);
         assert.equal(location.searchParams.get('error'), 'invalid_request');
+        assert.match(location.searchParams.get('error_description') ?? '', /code_challenge_method must be S256/);
         assert.equal(location.searchParams.has('code'), false);
+        assert.equal(reply.location!.startsWith(REDIRECT_URI), true);
       });
 
       test('a missing code_challenge (or method) is refused: no code exists for a bare verifier to redeem', async () => {
@@ -195,11 +242,19 @@ for (const backend of BACKENDS) {
         assert.ok(replies.filter((r) => r.status !== 200).every((r) => r.status === 400 && r.body.error === 'invalid_grant'));
       });
 
-      test(`${N} parallel refreshes of one token give exactly one 200`, async () => {
+      test(`${N} parallel refreshes of one token give exactly one 200, and the losers' reuse revokes the winner's pair too`, async () => {
         const tokens = await pair();
         const replies = await Promise.all(Array.from({ length: N }, () => refresh(app, tokens.refresh_token)));
-        assert.equal(replies.filter((r) => r.status === 200).length, 1);
+        const winners = replies.filter((r) => r.status === 200);
+        assert.equal(winners.length, 1);
         assert.ok(replies.filter((r) => r.status !== 200).every((r) => r.status === 400 && r.body.error === 'invalid_grant'));
+        // Decided (docs/oauth.md): a rotated token presented again revokes its family (RFC 9700
+        // §4.14.2), and the server cannot tell a parallel retry from a thief. So the pair the winner
+        // received is dead as well: a client must not refresh one token in parallel.
+        const won = winners[0]!.body as { access_token: string; refresh_token: string };
+        await assertDead(won.access_token);
+        assert.equal((await refresh(app, won.refresh_token)).body.error, 'invalid_grant');
+        await assertDead(tokens.access_token);
       });
     });
 
@@ -219,6 +274,29 @@ for (const backend of BACKENDS) {
         const tokens = await pair();
         assert.equal((await refresh(other, tokens.refresh_token)).body.error, 'invalid_grant');
         assert.equal((await refresh(app, tokens.refresh_token)).status, 200);
+      });
+
+      test('a malformed scope on refresh is invalid_scope, rotates nothing, and the token still works', async () => {
+        const tokens = await pair();
+        let current = tokens.refresh_token;
+        // Each once produced a token: "book,read" and "{}" answered 200 with scope "" (pasted into
+        // an array literal), a lone quote a 500.
+        for (const scope of ['book,read', '{}', '{book,read}', '"', '\\', 'read,', 'book\tread', 'book+read', 'read admin', ' ']) {
+          const reply = await token({ grant_type: 'refresh_token', refresh_token: current, scope }, { basic: basic(app) });
+          assert.equal(reply.status, 400, JSON.stringify(scope));
+          assert.equal(reply.body.error, 'invalid_scope', JSON.stringify(scope));
+          const next = await refresh(app, current);
+          assert.equal(next.status, 200, `after ${JSON.stringify(scope)}`);
+          assert.equal(next.body.scope, 'book read');
+          current = next.body.refresh_token;
+        }
+        // The client is authenticated before the request is judged.
+        const stranger = await token({ grant_type: 'refresh_token', refresh_token: current, scope: '{}' }, { basic: [app.client.client_id, 'wrong'] });
+        assert.equal(stranger.status, 401);
+        // Well-formed narrower scopes still work, separated by one space or several.
+        const narrowed = await token({ grant_type: 'refresh_token', refresh_token: current, scope: 'read  read' }, { basic: basic(app) });
+        assert.equal(narrowed.status, 200);
+        assert.equal(narrowed.body.scope, 'read');
       });
 
       test('an expired refresh token is invalid_grant', async () => {
@@ -241,11 +319,19 @@ for (const backend of BACKENDS) {
       });
 
       test('a consent POST without the CSRF token, with another session\'s token, or from another origin is 403 and issues nothing', async () => {
+        // A second real user's token: genuine, but bound to his session, not Ada's.
+        const bob = await signedInContext(service, browser, 'bob@example.com');
+        const bobPage = await bob.newPage();
+        await bobPage.goto(`${service.url}/developers/connected-apps`);
+        const bobCsrf = (await bobPage.locator('input[name=csrf]').first().getAttribute('value'))!;
+        await bob.close();
         const consent = await openConsent(service, ada, app);
+        assert.ok(bobCsrf.length > 20 && bobCsrf !== consent.csrf);
         const url = `${service.url}/oauth/consent`;
         const attempts: Array<{ form: Record<string, string>; headers: Record<string, string> }> = [
-          { form: { request: consent.requestId, decision: 'approve' }, headers: {} },
-          { form: { request: consent.requestId, decision: 'approve', csrf: 'forged' }, headers: {} },
+          { form: { request: consent.requestId, decision: 'approve' }, headers: { origin: service.url } },
+          { form: { request: consent.requestId, decision: 'approve', csrf: bobCsrf }, headers: { origin: service.url } },
+          { form: { request: consent.requestId, decision: 'approve', csrf: bobCsrf }, headers: {} },
           { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: 'https://evil.example' } },
           { form: { request: consent.requestId, decision: 'approve', csrf: consent.csrf }, headers: { origin: 'null', 'sec-fetch-site': 'cross-site' } },
         ];
@@ -309,12 +395,19 @@ for (const backend of BACKENDS) {
     });
 
     describe('secret in the query string', () => {
-      test('the token endpoint refuses parameters in the URL', async () => {
-        const reply = await postForm(`${service.url}/oauth/token?client_id=${app.client.client_id}&client_secret=${app.clientSecret}`, { grant_type: 'refresh_token', refresh_token: 'x' });
+      test('the token and revocation endpoints refuse a secret in the URL, and act on nothing', async () => {
+        // Everything else is right: a real token in the body, the client id in the body, the secret in the query.
+        const tokens = await pair();
+        const secretInQuery = `client_secret=${encodeURIComponent(app.clientSecret!)}`;
+        const reply = await postForm(`${service.url}/oauth/token?${secretInQuery}`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.client.client_id });
         assert.equal(reply.status, 400);
         assert.equal(reply.body.error, 'invalid_request');
-        const revoke = await postForm(`${service.url}/oauth/revoke?token=x`, {}, { basic: basic(app) });
+        const revoke = await postForm(`${service.url}/oauth/revoke?${secretInQuery}`, { token: tokens.access_token, client_id: app.client.client_id });
+        assert.equal(revoke.status, 400);
         assert.equal(revoke.body.error, 'invalid_request');
+        // Neither rotated nor revoked anything.
+        assert.equal((await bearer(tokens.access_token)).kind, 'oauth');
+        assert.equal((await refresh(app, tokens.refresh_token)).status, 200);
       });
 
       test('a client_secret sent to the authorization endpoint is refused', async () => {
@@ -407,3 +500,32 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('authorization request flooding', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService(BACKENDS[0]!.url);
+  });
+  after(() => service?.close());
+
+  test('authorization requests beyond the per-address allowance are 429 with Retry-After, and store nothing', async () => {
+    const as = await discover(service);
+    const client = await registerClient(as, { client_name: 'Flooder' });
+    const { url } = await authorizationUrl(service, client);
+    const stored = async () => Number((await service.services.db.selectFrom('oauth_authorization_requests').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await stored();
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < AUTHORIZE_RATE_LIMIT_PER_MINUTE; i++) {
+      const { status } = await fetch(url, { redirect: 'manual' });
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    assert.deepEqual([...statuses], [[303, AUTHORIZE_RATE_LIMIT_PER_MINUTE]]);
+    assert.equal(await stored(), before + AUTHORIZE_RATE_LIMIT_PER_MINUTE);
+    const limited = await fetch(url, { redirect: 'manual' });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('location'), null);
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    assert.match(limited.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(await stored(), before + AUTHORIZE_RATE_LIMIT_PER_MINUTE);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { brandsClaimedBy, DEFAULT_BRANDS, lookalikeProblem, onVerifiedDomain, parseBrandList, unverifiedBrand } from '../../src/oauth/brands.ts';
+import { brandsClaimedBy, DEFAULT_BRANDS, lookalikeProblem, onVerifiedDomain, parseBrandList, protectedBrands, unverifiedBrand } from '../../src/oauth/brands.ts';
 
 // The brand rule's matching, on its own: which names claim which brand.
 
@@ -98,6 +98,44 @@ describe('protected brand matching', () => {
     assert.deepEqual(claimed('my AWS agent'), ['AWS']);
   });
 
+  test('a short brand is a whole word wherever case, digits or symbols mark the word, not only spaces', () => {
+    // Each of these once claimed nothing, and registered with any redirect URI.
+    const cases: Array<[string, string]> = [
+      ['MetaAI Assistant', 'Meta'],
+      ['AWSConsole', 'AWS'],
+      ['myAWS', 'AWS'],
+      ['AWS2', 'AWS'],
+      ['Meta4U', 'Meta'],
+      ['\uff2d\uff45\uff54\uff41\uff21\uff29', 'Meta'], // full-width ＭｅｔａＡＩ
+      ['\u{1D40C}\u{1D41E}\u{1D42D}\u{1D41A}\u{1D400}\u{1D408}', 'Meta'], // mathematical bold 𝐌𝐞𝐭𝐚𝐀𝐈
+      ['\u041c\u0435\u0442\u0430\u0410\u0406', 'Meta'], // all Cyrillic МетаАІ
+      ['Meta!', 'Meta'],
+      ['iMeta', 'Meta'],
+      ['AWS-cli', 'AWS'],
+      // Leetspeak inside a word still reads as the brand.
+      ['M3ta', 'Meta'],
+      ['4WS Console', 'AWS'],
+    ];
+    for (const [name, brand] of cases) assert.deepEqual(claimed(name), [brand], name);
+  });
+
+  test('a short brand\'s letters inside a longer word claim nothing, however the word is written', () => {
+    const names = [
+      'Metallica Fans', 'METALLICA', 'Metabolic Coach', 'Metaphor Writer', 'Betamax', 'Thermometer', 'Ametal',
+      'Jaws Trivia', 'Kawasaki Club', 'PAWS Rescue', 'Drawsome', 'AWSome', 'Gawsworth 2', 'Claws2Go', 'Law5 Helper',
+      'Web3 Tools', 'Area51 Trips', 'S3 Browser',
+    ];
+    for (const name of names) assert.deepEqual(claimed(name), [], name);
+  });
+
+  test('refused on purpose, although innocent: long brands inside a word, a short brand before a capitalised word', () => {
+    // Five letters or more are too distinctive to be an accident (docs/oauth.md: rename, or adjust the list).
+    assert.deepEqual(claimed('Amazonian Plants'), ['Amazon']);
+    assert.deepEqual(claimed('Pineapple Planner'), ['Apple']);
+    // Case marks a word: "MetaMask" reads as Meta Mask, like "MetaAI" as Meta AI.
+    assert.deepEqual(claimed('MetaMask'), ['Meta']);
+  });
+
   test('verified domains: https on the domain or a subdomain; look-alike hosts, http and loopback are not', () => {
     const domains = ['claude.ai', 'anthropic.com'];
     assert.equal(onVerifiedDomain('https://claude.ai/api/mcp/auth_callback', domains), true);
@@ -122,6 +160,24 @@ describe('protected brand matching', () => {
     for (const name of ['ChatGPT', 'Apple', 'Amazon', 'Meta AI', 'GitHub', 'Concierge']) {
       assert.ok(unverifiedBrand(name, ['http://127.0.0.1:33418/'], DEFAULT_BRANDS), name);
     }
+  });
+
+  test('PROTECTED_BRANDS replaces the built-in brands but never the service\'s own name, verified on its own host', () => {
+    const brands = protectedBrands('Acme=acme.example,Globex', 'concierge.example.com');
+    assert.deepEqual(brands.map((b) => b.name), ['Concierge', 'Acme', 'Globex']);
+    for (const name of ['Concierge', 'C0ncierge Helper', 'My Concierge']) {
+      assert.equal(unverifiedBrand(name, ['https://evil.example/cb'], brands)?.name, 'Concierge', name);
+      assert.equal(unverifiedBrand(name, ['http://127.0.0.1:9000/cb'], brands)?.name, 'Concierge', name);
+    }
+    assert.equal(unverifiedBrand('Concierge', ['https://concierge.example.com/cb'], brands), null);
+    assert.equal(unverifiedBrand('Google', ['https://evil.example/cb'], brands), null, 'the built-in brands were replaced');
+    // The built-in table gets the own host too; an operator's entry for the name adds to it, never removes it.
+    assert.equal(unverifiedBrand('Concierge', ['https://concierge.example.com/cb'], protectedBrands(undefined, 'concierge.example.com')), null);
+    assert.equal(unverifiedBrand('Concierge', ['https://evil.example/cb'], protectedBrands(undefined, 'concierge.example.com'))?.name, 'Concierge');
+    const widened = protectedBrands('C0NCIERGE=partner.example,Acme', 'concierge.example.com');
+    assert.deepEqual(widened.map((b) => b.name), ['Concierge', 'Acme']);
+    assert.equal(unverifiedBrand('Concierge', ['https://partner.example/cb', 'https://concierge.example.com/cb'], widened), null);
+    assert.equal(unverifiedBrand('Concierge', ['https://evil.example/cb'], widened)?.name, 'Concierge');
   });
 
   test('PROTECTED_BRANDS replaces the list: brand=domain|domain|loopback,brand', () => {

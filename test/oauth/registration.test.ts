@@ -70,6 +70,16 @@ for (const backend of BACKENDS) {
         'http://127.0.0.1.nip.io/cb',
         'http://10.0.0.1/cb',
         'http://[::1]/cb',
+        // Loopback spellings a URL parser reads as 127.0.0.1 or localhost: only the two exact forms are loopback.
+        'http://127.1/cb',
+        'http://0x7f.0.0.1/cb',
+        'http://2130706433/cb',
+        'http://127.0.0.01/cb',
+        'http://LOCALHOST/cb',
+        'http://Localhost:8080/cb',
+        'http://%6cocalhost/cb',
+        'http://localhost./cb',
+        'http://[::1]:8080/cb',
         'https://app.example/cb#fragment',
         'https://app.example/cb#',
         'javascript:alert(1)',
@@ -112,7 +122,7 @@ for (const backend of BACKENDS) {
     });
 
     test('a protected brand in client_name is refused unless every redirect URI is on its verified domains', async () => {
-      const refused = ['Google Calendar', 'G00gle', 'G o o g l e', 'gооgle' /* Cyrillic o */, 'Goo\u200bgle', 'ＧＯＯＧＬＥ', 'Micro-soft Teams', 'rnicrosoft', 'OpenAI helper', 'Chat GPT', 'Anthropic', 'Claude', 'C1aude', 'Concierge', 'C0NC13RGE Pro', 'Apple Maps', 'Amazon', 'Meta AI', 'Facebook', 'VS Code'];
+      const refused = ['Google Calendar', 'G00gle', 'G o o g l e', 'gооgle' /* Cyrillic o */, 'Goo\u200bgle', 'ＧＯＯＧＬＥ', 'Micro-soft Teams', 'rnicrosoft', 'OpenAI helper', 'Chat GPT', 'Anthropic', 'Claude', 'C1aude', 'Concierge', 'C0NC13RGE Pro', 'Apple Maps', 'Amazon', 'Meta AI', 'Facebook', 'VS Code', 'MetaAI Assistant', 'AWSConsole', 'myAWS', 'AWS2', 'Meta4U', '\uff2d\uff45\uff54\uff41\uff21\uff29'];
       for (const name of refused) {
         const reply = await register(service, { ...valid, client_name: name });
         assert.equal(reply.status, 400, name);
@@ -140,7 +150,34 @@ for (const backend of BACKENDS) {
       ];
       for (const [name, uris] of unverified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).body.error, 'invalid_client_metadata', `${name} ${uris}`);
       // Ordinary names, including ones that merely contain a short brand's letters, are fine.
-      for (const name of ['Trip Planner', 'Metadata Explorer', 'Cloud Desktop', 'Laws helper']) assert.equal((await register(service, { ...valid, client_name: name })).status, 201, name);
+      for (const name of ['Trip Planner', 'Metadata Explorer', 'Cloud Desktop', 'Laws helper', 'Metallica Fans', 'Jaws Trivia']) assert.equal((await register(service, { ...valid, client_name: name })).status, 201, name);
+    });
+
+    test('a client_uri on a protected brand\'s domains needs every redirect URI where that brand is verified', async () => {
+      const refused: Array<[string, string[]]> = [
+        ['https://claude.ai', ['https://trip-helper.example/cb']],
+        ['https://www.claude.ai/download', ['https://trip-helper.example/cb']],
+        ['https://chatgpt.com/', ['http://localhost:8080/cb']],
+        ['https://claude.ai', ['https://claude.ai/cb', 'https://trip-helper.example/cb']],
+        [`https://${new URL(service.config.BASE_URL).hostname}/`, ['https://trip-helper.example/cb']],
+      ];
+      for (const [clientUri, uris] of refused) {
+        const reply = await register(service, { client_name: 'Trip Helper', client_uri: clientUri, redirect_uris: uris });
+        assert.equal(reply.status, 400, clientUri);
+        assert.equal(reply.body.error, 'invalid_client_metadata', clientUri);
+        assert.match(reply.body.error_description, /^client_uri: is on the verified domains of the protected brand/, clientUri);
+      }
+      const accepted: Array<[string, string[]]> = [
+        ['https://claude.ai', ['https://claude.ai/api/mcp/auth_callback']],
+        ['https://claude.ai.trip-helper.example', ['https://trip-helper.example/cb']],
+        ['https://trip-helper.example', ['https://trip-helper.example/cb']],
+        // What MCP Inspector really sends: github.com is shared by GitHub and Copilot, whose native apps use loopback.
+        ['https://github.com/modelcontextprotocol/inspector', ['http://localhost:6274/oauth/callback']],
+      ];
+      for (const [clientUri, uris] of accepted) {
+        const reply = await register(service, { client_name: 'Trip Helper', client_uri: clientUri, redirect_uris: uris });
+        assert.equal(reply.status, 201, clientUri);
+      }
     });
 
     test('a look-alike the brand check cannot read is refused even on a brand\'s verified domain; ordinary names in any script register', async () => {
@@ -248,5 +285,24 @@ describe('registration rate limit', () => {
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
     const count = await service.services.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 3);
+  });
+});
+
+describe('PROTECTED_BRANDS', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService(BACKENDS[0]!.url, { PROTECTED_BRANDS: 'Acme=acme.example' });
+  });
+  after(() => service?.close());
+
+  test('an operator\'s list replaces the built-in brands, but the service\'s own name stays protected', async () => {
+    for (const name of ['Concierge', 'C0ncierge Helper', 'Acme Tools']) {
+      const reply = await register(service, { ...valid, client_name: name });
+      assert.equal(reply.status, 400, name);
+      assert.equal(reply.body.error, 'invalid_client_metadata', name);
+      assert.match(reply.body.error_description, /^client_name: names the protected brand/, name);
+    }
+    assert.equal((await register(service, { ...valid, client_name: 'Acme Tools', redirect_uris: ['https://app.acme.example/cb'] })).status, 201);
+    assert.equal((await register(service, { ...valid, client_name: 'Google Calendar' })).status, 201);
   });
 });

@@ -3,7 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import { sha256 } from '../../security/secrets.ts';
 import type { ClientRow } from '../clients.ts';
 import { OAuthError } from '../errors.ts';
-import { formatScope, scopeCovers, splitScope } from '../scopes.ts';
+import { formatScope, parseScopeParameter, scopeCovers } from '../scopes.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, mint, REFRESH_TOKEN_TTL_SECONDS, secondsFromNow } from '../tokens.ts';
 import { requestedResource, wrongResource } from './resource.ts';
 import type { GrantParams, TokenResponse } from './token-response.ts';
@@ -17,7 +17,12 @@ import type { GrantParams, TokenResponse } from './token-response.ts';
 export function refreshParams(params: GrantParams): { token: string; wanted: string[]; narrowed: string | null; resource: string | null } {
   const token = params.refresh_token;
   if (!token) throw new OAuthError('invalid_request', 'refresh_token is required');
-  const wanted = params.scope === undefined || params.scope.trim() === '' ? [] : splitScope(params.scope);
+  let wanted: string[] = [];
+  if (params.scope !== undefined && params.scope !== '') {
+    const parsed = parseScopeParameter(params.scope);
+    if (parsed === null) throw new OAuthError('invalid_scope', 'scope must be space-separated scopes out of "book read"');
+    wanted = parsed;
+  }
   // A narrower scope applies to the new access token; the refresh token keeps its own (RFC 6749 §6).
   return { token, wanted, narrowed: wanted.length ? formatScope(wanted) : null, resource: requestedResource(params) };
 }
@@ -32,7 +37,6 @@ export async function refreshTokens(db: Kysely<DB>, client: ClientRow, params: G
   const refresh = mint('crt_');
   const accessExpires = secondsFromNow(ACCESS_TOKEN_TTL_SECONDS);
   const refreshExpires = secondsFromNow(REFRESH_TOKEN_TTL_SECONDS);
-  const wantedArray = `{${wanted.join(',')}}`;
 
   const { rows } = await sql<{ scope: string; access_scope: string }>`
     with old as (
@@ -43,7 +47,7 @@ export async function refreshTokens(db: Kysely<DB>, client: ClientRow, params: G
         and (${resource}::text is null or f.resource = ${resource})
         -- "offset 0" keeps this a primary-key lookup whatever the planner guesses (PGlite keeps no statistics)
         and exists (select 1 from oauth_grants g where g.id = f.grant_id and g.revoked_at is null offset 0)
-        and string_to_array(r.scope, ' ') @> ${wantedArray}::text[]
+        and string_to_array(r.scope, ' ') @> string_to_array(${wanted.join(' ')}::text, ' ')
       returning r.family_id, r.scope, coalesce(${narrowed}::text, r.scope) as access_scope
     ), a as (
       insert into oauth_access_tokens (token_hash, family_id, scope, expires_at)

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { Services } from '../../services.ts';
-import { DEFAULT_BRANDS, parseBrandList } from '../brands.ts';
+import { protectedBrands } from '../brands.ts';
 import { resourceFor } from '../metadata.ts';
 import { FailureThrottle } from '../throttle.ts';
 import { refreshBatcher } from '../grants/refresh-batch.ts';
@@ -15,10 +15,7 @@ import { wellKnownRoutes } from './well-known.ts';
 export async function authorizationServer(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { config, db } = opts.services;
   const issuer = config.BASE_URL;
-  const brands = config.PROTECTED_BRANDS ? parseBrandList(config.PROTECTED_BRANDS) : DEFAULT_BRANDS;
-  // The service's own name is verified on its own host only.
-  const ownHost = new URL(issuer).hostname;
-  const policy = { brands: brands.map((b) => (/^concierge$/i.test(b.name) ? { ...b, verifiedDomains: [...b.verifiedDomains, ownHost] } : b)) };
+  const policy = { brands: protectedBrands(config.PROTECTED_BRANDS, new URL(issuer).hostname) };
 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // In memory, per process: a deployment of several instances multiplies the allowance (docs/oauth.md).

@@ -10,10 +10,19 @@ import { SCOPE_DESCRIPTIONS, scopeList } from '../scopes.ts';
 
 // The endpoints a person's browser visits: the authorization endpoint and the consent page.
 
+/**
+ * Authorization requests accepted per source address per minute. Each valid one stores a row (for
+ * 10 minutes), so an unthrottled loop could fill the table; a person connects an app a handful of
+ * times, so this leaves room for many people behind one address. In memory, per process, like the
+ * registration limit (docs/oauth.md). Not a setting yet, unlike OAUTH_REGISTER_RATE_LIMIT: the
+ * value is far above what people need and far below what would fill the table.
+ */
+export const AUTHORIZE_RATE_LIMIT_PER_MINUTE = 120;
+
 export function authorizationPageRoutes(app: FastifyInstance, db: Kysely<DB>, context: AuthorizeContext): void {
   const html = { config: { html: true } };
 
-  app.get('/oauth/authorize', html, async (request: FastifyRequest<{ Querystring: AuthorizeParams }>, reply) => {
+  app.get('/oauth/authorize', { config: { html: true, rateLimit: { max: AUTHORIZE_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } } }, async (request: FastifyRequest<{ Querystring: AuthorizeParams }>, reply) => {
     const outcome = await startAuthorization(db, context, request.query);
     securityHeaders(reply);
     if (outcome.kind === 'error_page') return sendErrorPage(reply, 400, 'This link cannot be used', outcome.message);
