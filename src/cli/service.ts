@@ -7,13 +7,13 @@ import type { Command } from './command.ts';
 
 const ENV_HELP = `
 Environment:
-  PORT (3000)  HOST (127.0.0.1)  BASE_URL (http://localhost:$PORT)
+  PORT (3000)  HOST (127.0.0.1)  BASE_URL (http://localhost:$PORT; a bare origin, https:// in production)
   DATABASE_URL (pglite:./data; or postgres://…)  DATABASE_SCHEMA (public)
   WORKERS (1; 0 = no in-process workers)  LOG_LEVEL (info)  JOB_READ_ISOLATION (organization|none)
   NODE_ENV (development|production|test)  SECRET_KEY (required in production)
   OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (sign-in provider; required in production,
     otherwise the development provider at $BASE_URL/dev-idp is used)
-  PROTECTED_BRANDS (brand=domain|domain|loopback,… replaces the built-in list)  OAUTH_REGISTER_RATE_LIMIT (20/min)
+  PROTECTED_BRANDS (brand=domain|domain|loopback,… replaces the built-in list; Concierge is always protected)  OAUTH_REGISTER_RATE_LIMIT (20/min)
   CHROMIUM_PATH (/usr/bin/chromium)  BROWSER_WS_ENDPOINT (remote browser)  HOLD_SECONDS (900)
   SANDBOX (on in development)  SANDBOX_PORT (4100)  PROVIDER_URL_TEMPLATE (http://{provider}.localhost:$SANDBOX_PORT)`;
 

@@ -19,13 +19,13 @@ describe('executor configuration', () => {
     assert.throws(() => loadConfig({ NODE_ENV: 'production' }), (e: unknown) => e instanceof ConfigError && /SECRET_KEY: required in production/.test(e.message));
     assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'short' }), /SECRET_KEY: must be at least 32 characters/);
     const key = 'k'.repeat(40);
-    const idp = { OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'concierge', OIDC_CLIENT_SECRET: 'secret' };
+    const idp = { BASE_URL: 'https://concierge.example.com', OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'concierge', OIDC_CLIENT_SECRET: 'secret' };
     assert.equal(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, ...idp }).SANDBOX, false);
     assert.throws(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, ...idp, EXECUTOR_STEP_DELAY_MS: '10' }), /EXECUTOR_STEP_DELAY_MS/);
   });
 
   test('production refuses the sandbox sites, reported with every other problem', () => {
-    const idp = { OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'concierge', OIDC_CLIENT_SECRET: 'secret' };
+    const idp = { BASE_URL: 'https://concierge.example.com', OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'concierge', OIDC_CLIENT_SECRET: 'secret' };
     for (const on of ['true', '1']) {
       assert.throws(
         () => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(40), ...idp, SANDBOX: on }),

@@ -49,7 +49,7 @@ describe('MCP status vocabulary', () => {
 
 describe('MCP_ALLOWED_ORIGINS', () => {
   test('allowed origins are BASE_URL\'s own and the configured ones, normalised', () => {
-    const config = loadConfig({}, { BASE_URL: 'https://concierge.example.com/', MCP_ALLOWED_ORIGINS: ' https://App.Example.com , http://localhost:6274 ' });
+    const config = loadConfig({}, { BASE_URL: 'https://concierge.example.com', MCP_ALLOWED_ORIGINS: ' https://App.Example.com , http://localhost:6274 ' });
     assert.deepEqual(config.MCP_ALLOWED_ORIGINS, ['https://app.example.com', 'http://localhost:6274']);
     assert.deepEqual([...allowedOrigins(config)], ['https://concierge.example.com', 'https://app.example.com', 'http://localhost:6274']);
     assert.deepEqual(loadConfig({}, {}).MCP_ALLOWED_ORIGINS, []);
