@@ -48,6 +48,11 @@ export interface OpenOptions {
   shareSocket?: boolean;
   /** An in-memory PGlite starts from this data directory dump (skips initdb and migrations). */
   loadDataDir?: Blob;
+  /**
+   * A connection to PostgreSQL failed (reset, closed by the server, timed out). The query it was
+   * running, if any, has already failed on its own; this is for the log.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** The schema pg-boss keeps its queue in, beside the service's own `schema`. */
@@ -85,13 +90,13 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
         }
         // PGlite is one session shared by all its socket clients: no notifications (they would not
         // reach the service) and no named statements (names would collide between clients).
-        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, false);
+        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, options, false);
       }
       return openPGlite(dir, lock, schema, bossSchema, options);
     }
     return openPGlite(undefined, null, schema, bossSchema, options);
   }
-  return openPostgres({ connectionString: url }, schema, bossSchema, url);
+  return openPostgres({ connectionString: url }, schema, bossSchema, url, options);
 }
 
 async function openPGlite(dir: string | undefined, lock: DataDirLock | null, schema: string, bossSchema: string, options: OpenOptions): Promise<Database> {
@@ -136,14 +141,21 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   };
 }
 
-async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, ownSession = true): Promise<Database> {
+async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, options: OpenOptions, ownSession = true): Promise<Database> {
+  const onConnectionError = options.onConnectionError ?? (() => {});
   const pool = new pg.Pool({
     ...poolConfig,
     max: 20,
     connectionTimeoutMillis: 5_000,
     options: schema === 'public' ? undefined : `-c search_path=${schema}`,
   });
-  // An idle client that loses its server must not crash the process; the next query reports it.
+  // pg-pool listens for 'error' on a client only while it is idle in the pool, and takes its
+  // listener off while the client is lent out. A connection reset under a running query would then
+  // emit 'error' with no listener, which ends the process. This listener stays for the client's
+  // whole life; the query in flight fails by itself, and the pool drops the broken client when it
+  // comes back.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  // The same failure on an idle client, as the pool reports it: already logged by the listener above.
   pool.on('error', () => {});
   if (schema !== 'public') {
     await pool.query(`create schema if not exists "${schema}"`);
@@ -160,7 +172,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     async close() {
       await db.destroy();
     },
-    ...(ownSession ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
+    ...(ownSession ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers, onConnectionError) } : {}),
   };
 }
 
@@ -198,7 +210,7 @@ function listenOnPGlite(
   };
 }
 
-function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: ListenHandlers): () => Promise<void> {
+function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: ListenHandlers, onConnectionError: (error: Error) => void): () => Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
   let current: pg.Client | null = null;
   let stopped = false;
@@ -218,7 +230,10 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
         delay = Math.min(delay * 2, 5_000);
       }
     };
-    client.on('error', lost);
+    client.on('error', (error) => {
+      onConnectionError(error);
+      lost();
+    });
     client.on('end', lost);
     client.on('notification', (message) => {
       if (message.channel === channel) handlers.onNotify(message.payload ?? '');
