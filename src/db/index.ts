@@ -39,6 +39,18 @@ export interface ListenHandlers {
   onDown(): void;
 }
 
+/** How long a PostgreSQL connection is idle before the kernel probes it: one whose server vanished is
+ *  found out in seconds rather than after the system default of two hours. */
+const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
+
+/**
+ * How often the LISTEN connection proves it is alive, and how long it may take to answer. TCP
+ * keepalive does not catch a server that stopped answering while its host's kernel still acknowledges,
+ * nor a proxy on the way that stopped forwarding: the connection would look up, and the API-key
+ * cache stay on, while no notification can arrive.
+ */
+const LISTEN_HEARTBEAT_MS = 2_500;
+
 export class DataDirInUseError extends Error {
   override name = 'DataDirInUseError';
 }
@@ -147,6 +159,10 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     ...poolConfig,
     max: 20,
     connectionTimeoutMillis: 5_000,
+    // An idle connection whose server went away without a word is found out by the kernel within
+    // seconds rather than hours; a busy one by the query timeout (withPreparedStatements).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
     options: schema === 'public' ? undefined : `-c search_path=${schema}`,
   });
   // pg-pool listens for 'error' on a client only while it is idle in the pool, and takes its
@@ -160,7 +176,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
   if (schema !== 'public') {
     await pool.query(`create schema if not exists "${schema}"`);
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: ownSession ? withPreparedStatements(pool) : pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, { prepare: ownSession }) }) });
   return {
     db,
     backend: 'postgres',
@@ -216,19 +232,33 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
   let stopped = false;
   let delay = 250;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   const connect = async () => {
     if (stopped) return;
-    const client = new pg.Client({ ...clientConfig, connectionTimeoutMillis: 5_000, keepAlive: true });
+    const client = new pg.Client({
+      ...clientConfig,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+      query_timeout: LISTEN_HEARTBEAT_MS,
+    });
     current = client;
     const lost = () => {
       if (current !== client) return;
       current = null;
+      clearTimeout(heartbeat);
       handlers.onDown();
+      // A heartbeat that timed out is still in flight: end() then drops the socket at once.
       client.end().catch(() => {});
       if (!stopped) {
         timer = setTimeout(() => void connect(), delay);
         delay = Math.min(delay * 2, 5_000);
       }
+    };
+    const beat = () => {
+      heartbeat = setTimeout(() => {
+        if (current === client) client.query('select 1').then(beat, lost);
+      }, LISTEN_HEARTBEAT_MS);
     };
     client.on('error', (error) => {
       onConnectionError(error);
@@ -244,6 +274,7 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
       if (current !== client) return;
       delay = 250;
       handlers.onUp();
+      beat();
     } catch {
       lost();
     }
@@ -253,6 +284,7 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
   return async () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(heartbeat);
     const client = current;
     current = null;
     handlers.onDown();
