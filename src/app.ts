@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
-import { frameworkErrorReply } from './api/v1/errors.ts';
+import { clientErrorReply, frameworkErrorReply } from './api/v1/errors.ts';
 import { notFoundReply } from './not-found.ts';
 import { mcpEndpoint } from './mcp/index.ts';
 import { observability } from './observability/metrics.ts';
@@ -24,6 +24,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     requestIdHeader: false,
     frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply(services.log as unknown as FastifyBaseLogger),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
