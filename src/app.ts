@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { METHODS } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
@@ -30,6 +31,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
+  // Fastify routes only the methods it knows, and answers any other with a 404 that says nothing
+  // of the path. Every method Node parses is made known (CONNECT never reaches a route; a body, if
+  // any, is not read), so a REST path answers 405 with Allow to a method it lacks (api/v1/routes.ts).
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { METHODS } from 'node:http';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call, rawCall, rawRequest } from '../helpers/http.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
@@ -100,6 +101,29 @@ for (const backend of BACKENDS) {
           assertApiError(reply, 405, 'method_not_allowed');
           assert.equal(reply.headers.get('allow'), allow, `${method} ${path}`);
         }
+      });
+
+      test('every other method Node can parse is 405 too, not 404 (TRACE, QUERY, WebDAV\'s, LINK…)', async () => {
+        const paths: Array<[string, string]> = [
+          ['/api/v1/execution-jobs', 'POST, GET, HEAD, OPTIONS'],
+          [jobPath, 'GET, HEAD, OPTIONS'],
+          ['/api/v1/profiles/1', 'GET, DELETE, HEAD, OPTIONS'],
+        ];
+        // CONNECT opens a tunnel and never reaches a route; HEAD and OPTIONS are answered above.
+        const methods = METHODS.filter((m) => !['CONNECT', 'HEAD', 'OPTIONS', 'GET', 'POST', 'DELETE'].includes(m));
+        assert.ok(['TRACE', 'QUERY', 'PROPFIND', 'SEARCH', 'LINK', 'MKCOL', 'M-SEARCH'].every((m) => methods.includes(m)));
+        for (const [path, allow] of paths) {
+          for (const method of methods) {
+            const reply = await rawCall(service.url, method, path, { authorization: `Bearer ${key}` });
+            assertApiError(reply, 405, 'method_not_allowed');
+            assert.equal(reply.headers.get('allow'), allow, `${method} ${path}`);
+          }
+        }
+        // Whatever the body: the method is what is wrong.
+        const withBody = await rawCall(service.url, 'PUT', jobPath, { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, 'hello');
+        assertApiError(withBody, 405, 'method_not_allowed');
+        // Authentication still comes first.
+        assertApiError(await rawCall(service.url, 'PROPFIND', jobPath, {}), 401, 'missing_authorization');
       });
 
       test('OPTIONS answers 204 with the Allow header', async () => {
