@@ -1,7 +1,7 @@
 // Every `error.code` the REST API answers with, its HTTP status and when it happens. errors.ts
 // takes statuses from here and the OpenAPI document lists, per operation, the codes it can return.
 export const API_ERRORS = {
-  invalid_json: { status: 400, when: 'The body is not valid JSON (or is empty while declared as JSON).' },
+  invalid_json: { status: 400, when: 'The body is not valid JSON (or is empty while declared as JSON on a method that takes a body).' },
   invalid_request: { status: 400, when: 'The body failed validation; `error.details` lists every problem as `{path, message}`.' },
   missing_job_id: { status: 400, when: 'The job id is missing from the path (`/execution-jobs/`, `/execution-jobs//audit`).' },
   missing_provider_id: { status: 400, when: 'The provider id is missing from the path (`/metrics/providers/`).' },
