@@ -221,9 +221,12 @@ for (const backend of BACKENDS) {
         assert.deepEqual(await rejected(flight({ dest: 'lhr' })), [{ path: 'request.params.dest', message: 'dest must differ from origin' }]);
       });
 
-      test('the return is not before the departure', async () => {
+      test('the return is not before the departure; a same-day return (out and back) is a real trip', async () => {
         assert.deepEqual(await rejected(flight({ return_date: daysFromNow(19) })), [{ path: 'request.params.return_date', message: 'return_date must not be before date' }]);
-        await accepted(flight({ return_date: daysFromNow(20), targetAirline: 'Same day' }));
+        const sameDay = await accepted(flight({ date: daysFromNow(20), return_date: daysFromNow(20), targetAirline: 'Same day' }));
+        const stored = (await getJob(service.services.jobs, null, sameDay))!.params;
+        assert.equal(stored.return_date, stored.date, 'booked as asked: back the same day');
+        await accepted(flight({ return_date: daysFromNow(21), targetAirline: 'Next day' }));
       });
 
       test('passengers, cabin class and flight number', async () => {
