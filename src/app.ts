@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { METHODS } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
-import { frameworkErrorReply } from './api/v1/errors.ts';
+import { clientErrorReply, frameworkErrorReply } from './api/v1/errors.ts';
 import { notFoundReply } from './not-found.ts';
 import { mcpEndpoint } from './mcp/index.ts';
 import { observability } from './observability/metrics.ts';
@@ -24,11 +25,18 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     requestIdHeader: false,
     frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply(services.log as unknown as FastifyBaseLogger),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
+  // Fastify routes only the methods it knows, and answers any other with a 404 that says nothing
+  // of the path. Every method Node parses is made known (CONNECT never reaches a route; a body, if
+  // any, is not read), so a REST path answers 405 with Allow to a method it lacks (api/v1/routes.ts).
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -31,7 +31,11 @@ export interface StartOptions {
 }
 
 export async function startService(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningService> {
-  const database = await openDatabase(config, { shareSocket: true, loadDataDir: options.loadDataDir });
+  const database = await openDatabase(config, {
+    shareSocket: true,
+    loadDataDir: options.loadDataDir,
+    onConnectionError: (error) => log.warn({ err: error }, 'database connection failed'),
+  });
   const closers: Array<() => Promise<void>> = [() => database.close()];
   try {
     const applied = await migrateToLatest(database.db, database.schema);

@@ -6,10 +6,12 @@ import type { ApiKeyPrincipal } from './api-keys.ts';
 // Revocation stays immediate. A revocation in this process evicts before revokeApiKey() returns;
 // one in another process is announced on a notification channel in the revoking transaction, and
 // evicted when it arrives. The cache is used only while such announcements can reach it
-// (Database.listen): on PostgreSQL while the listening connection is up, on PGlite while no other
-// process (the CLI) is connected to the shared socket. Whenever that stops being true the cache is
-// emptied and every request goes to the database, which is also what makes authentication fail
-// closed when the database is unreachable. Unknown and revoked keys are never cached.
+// (Database.listen): on PostgreSQL while the listening connection is up, which a heartbeat on it
+// checks every few seconds, so a database that stops answering without closing the connection
+// turns the cache off too; on PGlite while no other process (the CLI) is connected to the shared
+// socket. Whenever that stops being true the cache is emptied and every request goes to the
+// database, which is also what makes authentication fail closed when the database is unreachable.
+// Unknown and revoked keys are never cached.
 
 export const API_KEY_REVOKED_CHANNEL = 'concierge_api_key_revoked';
 

@@ -39,6 +39,18 @@ export interface ListenHandlers {
   onDown(): void;
 }
 
+/** How long a PostgreSQL connection is idle before the kernel probes it: one whose server vanished is
+ *  found out in seconds rather than after the system default of two hours. */
+const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
+
+/**
+ * How often the LISTEN connection proves it is alive, and how long it may take to answer. TCP
+ * keepalive does not catch a server that stopped answering while its host's kernel still acknowledges,
+ * nor a proxy on the way that stopped forwarding: the connection would look up, and the API-key
+ * cache stay on, while no notification can arrive.
+ */
+const LISTEN_HEARTBEAT_MS = 2_500;
+
 export class DataDirInUseError extends Error {
   override name = 'DataDirInUseError';
 }
@@ -48,6 +60,11 @@ export interface OpenOptions {
   shareSocket?: boolean;
   /** An in-memory PGlite starts from this data directory dump (skips initdb and migrations). */
   loadDataDir?: Blob;
+  /**
+   * A connection to PostgreSQL failed (reset, closed by the server, timed out). The query it was
+   * running, if any, has already failed on its own; this is for the log.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** The schema pg-boss keeps its queue in, beside the service's own `schema`. */
@@ -85,13 +102,13 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
         }
         // PGlite is one session shared by all its socket clients: no notifications (they would not
         // reach the service) and no named statements (names would collide between clients).
-        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, false);
+        return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, options, false);
       }
       return openPGlite(dir, lock, schema, bossSchema, options);
     }
     return openPGlite(undefined, null, schema, bossSchema, options);
   }
-  return openPostgres({ connectionString: url }, schema, bossSchema, url);
+  return openPostgres({ connectionString: url }, schema, bossSchema, url, options);
 }
 
 async function openPGlite(dir: string | undefined, lock: DataDirLock | null, schema: string, bossSchema: string, options: OpenOptions): Promise<Database> {
@@ -136,19 +153,30 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   };
 }
 
-async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, ownSession = true): Promise<Database> {
+async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchema: string, connectionString: string, options: OpenOptions, ownSession = true): Promise<Database> {
+  const onConnectionError = options.onConnectionError ?? (() => {});
   const pool = new pg.Pool({
     ...poolConfig,
     max: 20,
     connectionTimeoutMillis: 5_000,
+    // An idle connection whose server went away without a word is found out by the kernel within
+    // seconds rather than hours; a busy one by the query timeout (withPreparedStatements).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
     options: schema === 'public' ? undefined : `-c search_path=${schema}`,
   });
-  // An idle client that loses its server must not crash the process; the next query reports it.
+  // pg-pool listens for 'error' on a client only while it is idle in the pool, and takes its
+  // listener off while the client is lent out. A connection reset under a running query would then
+  // emit 'error' with no listener, which ends the process. This listener stays for the client's
+  // whole life; the query in flight fails by itself, and the pool drops the broken client when it
+  // comes back.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  // The same failure on an idle client, as the pool reports it: already logged by the listener above.
   pool.on('error', () => {});
   if (schema !== 'public') {
     await pool.query(`create schema if not exists "${schema}"`);
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: ownSession ? withPreparedStatements(pool) : pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, { prepare: ownSession }) }) });
   return {
     db,
     backend: 'postgres',
@@ -160,7 +188,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     async close() {
       await db.destroy();
     },
-    ...(ownSession ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers) } : {}),
+    ...(ownSession ? { listen: (channel: string, handlers: ListenHandlers) => listenOn({ ...poolConfig, options: undefined }, channel, handlers, onConnectionError) } : {}),
   };
 }
 
@@ -198,27 +226,44 @@ function listenOnPGlite(
   };
 }
 
-function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: ListenHandlers): () => Promise<void> {
+function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: ListenHandlers, onConnectionError: (error: Error) => void): () => Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
   let current: pg.Client | null = null;
   let stopped = false;
   let delay = 250;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   const connect = async () => {
     if (stopped) return;
-    const client = new pg.Client({ ...clientConfig, connectionTimeoutMillis: 5_000, keepAlive: true });
+    const client = new pg.Client({
+      ...clientConfig,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+      query_timeout: LISTEN_HEARTBEAT_MS,
+    });
     current = client;
     const lost = () => {
       if (current !== client) return;
       current = null;
+      clearTimeout(heartbeat);
       handlers.onDown();
+      // A heartbeat that timed out is still in flight: end() then drops the socket at once.
       client.end().catch(() => {});
       if (!stopped) {
         timer = setTimeout(() => void connect(), delay);
         delay = Math.min(delay * 2, 5_000);
       }
     };
-    client.on('error', lost);
+    const beat = () => {
+      heartbeat = setTimeout(() => {
+        if (current === client) client.query('select 1').then(beat, lost);
+      }, LISTEN_HEARTBEAT_MS);
+    };
+    client.on('error', (error) => {
+      onConnectionError(error);
+      lost();
+    });
     client.on('end', lost);
     client.on('notification', (message) => {
       if (message.channel === channel) handlers.onNotify(message.payload ?? '');
@@ -229,6 +274,7 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
       if (current !== client) return;
       delay = 250;
       handlers.onUp();
+      beat();
     } catch {
       lost();
     }
@@ -238,6 +284,7 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
   return async () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(heartbeat);
     const client = current;
     current = null;
     handlers.onDown();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { withoutQueryTimeout } from './query-timeout.ts';
 import * as core from './migrations/001_core.ts';
 import * as oauth from './migrations/002_oauth.ts';
 import * as executor from './migrations/003_executor.ts';
@@ -21,7 +22,9 @@ const provider: MigrationProvider = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>, schema: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
-  const { error, results } = await migrator.migrateToLatest();
+  // A migration may rightly outlast the query timeout: rewriting a large table, or waiting for
+  // another process that is applying the same migrations.
+  const { error, results } = await withoutQueryTimeout(() => migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

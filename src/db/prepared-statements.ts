@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { isQueryTimeout, queryTimeoutNow } from './query-timeout.ts';
 
 // Kysely sends every query unnamed, so PostgreSQL parses and plans it on each call; for the short
 // indexed reads that clients poll, planning costs more than executing (about 0.1 ms against 0.06 ms
@@ -13,6 +14,8 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
 // - A schema change under a prepared statement ("cached plan must not change result type", as a
 //   migration adding a column to a table read with `select *` causes) is retried unnamed and the
 //   statement is renamed, so the next call prepares it afresh.
+//
+// The same clients bound every query by the query timeout (./query-timeout.ts), prepared or not.
 
 const MAX_PER_CONNECTION = 256;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
@@ -35,20 +38,34 @@ function isStalePlan(error: unknown): boolean {
   return e.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
 }
 
-function preparing(client: pg.PoolClient): PostgresPoolClient {
+/** pg takes a per-query timeout in the query's config; its types do not list it. */
+type TimedQuery = pg.QueryConfig & { query_timeout?: number };
+
+function preparing(client: pg.PoolClient, prepare: boolean): PostgresPoolClient {
   const prepared = new Set<string>();
+  // A query past its timeout leaves the connection waiting for an answer that may never come. It is
+  // ended (pg destroys the socket of a connection with a query in flight): a ROLLBACK queued behind
+  // fails at once rather than waiting as long, and the pool drops the client when it comes back.
+  const abandonOnTimeout = (error: unknown): never => {
+    if (isQueryTimeout(error)) client.end().catch(() => {});
+    throw error;
+  };
+  const run = (query: TimedQuery) => client.query(query).catch(abandonOnTimeout);
   const wrapper = {
     query(text: unknown, values?: readonly unknown[]) {
       // Kysely also passes cursor objects; those go through untouched.
-      if (typeof text !== 'string' || !PREPARABLE.test(text)) return client.query(text as string, values as unknown[]);
+      if (typeof text !== 'string') return client.query(text as string, values as unknown[]);
+      const query_timeout = queryTimeoutNow();
+      const unnamed = { text, values: values as unknown[], query_timeout };
+      if (!prepare || !PREPARABLE.test(text)) return run(unnamed);
       const name = statementName(text);
-      if (!prepared.has(name) && prepared.size >= MAX_PER_CONNECTION) return client.query(text, values as unknown[]);
+      if (!prepared.has(name) && prepared.size >= MAX_PER_CONNECTION) return run(unnamed);
       prepared.add(name);
-      return client.query({ name, text, values: values as unknown[] }).catch((error: unknown) => {
-        if (!isStalePlan(error)) throw error;
+      return client.query({ name, text, values: values as unknown[], query_timeout } as TimedQuery).catch((error: unknown) => {
+        if (!isStalePlan(error)) return abandonOnTimeout(error);
         prepared.delete(name);
         generation++;
-        return client.query(text, values as unknown[]);
+        return run(unnamed);
       });
     },
     release(error?: boolean | Error) {
@@ -61,15 +78,19 @@ function preparing(client: pg.PoolClient): PostgresPoolClient {
   return wrapper as unknown as PostgresPoolClient;
 }
 
-/** A Kysely pool over `pool` whose clients prepare their data statements (see above). */
-export function withPreparedStatements(pool: pg.Pool): PostgresPool {
+/**
+ * A Kysely pool over `pool` whose clients bound every query by the query timeout and, unless
+ * `prepare` is false, prepare their data statements (see above). Not preparing is for a session
+ * shared with other processes (PGlite's socket), where statement names would collide.
+ */
+export function withPreparedStatements(pool: pg.Pool, { prepare = true }: { prepare?: boolean } = {}): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
     async connect() {
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
       if (!wrapper) {
-        wrapper = preparing(client);
+        wrapper = preparing(client, prepare);
         wrappers.set(client, wrapper);
       }
       return wrapper;

@@ -42,7 +42,9 @@ function describeValue(value: unknown): string {
     case 'string':
       return 'a string';
     case 'number':
-      return Number.isFinite(value) ? 'a number' : 'not a finite number';
+      // JSON has no infinity, but a literal too large for a double (1e400) parses as one.
+      if (Number.isNaN(value)) return 'NaN';
+      return Number.isFinite(value) ? 'a number' : 'an infinite number';
     case 'boolean':
       return 'true or false';
     case 'object':

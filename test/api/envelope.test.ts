@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { METHODS } from 'node:http';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
-import { call, rawCall } from '../helpers/http.ts';
+import { call, rawCall, rawRequest } from '../helpers/http.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { revokeApiKey } from '../../src/auth/api-keys.ts';
 
@@ -102,6 +103,29 @@ for (const backend of BACKENDS) {
         }
       });
 
+      test('every other method Node can parse is 405 too, not 404 (TRACE, QUERY, WebDAV\'s, LINK…)', async () => {
+        const paths: Array<[string, string]> = [
+          ['/api/v1/execution-jobs', 'POST, GET, HEAD, OPTIONS'],
+          [jobPath, 'GET, HEAD, OPTIONS'],
+          ['/api/v1/profiles/1', 'GET, DELETE, HEAD, OPTIONS'],
+        ];
+        // CONNECT opens a tunnel and never reaches a route; HEAD and OPTIONS are answered above.
+        const methods = METHODS.filter((m) => !['CONNECT', 'HEAD', 'OPTIONS', 'GET', 'POST', 'DELETE'].includes(m));
+        assert.ok(['TRACE', 'QUERY', 'PROPFIND', 'SEARCH', 'LINK', 'MKCOL', 'M-SEARCH'].every((m) => methods.includes(m)));
+        for (const [path, allow] of paths) {
+          for (const method of methods) {
+            const reply = await rawCall(service.url, method, path, { authorization: `Bearer ${key}` });
+            assertApiError(reply, 405, 'method_not_allowed');
+            assert.equal(reply.headers.get('allow'), allow, `${method} ${path}`);
+          }
+        }
+        // Whatever the body: the method is what is wrong.
+        const withBody = await rawCall(service.url, 'PUT', jobPath, { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, 'hello');
+        assertApiError(withBody, 405, 'method_not_allowed');
+        // Authentication still comes first.
+        assertApiError(await rawCall(service.url, 'PROPFIND', jobPath, {}), 401, 'missing_authorization');
+      });
+
       test('OPTIONS answers 204 with the Allow header', async () => {
         const reply = await call(service.url, 'OPTIONS', '/api/v1/execution-jobs', { key });
         assert.equal(reply.status, 204);
@@ -130,6 +154,23 @@ for (const backend of BACKENDS) {
       test('a URL that cannot be decoded is 400 bad_request in the envelope', async () => {
         assertApiError(await call(service.url, 'GET', '/api/v1/execution-jobs/%E0%A4%A', { key }), 400, 'bad_request');
         assertApiError(await call(service.url, 'GET', `/api/v1/execution-jobs/${'a'.repeat(300)}`, { key }), 400, 'bad_request');
+      });
+
+      test('a request the HTTP parser refuses is answered in the envelope of its path', async () => {
+        const badLength = (path: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`;
+        const rest = await assertChangesNothing(service, () => rawRequest(service.url, badLength('/api/v1/execution-jobs')));
+        assertApiError(rest, 400, 'bad_request');
+        assert.match(rest.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+        const bigHeaders = `GET ${jobPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`;
+        assertApiError(await rawRequest(service.url, bigHeaders), 431, 'headers_too_large');
+        // Outside /api/v1, and when no path can be read at all: the app-wide {error, message}.
+        for (const request of [badLength('/oauth/token'), 'NOT HTTP AT ALL\r\n\r\n']) {
+          const reply = await rawRequest(service.url, request);
+          assert.equal(reply.status, 400);
+          assert.match(reply.headers.get('content-type') ?? '', /^application\/json/);
+          assert.deepEqual(Object.keys(reply.body), ['error', 'message']);
+          assert.equal(reply.body.error, 'bad_request');
+        }
       });
 
       test('malformed and unknown job ids are 404 job_not_found', async () => {

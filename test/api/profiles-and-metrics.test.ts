@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { BACKENDS, FLIGHT_PROFILE, PROFILE, requests, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
-import { call } from '../helpers/http.ts';
+import { call, rawCall } from '../helpers/http.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision } from '../../src/jobs/transition.ts';
 import { getJob } from '../../src/jobs/service.ts';
@@ -137,6 +137,19 @@ for (const backend of BACKENDS) {
         assertApiError(await assertChangesNothing(service, () => call(service.url, 'DELETE', `/api/v1/profiles/${doomed.profileId}`, { key: acme })), 404, 'profile_not_found');
         assertApiError(await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { request: restaurantRequest().request, profileId: doomed.profileId } })), 400, 'invalid_request');
         assert.equal((await getJob(service.services.jobs, null, booking.body.jobId))!.profile.first_name, 'Doomed');
+      });
+
+      test('DELETE with Content-Type: application/json and no body (as many clients send) deletes', async () => {
+        const doomed = await store({ ...PROFILE, first_name: 'Declared' });
+        const path = `/api/v1/profiles/${doomed.profileId}`;
+        const deleted = await rawCall(service.url, 'DELETE', path, { authorization: `Bearer ${acme}`, 'content-type': 'application/json', 'content-length': '0' }, '');
+        assert.equal(deleted.status, 204, deleted.text);
+        assertApiError(await call(service.url, 'GET', path, { key: acme }), 404, 'profile_not_found');
+        // The same header on OPTIONS is no body either; on POST, where a body is expected, it is invalid_json.
+        const options = await rawCall(service.url, 'OPTIONS', path, { authorization: `Bearer ${acme}`, 'content-type': 'application/json', 'content-length': '0' }, '');
+        assert.equal(options.status, 204);
+        const post = await rawCall(service.url, 'POST', '/api/v1/profiles', { authorization: `Bearer ${acme}`, 'content-type': 'application/json', 'content-length': '0' }, '');
+        assertApiError(post, 400, 'invalid_json');
       });
 
       test('a replay of a booking whose stored profile was deleted since still answers with its job', async () => {

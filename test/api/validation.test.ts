@@ -24,9 +24,13 @@ for (const backend of BACKENDS) {
     });
     after(() => service.close());
 
-    /** Posts, expects 400 invalid_request, and returns the issues; nothing may have been stored. */
-    async function rejected(body: unknown): Promise<Issue[]> {
-      const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key, body }));
+    /**
+     * Posts, expects 400 invalid_request, and returns the issues; nothing may have been stored. A
+     * `raw` body is sent as it is, for JSON that JSON.stringify cannot write (1e400).
+     */
+    async function rejected(body: unknown, { raw = false } = {}): Promise<Issue[]> {
+      const options = raw ? { key, raw: body as string, headers: { 'content-type': 'application/json' } } : { key, body };
+      const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', options));
       assertApiError(reply, 400, 'invalid_request');
       assert.ok(Array.isArray(reply.body.error.details) && reply.body.error.details.length > 0);
       for (const issue of reply.body.error.details) {
@@ -156,6 +160,16 @@ for (const backend of BACKENDS) {
         for (const [covers, message] of cases) assert.deepEqual(await rejected(restaurantRequest({ covers })), [{ path: 'request.params.covers', message }], String(covers));
       });
 
+      test('a number too large for a double (it parses as infinity) is named as such', async () => {
+        const withLiteral = (params: Record<string, unknown>, literal: string) => JSON.stringify(restaurantRequest(params)).replace('"LITERAL"', literal);
+        assert.deepEqual(await rejected(withLiteral({ covers: 'LITERAL' }, '1e400'), { raw: true }), [
+          { path: 'request.params.covers', message: 'covers must be a number, not an infinite number' },
+        ]);
+        assert.deepEqual(await rejected(withLiteral({ budget_per_person: 'LITERAL' }, '-1e400'), { raw: true }), [
+          { path: 'request.params.budget_per_person', message: 'budget_per_person must be a number, not an infinite number' },
+        ]);
+      });
+
       test('names are non-empty strings of at most 200 characters', async () => {
         has(await rejected(restaurantRequest({ restaurant_name: '   ' })), 'request.params.restaurant_name', 'restaurant_name must not be empty');
         has(await rejected(restaurantRequest({ restaurant_name: 'x'.repeat(201) })), 'request.params.restaurant_name', 'restaurant_name must be at most 200 characters long');
@@ -207,9 +221,12 @@ for (const backend of BACKENDS) {
         assert.deepEqual(await rejected(flight({ dest: 'lhr' })), [{ path: 'request.params.dest', message: 'dest must differ from origin' }]);
       });
 
-      test('the return is not before the departure', async () => {
+      test('the return is not before the departure; a same-day return (out and back) is a real trip', async () => {
         assert.deepEqual(await rejected(flight({ return_date: daysFromNow(19) })), [{ path: 'request.params.return_date', message: 'return_date must not be before date' }]);
-        await accepted(flight({ return_date: daysFromNow(20), targetAirline: 'Same day' }));
+        const sameDay = await accepted(flight({ date: daysFromNow(20), return_date: daysFromNow(20), targetAirline: 'Same day' }));
+        const stored = (await getJob(service.services.jobs, null, sameDay))!.params;
+        assert.equal(stored.return_date, stored.date, 'booked as asked: back the same day');
+        await accepted(flight({ return_date: daysFromNow(21), targetAirline: 'Next day' }));
       });
 
       test('passengers, cabin class and flight number', async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { FLIGHT_PROFILE, PROFILE, restaurantRequest, startTestService, type Test
 import { call } from '../helpers/http.ts';
 import { API_KEY_PATTERN } from '../../src/auth/api-keys.ts';
 import { dropSchemas } from '../../src/db/index.ts';
+import { dumpEveryTable } from '../helpers/db-dump.ts';
 
 // The operator CLI as an operator runs it: bin/concierge in a child process, against an embedded
 // (PGlite) data directory — alone, and while a running service owns that directory (the CLI then
@@ -180,6 +181,24 @@ for (const database of DATABASES) describe(`concierge CLI against ${database.nam
       const again = await concierge(['keys', 'revoke', String(id)], env);
       assert.equal(again.code, 1);
       assert.match(again.stderr, /no active API key/);
+    });
+
+    test('a minted key is stored as its SHA-256 only: the plaintext is nowhere in the database', async () => {
+      const minted = await concierge(['keys', 'create', '--org', 'Hashed Org', '--types', 'hotel', '--json'], env);
+      assert.equal(minted.code, 0, minted.stderr);
+      const { key, id } = JSON.parse(minted.stdout) as { key: string; id: number };
+      const row = await service.services.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(row.key_hash, createHash('sha256').update(key, 'utf8').digest('hex'));
+      // Every row of every table, the queue's included. The listed prefix shows the first four
+      // characters of the secret (svk_test_ABCD), as keys list does; no longer run of it is stored.
+      const { text } = await dumpEveryTable(service);
+      assert.ok(text.includes(row.key_hash), 'the dump does hold the hash (the search looks in the right place)');
+      const secret = key.slice('svk_test_'.length);
+      for (let at = 0; at + 8 <= secret.length; at++) {
+        assert.ok(!text.includes(secret.slice(at, at + 8)), `the dump holds part of the key: ${secret.slice(at, at + 8)}`);
+      }
+      assert.ok(!text.includes(key));
+      assert.equal(row.prefix, key.slice(0, 13));
     });
 
     test('profiles create validates the file like the API does', async () => {

@@ -54,3 +54,36 @@ export async function rawCall(baseUrl: string, method: string, path: string, hea
     else req.end();
   });
 }
+
+/**
+ * Sends `request` as raw bytes over a TCP socket and reads the reply until the server closes the
+ * connection: for requests no HTTP client would send (a Content-Length that is not a number).
+ * The request should ask for `Connection: close` if it is well-formed enough to be answered.
+ */
+export async function rawRequest(baseUrl: string, request: string | Buffer): Promise<Reply> {
+  const { connect } = await import('node:net');
+  const { hostname, port } = new URL(baseUrl);
+  const received = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+    socket.on('error', reject);
+  });
+  const text = received.toString('utf8');
+  const split = text.indexOf('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = text.slice(0, split < 0 ? text.length : split).split('\r\n');
+  const headers = new Headers();
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  const bodyText = split < 0 ? '' : text.slice(split + 4);
+  let body: any;
+  try {
+    body = bodyText ? JSON.parse(bodyText) : undefined;
+  } catch {
+    // Not JSON: the test looks at `text`.
+  }
+  return { status: Number(/^HTTP\/\d\.\d (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body, text: bodyText };
+}

@@ -1,11 +1,11 @@
 // Every `error.code` the REST API answers with, its HTTP status and when it happens. errors.ts
 // takes statuses from here and the OpenAPI document lists, per operation, the codes it can return.
 export const API_ERRORS = {
-  invalid_json: { status: 400, when: 'The body is not valid JSON (or is empty while declared as JSON).' },
+  invalid_json: { status: 400, when: 'The body is not valid JSON (or is empty while declared as JSON on a method that takes a body).' },
   invalid_request: { status: 400, when: 'The body failed validation; `error.details` lists every problem as `{path, message}`.' },
   missing_job_id: { status: 400, when: 'The job id is missing from the path (`/execution-jobs/`, `/execution-jobs//audit`).' },
   missing_provider_id: { status: 400, when: 'The provider id is missing from the path (`/metrics/providers/`).' },
-  bad_request: { status: 400, when: 'The request could not be read at all (a broken URL, a bad Content-Length).' },
+  bad_request: { status: 400, when: 'The request could not be read at all (a broken URL, a malformed request line or header such as a Content-Length that is not a number).' },
   missing_authorization: { status: 401, when: 'No Authorization header.' },
   invalid_auth_scheme: { status: 401, when: 'An Authorization header whose scheme is not Bearer.' },
   empty_api_key: { status: 401, when: 'Bearer with nothing after it.' },
@@ -17,8 +17,10 @@ export const API_ERRORS = {
   not_found: { status: 404, when: 'No such route under /api/v1.' },
   method_not_allowed: { status: 405, when: 'The path exists but not with this method; the Allow header lists the methods.' },
   idempotency_key_reused: { status: 409, when: 'The organisation already used this `clientMetadata.idempotencyKey` for a different request.' },
+  request_timeout: { status: 408, when: 'The request did not arrive in full in time; the connection is closed.' },
   payload_too_large: { status: 413, when: 'The body is larger than 1 MiB.' },
   unsupported_media_type: { status: 415, when: 'A body that is not `application/json`.' },
+  headers_too_large: { status: 431, when: 'The request headers are larger than 16 KiB; the connection is closed.' },
   job_create_failed: { status: 500, when: 'The job could not be stored; safe to retry with the same `idempotencyKey`.' },
   internal_error: { status: 500, when: 'An unexpected failure; the `X-Request-Id` header identifies it in the logs.' },
   auth_backend_unavailable: { status: 503, when: 'The key could not be checked because the database is unreachable; the service fails closed. Retry after `Retry-After` seconds, with exponential backoff.' },

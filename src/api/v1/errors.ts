@@ -1,7 +1,11 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { redactPath } from '../../observability/logger.ts';
 import { AuthError } from '../../auth/bearer.ts';
 import { DomainError } from '../../jobs/types.ts';
-import { statusOf } from './error-codes.ts';
+import { API_ERRORS, statusOf, type ApiErrorCode } from './error-codes.ts';
 
 /** A REST v1 failure: rendered as {error: {code, message, details?}}. */
 export class ApiError extends Error {
@@ -73,4 +77,44 @@ export function frameworkErrorReply(error: FastifyError, request: FastifyRequest
     return;
   }
   void reply.code(error.statusCode ?? 400).send({ error: 'bad_request', message: 'the URL could not be read' });
+}
+
+/** Whether a path is the REST API's, whose errors have their own envelope. */
+function isRestPath(path: string): boolean {
+  return path === '/api/v1' || path.startsWith('/api/v1/');
+}
+
+/**
+ * A request Node's HTTP parser refuses (a Content-Length that is not a number, headers over the
+ * size limit, a client too slow to send them) never reaches Fastify's router: the socket comes to
+ * this handler, whose reply is written by hand. Under /api/v1 it is in the REST envelope, elsewhere
+ * in the app-wide one ({error, message}). The path is read from the request line in the bytes the
+ * parser saw; when it is not there (headers that came in several packets, a timeout), the app-wide
+ * envelope is used.
+ */
+export function clientErrorReply(log: FastifyBaseLogger) {
+  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
+    // A reset connection has no one to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [code, message]: [ApiErrorCode, string] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['request_timeout', 'the request did not arrive in time']
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? ['headers_too_large', 'the request headers are larger than 16 KiB']
+          : ['bad_request', 'the request could not be read: a malformed request line or header, such as a Content-Length that is not a number'];
+    const status = API_ERRORS[code].status;
+    const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1', 0, 8192) : '';
+    const requestLine = /^([A-Z]+) (\S+) HTTP\/\d\.\d\r?\n/.exec(packet);
+    const path = requestLine ? redactPath(requestLine[2]!) : undefined;
+    const body = JSON.stringify(path !== undefined && isRestPath(path) ? { error: { code, message } } : { error: code, message });
+    const id = randomUUID();
+    log.info({ reqId: id, method: requestLine?.[1], path, status, err: error }, 'request could not be read');
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }

@@ -9,12 +9,24 @@ import { profileRoutes } from './profiles.ts';
 import { providerMetricsRoutes } from './provider-metrics.ts';
 import { referenceRoutes } from './reference.ts';
 
+/** The methods whose requests carry a body. */
+const TAKES_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
 /** The REST Execution API v1, mounted under /api/v1. Every reply, error or not, is JSON (the reference page aside). */
 export async function apiV1(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
   // Bodies are JSON or nothing: Fastify's built-in text/plain parser would hand a string to the
   // validator; without it such a body is 415 unsupported_media_type, as for any other type.
   app.removeContentTypeParser('text/plain');
+  // Many clients declare Content-Type: application/json on every request, DELETE included, with no
+  // body. On a method that takes none, an empty body is no body; where a body is expected it is
+  // still invalid_json. Anything else is parsed as before (prototype poisoning refused).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && !TAKES_A_BODY.has(request.method)) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   app.setErrorHandler(async (error, request, reply) => {
     // A request authenticated from the key cache in the instant the database went away fails in
     // its handler, not in authentication. It is answered as authentication would have been: the

@@ -80,7 +80,7 @@ function components(): Record<string, JsonSchema> {
       'A booking request. Give exactly one of `profile` (inline) and `profileId` (a stored profile of your organisation). ' +
       'For flights the profile must also carry `dob`, `passport_number` and `passport_country`. Dates are real calendar dates, ' +
       'not in the past (a date is past when it is before today everywhere on Earth, UTC−12); hotel `checkout` is after `checkin`; ' +
-      'flight `return_date` is not before `date` and `dest` differs from `origin`.',
+      'flight `return_date` is not before `date` (a same-day return is allowed) and `dest` differs from `origin`.',
   };
   return out;
 }

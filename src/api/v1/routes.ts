@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from './errors.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE';
@@ -32,16 +32,15 @@ export function resource(app: FastifyInstance, url: string, handlers: Partial<Re
     config,
     handler: async (_request, reply) => reply.header('allow', allow).code(204).send(),
   });
-  const others = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => !allowed.includes(m as Method));
-  app.route({
-    method: others,
-    url,
-    config,
-    handler: async (request, reply) => {
-      reply.header('allow', allow);
-      throw new ApiError(405, 'method_not_allowed', `${request.method} is not supported here; use ${allowed.join(' or ')}`);
-    },
-  });
+  // Every other method the server routes (see app.ts: all that Node parses); HEAD comes with GET.
+  const others = app.supportedMethods.filter((m) => !(allowed as string[]).includes(m) && m !== 'OPTIONS' && !(m === 'HEAD' && allowed.includes('GET')));
+  const refuse = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('allow', allow);
+    throw new ApiError(405, 'method_not_allowed', `${request.method} is not supported here; use ${allowed.join(' or ')}`);
+  };
+  // Refused on arrival (after authentication), before Fastify reads a body: the method is wrong
+  // whatever the body, so a PUT of text/plain or a QUERY without a Content-Type is 405, not 415 or 400.
+  app.route({ method: others, url, config, onRequest: refuse, handler: refuse });
 }
 
 export function isPublicRoute(request: FastifyRequest): boolean {
