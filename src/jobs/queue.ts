@@ -5,6 +5,12 @@ import type { DB } from '../db/schema.ts';
 
 // pg-boss is the queue on both backends. A booking job's queue entry is written in the same
 // transaction as the job row, so a job is never created without the work to run it, or the reverse.
+
+/** TCP keepalive from 5 s idle, as on the service's own pool (db/index.ts): a PostgreSQL server that
+ *  stops answering without closing connections would otherwise leave pg-boss's queries waiting for
+ *  as long as the kernel keeps the socket. */
+const SILENT_SERVER_DETECTION = { keepAlive: true, keepAliveInitialDelayMillis: 5_000 } as const;
+
 export const BOOKING_QUEUE = 'booking';
 /**
  * Where pg-boss copies a booking queue entry that failed for the last time (its handler threw on the
@@ -45,7 +51,7 @@ export async function startQueue(database: Database, options: QueueOptions = {})
   const make = () =>
     target.backend === 'pglite'
       ? new PgBoss({ db: fromPglite(target.pglite!), backend: 'pglite', schema: target.schema, ...supervision })
-      : new PgBoss({ connectionString: target.connectionString!, schema: target.schema, max: 5, ...supervision });
+      : new PgBoss({ connectionString: target.connectionString!, schema: target.schema, max: 5, ...SILENT_SERVER_DETECTION, ...supervision });
   // pg-boss reports background failures as events; without a listener Node would treat them as fatal.
   const onError = options.onError ?? (() => {});
   let boss = make();

@@ -126,7 +126,10 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     reply.header('allow', 'POST');
     throw new McpHttpError(405, 'method_not_allowed', 'use POST: this endpoint is stateless Streamable HTTP, with no server stream (GET) and no session to end (DELETE)');
   };
-  app.route({ method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: '/', onRequest: methodNotAllowed, handler: methodNotAllowed });
+  // Every method the server routes but POST and OPTIONS (app.ts makes all that Node parses known);
+  // HEAD comes with GET.
+  const refused = app.supportedMethods.filter((m) => !['POST', 'OPTIONS', 'HEAD'].includes(m));
+  app.route({ method: refused, url: '/', onRequest: methodNotAllowed, handler: methodNotAllowed });
 
   const preflight = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.headers.origin !== undefined) reply.headers(PREFLIGHT_HEADERS);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
+import { withoutQueryTimeout } from '../db/query-timeout.ts';
 import { purgeExpired } from './purge.ts';
 
 /** The pg-boss queue and schedule of the OAuth and session purge. */
@@ -22,7 +23,8 @@ export async function scheduleOAuthPurge(boss: PgBoss, db: Kysely<DB>, log: Logg
   await boss.schedule(PURGE_QUEUE, PURGE_CRON, {}, { singletonKey: PURGE_QUEUE });
   if (options.work) {
     await boss.work(PURGE_QUEUE, async () => {
-      const counts = await purgeExpired(db);
+      // A backlog may take longer than a request's query timeout; this runs in the background.
+      const counts = await withoutQueryTimeout(() => purgeExpired(db));
       log.info({ purged: counts }, 'expired OAuth artefacts and sessions purged');
     });
   }

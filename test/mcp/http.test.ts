@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import { apiKeyCacheOf } from '../../src/auth/api-key-cache.ts';
 import assert from 'node:assert/strict';
+import { METHODS } from 'node:http';
+import { rawCall } from '../helpers/http.ts';
 import { sql } from 'kysely';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { bookingArguments, INITIALIZE, rpc, textOf, within, type RpcReply } from '../helpers/mcp.ts';
@@ -157,6 +159,17 @@ for (const backend of BACKENDS) {
         assert.equal(reply.headers.get('allow'), 'POST');
         assert.equal(reply.body.error, 'method_not_allowed');
         assert.equal(typeof reply.body.message, 'string');
+      }
+    });
+
+    test('every other method Node can parse is 405 with Allow: POST too, not 404 (PUT, TRACE, PROPFIND, QUERY…)', async () => {
+      const methods = METHODS.filter((m) => !['CONNECT', 'HEAD', 'OPTIONS', 'GET', 'POST', 'DELETE'].includes(m));
+      assert.ok(['PUT', 'PATCH', 'TRACE', 'QUERY', 'PROPFIND', 'LINK'].every((m) => methods.includes(m)));
+      for (const method of methods) {
+        const reply = await rawCall(service.url, method, '/api/mcp', { authorization: `Bearer ${key}` });
+        assert.equal(reply.status, 405, method);
+        assert.equal(reply.headers.get('allow'), 'POST', method);
+        assert.equal(reply.body.error, 'method_not_allowed', method);
       }
     });
 
