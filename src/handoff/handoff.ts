@@ -57,12 +57,18 @@ export async function openHandoff(deps: HandoffDeps, token: string, visitor: Vis
 
 export const CANCELLED_BY_USER = 'cancelled_by_user';
 
-export type CancelOutcome = HandoffAccess | { kind: 'cancelled'; job: Job; events: AuditEvent[] };
+export type CancelOutcome =
+  | HandoffAccess
+  | { kind: 'cancelled'; job: Job; events: AuditEvent[] }
+  /** The person's payment is waiting for the provider's answer: nothing may end the hold now. */
+  | { kind: 'payment_in_flight'; job: Job };
 
 /**
  * The person gives up the held booking: the job ends (`error`, reason `cancelled_by_user`, one audit
  * event) and the held browser session is closed, which lets the provider's hold lapse. If the
- * provider confirmed first, the job is already completed and the cancel changes nothing.
+ * provider confirmed first, the job is already completed and the cancel changes nothing. While a
+ * payment submitted from the tab awaits the provider's answer the cancel is refused: the card may
+ * be charged as it runs, and a cancel would tell the person nothing was.
  */
 export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: Visitor): Promise<CancelOutcome> {
   const access = await openHandoff(deps, token, visitor);
@@ -71,7 +77,8 @@ export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: V
   // The process holding the session ends the job and closes the tab; with no session here (its
   // process went away a moment ago) the job is ended directly, with the same event.
   const handled = await deps.sessions.cancel(jobId);
-  if (!handled) {
+  if (handled === 'payment_in_flight') return { kind: 'payment_in_flight', job: access.job };
+  if (handled === 'not_held') {
     try {
       await transition(deps.db, jobId, {
         to: 'error',

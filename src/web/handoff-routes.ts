@@ -145,6 +145,12 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     const outcome = await cancelHandoff(deps, request.params.token, visitor);
     if (outcome.kind === 'cancelled') return sendOutcome(request, reply, outcome, visitor !== null);
+    if (outcome.kind === 'payment_in_flight') {
+      return sendNotice(reply, 409, 'Your payment is being processed', 'Your payment is being processed by the provider, so this booking cannot be cancelled now. Go back to the payment page: it shows the outcome as soon as the provider answers.', {
+        ...ctx,
+        link: { href: `/handoff/${request.params.token}`, text: 'Back to the payment page' },
+      });
+    }
     if (outcome.kind === 'open') return reply.redirect(`/handoff/${request.params.token}`, 303);
     // Paid, cancelled or run out before this cancel arrived: it changed nothing, and the page says what did.
     if (outcome.kind === 'ended') return sendOutcome(request, reply, outcome, visitor !== null, 409, 'There was nothing left to cancel.');

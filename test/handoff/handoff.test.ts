@@ -73,6 +73,20 @@ for (const backend of BACKENDS) {
       await page.keyboard.insertText(code);
       await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, code);
     };
+    /** Codes typed one key at a time on a desktop, with the log lines written meanwhile (searched for one key per line). */
+    const keyedCodes: Array<{ code: string; from: number; to: number }> = [];
+    /** The person clicks the provider's card-code field in the live view and types a new code key by key (a desktop keyboard). */
+    const typeCodeByKeys = async (page: Page, tab: Page, code?: string): Promise<string> => {
+      const typed = code ?? (await newCode());
+      const at = await pointOnView(page, tab, '#tb-cvc');
+      await page.mouse.click(at.x, at.y);
+      await tab.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
+      const from = captured.lines().length;
+      await page.keyboard.type(typed, { delay: 40 });
+      await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, typed);
+      if (!code) keyedCodes.push({ code: typed, from, to: captured.lines().length + 20 });
+      return typed;
+    };
     /** The confirmation code the handoff page shows once it knows the outcome. */
     const shownCode = async (page: Page): Promise<string | null> => {
       const shown = await page.waitForSelector('[data-outcome] [data-confirmation-code]', { timeout: 20_000 });
@@ -354,6 +368,84 @@ for (const backend of BACKENDS) {
         assert.equal(replay.status, 409, 'cancelling again changes nothing');
         assert.match(await replay.text(), /nothing left to cancel/);
         assert.equal((await auditOf(service, key, jobId)).length, audited, 'and records nothing');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('Cancel while the payment is in flight (the provider answers 3 s late) is refused: "your payment is being processed", and the job completes with the code the provider issued', async () => {
+      // Slow Pay: the sandbox charges the card on the Pay POST and answers it 3 s later.
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Slow Pay Sardinha' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const tab = held(jobId);
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      const page = await context.newPage();
+      try {
+        await page.goto(paused.handoffUrl);
+        await waitForLiveFrames(page, tab);
+        await typeCodeByKeys(page, tab);
+        const paidBefore = service.sandbox!.confirmations().length;
+        await page.keyboard.press('Enter');
+        // The provider has the payment (it charged), and has not answered yet.
+        for (let i = 0; i < 40 && service.sandbox!.confirmations().length === paidBefore; i++) await new Promise((r) => setTimeout(r, 50));
+        const charged = service.sandbox!.confirmations().at(-1)!;
+        assert.equal(service.sandbox!.confirmations().length, paidBefore + 1, 'the provider took the payment');
+        await new Promise((r) => setTimeout(r, 800));
+        const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/cancel')), page.click('[data-cancel] button')]);
+        assert.equal(answer.status(), 409);
+        assert.match(await page.innerText('h1'), /Your payment is being processed/);
+        const refusal = await page.innerText('main');
+        assert.doesNotMatch(refusal, /nothing was charged|booking cancelled/i);
+        assert.equal((await api('GET', `/api/v1/execution-jobs/${jobId}`)).body.status, 'paused_payment', 'the cancel changed nothing');
+
+        const done = await waitForJob(service, key, jobId, { until: ['completed', 'error'] });
+        bodies.push(JSON.stringify(done));
+        assert.equal(done.status, 'completed', done.summary);
+        assert.equal(done.confirmationCode, charged.code, 'the code the provider issued');
+        const types = (await auditOf(service, key, jobId)).map((e: { type: string }) => e.type);
+        assert.ok(!types.includes('job_aborted'), 'no cancel was recorded');
+        // Back on the payment page (the refusal links to it): the code.
+        await page.click('a[href$="' + paused.handoffUrl.split('/').pop() + '"]');
+        assert.equal(await page.getAttribute('[data-outcome] [data-confirmation-code]', 'data-confirmation-code'), charged.code);
+        assert.doesNotMatch(await page.innerText('main'), /nothing was charged/i);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('a payment submitted that the provider did not confirm, then Cancel: the page says to check with the provider, never that nothing was charged', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Turned Down Tasca' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const tab = held(jobId);
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      const page = await context.newPage();
+      try {
+        await page.goto(paused.handoffUrl);
+        await waitForLiveFrames(page, tab);
+        // Two digits: the provider turns the payment down (its page asks again).
+        await typeCodeByKeys(page, tab, '12');
+        await Promise.all([tab.waitForResponse((r) => r.request().method() === 'POST'), page.keyboard.press('Enter')]);
+        await tab.waitForSelector('#tb-cvc');
+        for (let i = 0; i < 40 && service.services.executor.holds.get(jobId)?.paymentInFlight(); i++) await new Promise((r) => setTimeout(r, 50));
+        await Promise.all([page.waitForURL(/\/cancel$/), page.click('[data-cancel] button')]);
+        assert.match(await page.innerText('h1'), /Payment not confirmed/);
+        const text = await page.innerText('main');
+        assert.match(text, /Check with TableBook whether your card was charged/);
+        assert.doesNotMatch(text, /nothing was charged/i);
+        const job = (await api('GET', `/api/v1/execution-jobs/${jobId}`)).body;
+        assert.equal(job.status, 'error');
+        assert.equal(job.error.reason, 'cancelled_by_user');
+        assert.equal(job.error.paymentUncertain, true);
+        const later = await fetch(paused.handoffUrl);
+        const laterText = await later.text();
+        assert.match(laterText, /Check with TableBook/);
+        assert.doesNotMatch(laterText, /nothing was charged/i);
       } finally {
         await context.close();
       }

@@ -61,8 +61,14 @@
 
   function report(m) {
     if (!m || m.t !== 'status' || finished) return;
-    // `open: false` comes from the status URL: paused, but past its hold (about to be recorded as expired).
-    if (m.status === 'paused_payment' && m.open !== false) {
+    if (m.status === 'paused_payment') {
+      // `open: false` comes from the status URL: paused, but past its hold. Not the end: the holder
+      // is recording the expiry, or waiting for the provider's answer to a payment in flight.
+      if (m.open === false) {
+        show('wait', m.words || 'Hold ending', '', m.message || '');
+        setTimeout(function () { ask(); }, 2000);
+        return;
+      }
       // Watching a run that has just stopped at the card step (the handoff page itself stays as is).
       if (live.getAttribute('data-mode') === 'watch') show('ok', m.words || 'Waiting for the payment', '', 'The booking is held and waits for the payment.');
       return;
