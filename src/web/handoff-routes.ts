@@ -27,6 +27,8 @@ import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf
 // The person's pages: the handoff (`/handoff/<token>`: pay on a live view of the held booking),
 // the read-only view of a running job (`sessionUrl`, `/watch/<jobId>/<token>`), and their bookings.
 
+/** A handoff link past its receipt's window: says nothing of the job. */
+const GONE_MESSAGE = 'This payment link has expired. If you booked through an app, it has the outcome; if you booked signed in, your bookings page shows it.';
 /** After the held tab closes, how long to wait for the job's final status before closing the view. */
 const FINAL_STATUS_WAIT_MS = 5_000;
 /** How often a watcher checks that it still shows the tab the run is driving (it moves on fallback). */
@@ -79,16 +81,19 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
   // How many people are in control of each held tab (the same person on two devices counts twice).
   const controllers = new Map<string, number>();
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
+  const refuse = (request: FastifyRequest<TokenParams>, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
     switch (access.kind) {
       case 'not_found':
         return sendNotice(reply, 404, 'Link not valid', 'This payment link is not valid. Check that you copied all of it.', ctx);
       case 'sign_in':
-        return reply.redirect(signInPathFor(request, request.url.split('?')[0]!), 303);
+        // Back to the handoff page itself, whichever of its routes asked (a Cancel POST has no page to come back to).
+        return reply.redirect(signInPathFor(request, `/handoff/${request.params.token}`), 303);
       case 'forbidden':
         return sendNotice(reply, 403, 'Not your booking', 'This page belongs to another account. Sign in with the account that asked for the booking.', ctx);
       case 'ended':
         return sendOutcome(request, reply, access, signedIn);
+      case 'gone':
+        return sendNotice(reply, 410, 'Link expired', GONE_MESSAGE, ctx);
     }
   };
 
@@ -169,6 +174,8 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
         return reply.code(401).send({ error: { code: 'sign_in', message: 'Sign in with the account that asked for the booking.' } });
       case 'forbidden':
         return reply.code(403).send({ error: { code: 'forbidden', message: 'This page belongs to another account.' } });
+      case 'gone':
+        return reply.code(410).send({ error: { code: 'gone', message: GONE_MESSAGE } });
     }
     const message = { ...statusMessage(access.job), open: access.kind === 'open' };
     // Past its hold a moment before the holder records it: it has expired all the same.
@@ -194,7 +201,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       const access = await openHandoff(deps, token, await visitorOf(request));
       if (access.kind === 'not_found') return { refused: 404, message: 'not found' };
       if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
-      if (access.kind === 'ended') return { refused: 410, message: 'ended' };
+      if (access.kind === 'ended' || access.kind === 'gone') return { refused: 410, message: 'ended' };
       const { jobId } = access.job;
       const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };

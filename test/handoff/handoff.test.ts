@@ -10,8 +10,10 @@ import { obtainAccessToken, signedInContext } from '../helpers/oauth.ts';
 import { BACKENDS, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
-import { capturingLogger, containsCode, distinctCode, signInAtDevIdp } from './helpers.ts';
+import { capturingLogger, containsCode, distinctCode, signInAtDevIdp, userIdOf } from './helpers.ts';
 import { dumpEveryTable } from '../helpers/db-dump.ts';
+import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
+import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
 
 // The handoff end to end, as the person lives it: a job reaches paused_payment in the real executor
 // (real Chromium on the sandbox sites), the person opens handoffUrl in another real Chromium, types
@@ -136,6 +138,7 @@ for (const backend of BACKENDS) {
         assert.match(headers['content-security-policy']!, /default-src 'none'/);
         assert.equal(headers['cache-control'], 'no-store');
         assert.equal(headers['x-frame-options'], 'DENY');
+        assert.equal(headers['referrer-policy'], 'no-referrer', 'the token in the URL is never sent on as a Referer');
         const text = await page.innerText('main');
         for (const part of ['TableBook', 'Casa Azul', '€', 'Visa •••• 4242', 'Held for']) assert.ok(text.includes(part), `the page shows ${part}`);
 
@@ -558,6 +561,114 @@ for (const backend of BACKENDS) {
       } finally {
         await bob.close();
         await mcp.close();
+      }
+    });
+
+    test('an OAuth user\'s booking: HTML in its names is text; a signed-out Cancel signs in and comes back to the page; a Cancel without or with a wrong CSRF token changes nothing; the receipt stays 30 minutes after the end, then the link is gone', async () => {
+      const cara = await signedInContext(service, person, 'cara@example.com');
+      recordResponses(cara);
+      const caraId = await userIdOf(service, 'cara@example.com');
+      // A venue name carrying markup, as an agent might pass it on: shown as text everywhere.
+      const venue = 'Tasca <img src=x data-injected onerror="document.title=1"> & "Co"';
+      const parsed = parseExecutionJobRequest(requests.restaurant({ restaurant_name: venue }));
+      assert.ok(parsed.ok);
+      const { job: created } = await createCoreJob(service.services.jobs, { kind: 'user', userId: caraId, clientId: null }, parsed.value);
+      const jobId = created.jobId;
+      let job = created;
+      for (let i = 0; i < 400 && !['paused_payment', 'error', 'completed'].includes(job.status); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        job = (await getJob(service.services.jobs, null, jobId))!;
+      }
+      assert.equal(job.status, 'paused_payment', job.summary);
+      const handoffUrl = service.services.links.handoffUrl(job)!;
+      handoffTokens.push(handoffUrl.split('/').pop()!);
+      const readStatus = async () => (await getJob(service.services.jobs, null, jobId))!;
+      const auditCount = async () => (await service.services.db.selectFrom('audit_events').select('id').where('job_id', '=', jobId).execute()).length;
+      try {
+        const page = await cara.newPage();
+        const opened = await page.goto(handoffUrl);
+        assert.equal(opened?.status(), 200);
+        assert.equal(opened!.headers()['referrer-policy'], 'no-referrer');
+        assert.ok((await page.innerText('main')).includes(venue), 'the venue is shown as written, markup and all');
+        assert.equal(await page.locator('[data-injected]').count(), 0, 'no element was injected');
+        await page.waitForSelector('[data-live-view][data-state="live"]');
+
+        // The same on /bookings, with a provider name carrying markup too.
+        await service.services.db.updateTable('jobs').set({ provider_id: '<i data-injected>tb</i>' }).where('id', '=', jobId).execute();
+        const bookings = await cara.newPage();
+        const listed = await bookings.goto(`${service.url}/bookings`);
+        assert.equal(listed!.headers()['referrer-policy'], 'no-referrer');
+        const item = bookings.locator(`li[data-job-id="${jobId}"]`);
+        const itemText = await item.innerText();
+        assert.ok(itemText.includes(venue), 'the booking shows the venue as written');
+        assert.ok(itemText.includes('<i data-injected>tb</i>'), 'and the provider name as written');
+        assert.equal(await bookings.locator('[data-injected]').count(), 0, 'no element was injected');
+        await bookings.close();
+        await service.services.db.updateTable('jobs').set({ provider_id: 'tablebook' }).where('id', '=', jobId).execute();
+
+        // Signed out meanwhile (the session ended in another tab), she presses Cancel: she signs in
+        // and is back on the payment page (not on the Cancel POST's address), the booking untouched.
+        await cara.clearCookies();
+        await page.click('[data-cancel] button');
+        await signInAtDevIdp(page, 'cara@example.com');
+        await page.waitForURL(handoffUrl);
+        assert.equal((await page.request.get(page.url())).status(), 200);
+        assert.equal(await page.locator('[data-cancel]').count(), 1, 'the payment page, with its Cancel');
+        assert.equal((await readStatus()).status, 'paused_payment', 'the cancel was not carried out');
+
+        // Her session's CSRF token is required: without it, or with a wrong one, 403 and nothing changes.
+        const audited = await auditCount();
+        for (const csrf of [null, 'not-the-token']) {
+          await page.goto(handoffUrl);
+          await page.evaluate((value) => {
+            const input = document.querySelector('[data-cancel] input[name=csrf]') as HTMLInputElement;
+            if (value === null) input.remove();
+            else input.value = value;
+          }, csrf);
+          const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/cancel')), page.click('[data-cancel] button')]);
+          assert.equal(answer.status(), 403, `a Cancel ${csrf === null ? 'without' : 'with a wrong'} CSRF token is refused`);
+          assert.match(await page.innerText('h1'), /Not allowed/);
+          assert.equal((await readStatus()).status, 'paused_payment', 'nothing changed');
+          assert.equal(await auditCount(), audited, 'and nothing was recorded');
+        }
+
+        // With it: cancelled.
+        await page.goto(handoffUrl);
+        await Promise.all([page.waitForURL(/\/cancel$/), page.click('[data-cancel] button')]);
+        assert.match(await page.innerText('h1'), /Booking cancelled/);
+        assert.equal((await readStatus()).error?.reason, 'cancelled_by_user');
+
+        // The receipt stays for 30 minutes after the end...
+        const endedAgo = (minutes: number) => service.services.db.updateTable('jobs').set({ completed_at: new Date(Date.now() - minutes * 60_000) }).where('id', '=', jobId).execute();
+        await endedAgo(29);
+        const receipt = await page.goto(handoffUrl);
+        assert.equal(receipt?.status(), 200);
+        assert.match(await page.innerText('main'), /Booking cancelled/);
+        // ...then the link is gone, for everyone, and says nothing of the booking.
+        await endedAgo(31);
+        const gone = await page.goto(handoffUrl);
+        assert.equal(gone?.status(), 410);
+        assert.equal(gone!.headers()['referrer-policy'], 'no-referrer');
+        const goneText = await page.innerText('main');
+        assert.match(goneText, /This payment link has expired/);
+        for (const secret of ['Tasca', 'TableBook', '€', jobId, 'cancelled']) assert.ok(!goneText.includes(secret), `the expired link says nothing of ${secret}`);
+        const goneStatus = await page.request.get(`${handoffUrl}/status`);
+        assert.equal(goneStatus.status(), 410);
+        assert.deepEqual(await goneStatus.json(), { error: { code: 'gone', message: 'This payment link has expired. If you booked through an app, it has the outcome; if you booked signed in, your bookings page shows it.' } });
+        const signedOut = await fetch(handoffUrl, { redirect: 'manual' });
+        assert.equal(signedOut.status, 410, 'signed out too: gone, not a sign-in');
+        assert.equal((await fetch(`${handoffUrl}/status`)).status, 410);
+        const lateCancel = await page.request.post(`${handoffUrl}/cancel`, { headers: { origin: new URL(service.url).origin }, form: { csrf: 'x' } });
+        assert.equal(lateCancel.status(), 403, 'a cancel is still refused (its CSRF check comes first)');
+        const apiCancel = await fetch(`${handoffUrl}/cancel`, { method: 'POST', headers: { origin: new URL(service.url).origin } });
+        assert.equal(apiCancel.status, 410);
+        assert.ok(!(await apiCancel.text()).includes('Tasca'));
+        assert.equal(await openSocket(page, handoffUrl), 'refused', 'and so is the live view');
+        // Her bookings page still has it.
+        await page.goto(`${service.url}/bookings`);
+        assert.equal(await page.locator(`li[data-job-id="${jobId}"][data-status="error"]`).count(), 1);
+      } finally {
+        await cara.close();
       }
     });
 
