@@ -42,6 +42,15 @@ export interface WebContext {
 }
 
 type TokenParams = { Params: { token: string } };
+
+/** The screen in control of a held tab: its connection once open; superseded when another screen took over. */
+interface ControlClaim {
+  connection: LiveViewConnection | null;
+  superseded: boolean;
+}
+
+/** Why a controlling view ended: another screen opened the payment page (the client offers to take it back). */
+export const TAKEN_OVER = 'taken_over';
 type WatchParams = { Params: { jobId: string; token: string } };
 
 export async function handoffWeb(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -78,8 +87,12 @@ export function statusMessage(job: Job): Record<string, unknown> {
 function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { services, watcher } = ctx;
   const deps = { db: services.db, sessions: ctx.sessions };
-  // How many people are in control of each held tab (the same person on two devices counts twice).
-  const controllers = new Map<string, number>();
+  // The one screen in control of each held tab. Whoever holds an API-key job's link could otherwise
+  // open a second controlling view beside the person's and watch them type, or type themselves. A
+  // new controlling connection takes over; the previous one is told ('taken_over') and closed, and
+  // its page offers to take the tab back. The guard stands aside for the tab while a controller is
+  // connected (or connecting), and covers it again when none is.
+  const controllers = new Map<string, ControlClaim>();
 
   const refuse = (request: FastifyRequest<TokenParams>, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
     switch (access.kind) {
@@ -183,12 +196,9 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     return message;
   });
 
-  const release = (jobId: string) => {
-    const left = (controllers.get(jobId) ?? 1) - 1;
-    if (left > 0) {
-      controllers.set(jobId, left);
-      return;
-    }
+  /** A screen let go of the tab (closed, never connected, or taken over): if it was the one in control, nobody is now. */
+  const release = (jobId: string, claim: ControlClaim) => {
+    if (controllers.get(jobId) !== claim) return;
     controllers.delete(jobId);
     // Nobody in control: the guard covers the tab again.
     void ctx.sessions.setUserInControl(jobId, false).catch(() => {});
@@ -205,20 +215,26 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       const { jobId } = access.job;
       const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };
+      // This screen takes over, before the switch below is awaited: a screen that connects, or
+      // leaves, meanwhile then finds the tab claimed and does not hand it back to automation.
+      const claim: ControlClaim = { connection: null, superseded: false };
+      const previous = controllers.get(jobId);
+      controllers.set(jobId, claim);
+      if (previous) {
+        previous.superseded = true;
+        previous.connection?.end(TAKEN_OVER);
+      }
       // The person takes the keyboard: automation stands still and the guard stands aside for this
-      // tab, before the first keystroke can arrive. Counted before the switch is awaited: another
-      // screen that opens and closes meanwhile must not find nobody in control and hand the tab
-      // back to automation under this person.
-      controllers.set(jobId, (controllers.get(jobId) ?? 0) + 1);
+      // tab, before the first keystroke can arrive.
       try {
         await ctx.sessions.setUserInControl(jobId, true);
       } catch (error) {
-        release(jobId);
+        release(jobId, claim);
         throw error;
       }
       let released = false;
       const releaseOnce = () => {
-        if (!released) release(jobId);
+        if (!released) release(jobId, claim);
         released = true;
       };
       // Released when the socket closes; or at once if the upgrade never completes.
@@ -230,6 +246,12 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
         mode: 'control',
         opened(connection: LiveViewConnection) {
           clearTimeout(unclaimed);
+          // Another screen took over while this one was connecting.
+          if (claim.superseded) {
+            connection.end(TAKEN_OVER);
+            return releaseOnce;
+          }
+          claim.connection = connection;
           connection.notify(statusMessage(access.job));
           const stop = watcher.watchJob(jobId, (job) => {
             connection.notify(statusMessage(job));

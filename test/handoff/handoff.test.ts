@@ -12,6 +12,7 @@ import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 import { capturingLogger, containsCode, distinctCode, signInAtDevIdp, userIdOf } from './helpers.ts';
 import { dumpEveryTable } from '../helpers/db-dump.ts';
+import { liveViewOf } from '../../src/browser/live-view.ts';
 import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
 import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
 
@@ -235,29 +236,63 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('the person in control: an open live view stands the guard aside for the held tab; closing the last one puts it back', async () => {
+    test('one screen in control at a time: another screen takes over, the first says so plainly and can take it back; the guard stands aside while one is connected, and comes back when none is', async () => {
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Control Cantina' }));
       const paused = await waitForJob(service, key, jobId);
       assert.equal(paused.status, 'paused_payment', paused.summary);
       handoffTokens.push(paused.handoffUrl.split('/').pop());
       const session = service.services.executor.holds.get(jobId)!;
       assert.equal(session.isUserInControl(), false, 'automation holds the tab until someone opens the live view');
-      // The same person on two screens: two controlling sockets.
       const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
       recordResponses(context);
+      const socketUrl = `${paused.handoffUrl.replace('http', 'ws')}/live`;
       try {
         const [first, second] = [await context.newPage(), await context.newPage()];
         await first.goto(paused.handoffUrl);
         await waitForLiveFrames(first, session.page);
         assert.equal(session.isUserInControl(), true, 'the person is in control while the live view is open');
+
+        // The same link opened on another screen: it takes over, and the first screen says so.
         await second.goto(paused.handoffUrl);
-        await second.waitForSelector('[data-live-view][data-state="live"]');
+        await waitForLiveFrames(second, session.page);
+        await first.waitForSelector('[data-outcome] [data-take-back]');
+        assert.match(await first.innerText('[data-outcome]'), /This payment page was opened on another screen/);
+        assert.equal(await first.getAttribute('[data-live-view]', 'data-state'), 'ended', 'the first screen no longer shows the provider\'s page');
+        assert.equal(liveViewOf(session.page).viewerCount, 1, 'one screen gets frames');
+        assert.equal(session.isUserInControl(), true);
+
+        // Whoever else holds the link (the API client that forwarded it) takes over from a socket of
+        // its own: the person's screen says so at once; the person takes it back, and that socket
+        // is told and closed, its input going nowhere.
+        const other = new NodeWebSocket(socketUrl, { origin: new URL(service.url).origin });
+        const heard: string[] = [];
+        other.on('message', (data: Buffer, isBinary: boolean) => {
+          if (!isBinary) {
+            heard.push(String(data));
+            bodies.push(String(data));
+          }
+        });
+        const otherClosed = new Promise<number>((resolve) => other.once('close', (code: number) => resolve(code)));
+        await new Promise((resolve, reject) => {
+          other.once('open', resolve);
+          other.once('error', reject);
+        });
+        other.send(JSON.stringify({ t: 'screen', width: 800, height: 600, pixelRatio: 1 }));
+        await second.waitForSelector('[data-outcome] [data-take-back]');
+        assert.match(await second.innerText('[data-outcome]'), /This payment page was opened on another screen/);
+        await Promise.all([second.waitForEvent('load'), second.click('[data-take-back]')]);
+        await waitForLiveFrames(second, session.page);
+        assert.equal(await otherClosed, 4000);
+        assert.ok(heard.includes(JSON.stringify({ t: 'ended', reason: 'taken_over' })), 'the socket taken over is told why');
+        other.send?.(JSON.stringify({ t: 'text', text: '999' }));
+        assert.equal(await session.page.inputValue('#tb-cvc'), '', 'nothing it sends reaches the tab');
+
+        // Screens that were taken over leaving do not hand the tab back under the one in control.
+        await first.close();
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.equal(session.isUserInControl(), true, 'a screen that was taken over left; the one in control still has the tab');
 
         await second.close();
-        await new Promise((r) => setTimeout(r, 1_000));
-        assert.equal(session.isUserInControl(), true, 'one screen closed, the other still controls the tab');
-
-        await first.close();
         for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
         assert.equal(session.isUserInControl(), false, 'nobody in control: automation again');
         // And the guard covers the tab again: a key typed into the code field now is refused there.
@@ -278,7 +313,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('a second screen that connects and leaves while the first is still taking control does not hand the tab back to automation', async () => {
+    test('a screen that takes over while the first is still connecting: the first is told when it opens, and its leaving does not hand the tab back to automation', async () => {
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Race Rodizio' }));
       const paused = await waitForJob(service, key, jobId);
       assert.equal(paused.status, 'paused_payment', paused.summary);
@@ -304,7 +339,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual(calls, [true], 'the first screen is taking control');
 
         // The second screen's socket (from Node: a browser opens one WebSocket to a host at a time, so
-        // the person's Chromium would wait for the first handshake) connects, and leaves.
+        // the person's Chromium would wait for the first handshake) connects and takes over.
         const second = new NodeWebSocket(`${paused.handoffUrl.replace('http', 'ws')}/live`, { origin: new URL(service.url).origin });
         second.on('message', (data: Buffer, isBinary: boolean) => {
           if (!isBinary) bodies.push(String(data));
@@ -313,17 +348,22 @@ for (const backend of BACKENDS) {
           second.once('open', resolve);
           second.once('error', reject);
         });
+        second.send(JSON.stringify({ t: 'screen', width: 800, height: 600, pixelRatio: 1 }));
+
+        // The first screen's switch comes back: it opens, learns it was taken over, and says so.
+        letFirstFinish();
+        await first.waitForSelector('[data-outcome] [data-take-back]', { timeout: 15_000 });
+        assert.match(await first.innerText('[data-outcome]'), /opened on another screen/);
+        await first.close();
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.ok(!calls.includes(false), 'the first screen leaving did not hand the tab back');
+        assert.equal(session.isUserInControl(), true, 'the screen that took over is in control');
+
         second.close();
         await new Promise((resolve) => second.once('close', resolve));
-        await new Promise((r) => setTimeout(r, 1_000));
-        assert.ok(!calls.includes(false), 'the second screen leaving did not hand the tab back');
-
-        letFirstFinish();
-        await waitForLiveFrames(first, session.page);
-        assert.equal(session.isUserInControl(), true, 'the first screen is in control');
-        await first.close();
         for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
         assert.equal(session.isUserInControl(), false, 'the last screen gone, automation again');
+        assert.equal(calls.at(-1), false);
       } finally {
         letFirstFinish();
         await context.close();
