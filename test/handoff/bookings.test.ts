@@ -151,7 +151,15 @@ for (const backend of BACKENDS) {
           const jobId = await bookFor(adaId, { restaurant_name: 'Live Lisboa' });
           const item = page.locator(`li[data-job-id="${jobId}"]`);
           await item.waitFor({ timeout: 10_000 });
+          // While it runs, a Watch link: the run's read-only live view (its sessionUrl).
+          const watchLink = await page.waitForSelector(`li[data-job-id="${jobId}"][data-status="running"] [data-watch-link]`, { timeout: 30_000 });
+          assert.equal(await watchLink.getAttribute('href'), service.services.links.sessionUrl(await readJob(jobId)));
+          const watching = await ada.newPage();
+          await watching.goto((await watchLink.getAttribute('href'))!);
+          await expectWatching(watching);
+          await watching.close();
           await page.waitForSelector(`li[data-job-id="${jobId}"][data-status="paused_payment"] [data-handoff-link]`, { timeout: 30_000 });
+          assert.equal(await item.locator('[data-watch-link]').count(), 0, 'nothing to watch once the run paused');
           assert.equal(await page.locator('li[data-job-id]').count(), before + 1);
           const text = await item.innerText();
           for (const part of ['Live Lisboa', 'Waiting for your payment', 'TableBook', 'Visa •••• 4242']) assert.ok(text.includes(part), `the booking shows ${part}`);
