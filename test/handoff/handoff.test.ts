@@ -10,7 +10,7 @@ import { obtainAccessToken, signedInContext } from '../helpers/oauth.ts';
 import { BACKENDS, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
-import { capturingLogger, containsCode, distinctCode, signInAtDevIdp, userIdOf } from './helpers.ts';
+import { capturingLogger, containsCode, containsKeystrokes, distinctCode, signInAtDevIdp, userIdOf } from './helpers.ts';
 import { dumpEveryTable } from '../helpers/db-dump.ts';
 import { liveViewOf } from '../../src/browser/live-view.ts';
 import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
@@ -34,6 +34,8 @@ for (const backend of BACKENDS) {
     const bodies: string[] = [];
     /** How many of them came over the person's live view sockets. */
     let socketTexts = 0;
+    /** Those socket messages. */
+    const socketMessages: string[] = [];
     const typedCodes: string[] = [];
     const handoffTokens: string[] = [];
 
@@ -52,6 +54,7 @@ for (const backend of BACKENDS) {
       context.on('page', (page) => page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
         if (typeof payload !== 'string') return;
         bodies.push(payload);
+        socketMessages.push(payload);
         socketTexts += 1;
       })));
     };
@@ -734,6 +737,15 @@ for (const backend of BACKENDS) {
         assert.ok(!audits.some((a) => containsCode(a, code)), `no audit event carries ${code}`);
         assert.ok(!bodies.some((b) => containsCode(b, code)), `no response body carries ${code}`);
         assert.ok(!containsCode(metrics, code), `no metric carries ${code}`);
+      }
+      // Codes typed key by key on a desktop keyboard travel as one message per key: a code logged
+      // (or echoed) one keystroke at a time would not contain it whole. Searched as such, in the
+      // log lines written while each was typed, and in every socket message.
+      assert.ok(keyedCodes.length >= 1, 'codes were typed key by key on a desktop');
+      assert.ok(containsKeystrokes(['{"t":"key","action":"down","key":"5"}', '{"msg":"other"}', '{"key":"7"}{"key":"3"}', '{"text":"1"}'], '5731'), 'the search finds a code logged one key at a time');
+      for (const { code, from, to } of keyedCodes) {
+        assert.ok(!containsKeystrokes(captured.lines().slice(from, to), code), `no log lines carry ${code} one keystroke at a time`);
+        assert.ok(!containsKeystrokes(socketMessages, code), `no socket messages carry ${code} one keystroke at a time`);
       }
       // The handoff pages were requested (and logged) many times: never with their token.
       assert.ok(captured.lines().some((line) => line.includes('/handoff/[redacted]')));
