@@ -73,6 +73,7 @@
     outcome.appendChild(again);
     if (instructions) instructions.hidden = true;
     if (stateText) stateText.textContent = 'Showing on another screen.';
+    if (live) live.setAttribute('data-taken-over', '');
   }
 
   function report(m) {
