@@ -194,9 +194,14 @@ function route(p: ProviderDef, req: Req, state: SandboxState, session: Session):
   return notFound(p);
 }
 
+/** Slow Pay: the card is charged at once, and the answer to the Pay POST comes this much later. */
+export const SLOW_PAY_DELAY_MS = 3_000;
+const SLOW_PAY = /\bslow[\s_-]*pay\b/i;
+
 function confirm(p: ProviderDef, state: SandboxState, b: Booking, paidWithCard: boolean): Res {
   const code = p.confirmationCode();
   b.confirmation = { code, paidWithCard, at: new Date() };
   state.confirmations.push({ provider: p.id, code, paidWithCard });
-  return redirect(fillPath(p.paths.confirmation, { bid: b.id }));
+  const res = redirect(fillPath(p.paths.confirmation, { bid: b.id }));
+  return paidWithCard && SLOW_PAY.test(venueOf(b.search.query)) ? { ...res, delayMs: SLOW_PAY_DELAY_MS } : res;
 }

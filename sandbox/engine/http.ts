@@ -16,6 +16,8 @@ export interface Res {
   status: number;
   headers: Record<string, string | string[]>;
   body: string | Buffer;
+  /** Answer this much later (the request has been handled already): a slow provider. */
+  delayMs?: number;
 }
 
 export function htmlRes(status: number, body: string, headers: Record<string, string | string[]> = {}): Res {

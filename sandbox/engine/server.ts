@@ -89,6 +89,7 @@ export function createSandboxServer(
             out = { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal error' };
           }
         }
+        if (out.delayMs) await new Promise((resolve) => setTimeout(resolve, out.delayMs));
         res.writeHead(out.status, out.headers);
         res.end(req.method === 'HEAD' ? undefined : out.body);
       })();

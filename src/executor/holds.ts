@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { releaseRunningContext } from '../browser/running-tabs.ts';
 import type { DB } from '../db/schema.ts';
 import type { NewAuditEvent } from '../jobs/audit.ts';
@@ -22,12 +22,24 @@ import type { GuardEvents } from './guard/events.ts';
 // The handoff page (issue 6) uses a HeldSession: the Page for the live view (CDP screencast, input
 // relay), expiresAt for the countdown, setUserInControl() before relaying the person's input,
 // cancel(), and onEnd() to learn of the confirmation.
+//
+// A payment in flight. Once the person has had the tab, a form POST (or any navigation) from it may
+// be their payment: the provider may charge the card before it answers. Until the page it leads to
+// has settled, nothing ends the hold on the assumption that nothing was paid: a cancel is refused
+// ('payment_in_flight'), the expiry waits (up to MAX_POSTPONE_MS past the deadline), and either then
+// looks for the provider's confirmation page first. A hold that ends without a confirmation after
+// the person submitted something is worded as uncertain ("check with the provider"), never as
+// "nothing was charged": only the provider knows.
 
 export type HoldEnd =
   | { kind: 'completed'; confirmationCode: string }
-  | { kind: 'expired' }
-  | { kind: 'cancelled' }
-  | { kind: 'lost'; reason: string };
+  /** paymentUncertain: the person submitted a payment the provider did not confirm. */
+  | { kind: 'expired'; paymentUncertain?: boolean }
+  | { kind: 'cancelled'; paymentUncertain?: boolean }
+  | { kind: 'lost'; reason: string; paymentUncertain?: boolean };
+
+/** What a cancel did: ended the hold, found it ended already (paid, expired), or refused while a payment is in flight. */
+export type CancelResult = 'cancelled' | 'ended' | 'payment_in_flight';
 
 export interface HeldSession {
   readonly jobId: string;
@@ -42,8 +54,13 @@ export interface HeldSession {
   /** Hands the tab to the person (the payment guard's in-page and network layers stand aside for it) or back to automation. */
   setUserInControl(userInControl: boolean): Promise<void>;
   isUserInControl(): boolean;
-  /** The person gives up: status error, reason cancelled_by_user. */
-  cancel(): Promise<void>;
+  /** A submission from the tab (the person's Pay) is waiting for the provider's answer, or its page is still settling. */
+  paymentInFlight(): boolean;
+  /**
+   * The person gives up: status error, reason cancelled_by_user. Refused while a payment is in
+   * flight; the provider's confirmation page, if the tab shows one, completes the job instead.
+   */
+  cancel(): Promise<CancelResult>;
   onEnd(listener: (end: HoldEnd) => void): () => void;
 }
 
@@ -53,6 +70,12 @@ const SWEEP_MS = 10_000;
 const STALE_SECONDS = 20;
 /** The confirmation page stays on screen this long for the live view before the context closes. */
 const CONFIRMATION_GRACE_MS = 5_000;
+/** A submission's answer has settled once no request of it has been pending for this long (a redirect's next hop, a script's navigation after a fetch). */
+const SETTLE_MS = 500;
+/** How long past its deadline a hold waits for a payment in flight before ending as uncertain. */
+export const MAX_POSTPONE_MS = 60_000;
+/** While it postpones, the holder vouches for the hold this far ahead (hold_seen_at in the future), so no other process's sweep expires it. */
+const VOUCH_SECONDS = 15;
 
 export interface HoldInput {
   jobId: string;
@@ -81,6 +104,19 @@ class Session implements HeldSession {
   #ended = false;
   #timer: NodeJS.Timeout | null = null;
   #reader: GuardedPage;
+  /** Requests of a submission from the tab that have not been answered yet. */
+  readonly #inFlight = new Set<Request>();
+  /** Runs SETTLE_MS after the last of them was answered; a submission is in flight until then. */
+  #settleTimer: NodeJS.Timeout | null = null;
+  readonly #settledWaiters = new Set<() => void>();
+  /** The person has had the tab: from then on what it submits is theirs (before, automation's, which never pays). */
+  #personHadControl = false;
+  /** The person submitted something from the tab (a POST): an ending without the provider's confirmation is uncertain. */
+  #submitted = false;
+  /** Every new request of the tab is aborted (while a cancel or the expiry decides), see #block. */
+  #blocker: ((route: Route) => Promise<void>) | null = null;
+  /** The expiry is waiting for a payment in flight to settle. */
+  #postponing = false;
 
   constructor(registry: HoldRegistry, input: HoldInput) {
     this.#registry = registry;
@@ -105,6 +141,9 @@ class Session implements HeldSession {
     this.#timer.unref();
     // The provider's confirmation page, once the person has paid.
     this.page.on('domcontentloaded', () => void this.#checkConfirmation());
+    this.page.on('request', (request) => this.#onRequest(request));
+    this.page.on('requestfinished', (request) => this.#onAnswered(request));
+    this.page.on('requestfailed', (request) => this.#onAnswered(request));
     this.page.on('close', () => void this.#lose('the provider tab was closed'));
     this.page.on('crash', () => void this.#lose('the provider tab crashed'));
   }
@@ -115,6 +154,7 @@ class Session implements HeldSession {
 
   async setUserInControl(userInControl: boolean): Promise<void> {
     if (this.#ended) return;
+    if (userInControl) this.#personHadControl = true;
     await this.#input.guard.setUserInControl(this.page, userInControl);
   }
 
@@ -122,13 +162,41 @@ class Session implements HeldSession {
     return this.#input.guard.isUserInControl(this.page);
   }
 
-  async cancel(): Promise<void> {
-    await this.#finish({ kind: 'cancelled' }, {
+  paymentInFlight(): boolean {
+    return this.#inFlight.size > 0 || this.#settleTimer !== null;
+  }
+
+  /** Whether the hold is waiting past its deadline for a payment in flight (the heartbeat vouches for it). */
+  isPostponing(): boolean {
+    return this.#postponing && !this.#ended;
+  }
+
+  async cancel(): Promise<CancelResult> {
+    if (this.#ended) return 'ended';
+    // Nothing new leaves the tab while this decides; what left before is known (its request event came first).
+    await this.#block();
+    if (this.#ended) return 'ended';
+    if (this.paymentInFlight()) {
+      await this.#unblock();
+      return 'payment_in_flight';
+    }
+    // Paid a moment ago and the confirmation not read yet: the booking is done, not cancelled.
+    await this.#checkConfirmation();
+    if (this.#ended) return 'ended';
+    const uncertain = this.#submitted;
+    const P = this.providerName;
+    await this.#finish({ kind: 'cancelled', ...(uncertain ? { paymentUncertain: true } : {}) }, uncertain ? {
       to: 'error',
-      event: { type: 'job_aborted', providerId: this.providerId, message: `The person cancelled the booking held at ${this.providerName}; the hold is released.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override' } },
+      event: { type: 'job_aborted', providerId: this.providerId, message: `The person cancelled the booking held at ${P} after submitting a payment on its page that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override', paymentUncertain: true } },
+      error: { reason: 'cancelled_by_user', message: `the person cancelled at the handoff after submitting a payment that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
+      summary: `Cancelled by the person at the handoff after submitting a payment that ${P} did not confirm: check with ${P} whether the card was charged (it held: ${this.#input.what}).`,
+    } : {
+      to: 'error',
+      event: { type: 'job_aborted', providerId: this.providerId, message: `The person cancelled the booking held at ${P}; the hold is released.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override' } },
       error: { reason: 'cancelled_by_user', message: 'the person cancelled at the handoff' },
-      summary: `Cancelled by the person at the handoff; nothing was booked at ${this.providerName} (it held: ${this.#input.what}).`,
+      summary: `Cancelled by the person at the handoff; nothing was booked at ${P} (it held: ${this.#input.what}).`,
     });
+    return 'cancelled';
   }
 
   onEnd(listener: (end: HoldEnd) => void): () => void {
@@ -145,7 +213,92 @@ class Session implements HeldSession {
     if (this.#ended) return;
     this.#ended = true;
     if (this.#timer) clearTimeout(this.#timer);
+    this.#clearSubmission();
     this.#resolve({ kind: 'lost', reason: 'detached' });
+  }
+
+  /**
+   * A request that may be the person's payment: any POST (a form, a script's fetch, in any frame)
+   * or a navigation of the tab, once the person has had it. Seen here before the request can reach
+   * the network (the guard intercepts every request, and Playwright reports it first).
+   */
+  #onRequest(request: Request): void {
+    if (this.#ended || !this.#personHadControl || this.#blocker) return;
+    const method = request.method();
+    const post = method !== 'GET' && method !== 'HEAD';
+    let navigation = false;
+    try {
+      navigation = request.isNavigationRequest() && request.frame() === this.page.mainFrame();
+    } catch {
+      // A worker's request has no frame: only its method tells.
+    }
+    if (!post && !navigation) return;
+    if (post) this.#submitted = true;
+    this.#inFlight.add(request);
+    if (this.#settleTimer) clearTimeout(this.#settleTimer);
+    this.#settleTimer = null;
+  }
+
+  #onAnswered(request: Request): void {
+    if (!this.#inFlight.delete(request) || this.#inFlight.size > 0) return;
+    // A redirect answers one request and starts the next a moment later: settled only when quiet.
+    if (this.#settleTimer) clearTimeout(this.#settleTimer);
+    this.#settleTimer = setTimeout(() => void this.#settle(), SETTLE_MS);
+    this.#settleTimer.unref();
+  }
+
+  async #settle(): Promise<void> {
+    if (this.#inFlight.size > 0) return;
+    // The page the payment led to: the provider's confirmation completes the job before anyone is told it settled.
+    await this.#checkConfirmation();
+    if (this.#inFlight.size > 0) return;
+    this.#settleTimer = null;
+    this.#wakeSettledWaiters();
+  }
+
+  #clearSubmission(): void {
+    this.#inFlight.clear();
+    if (this.#settleTimer) clearTimeout(this.#settleTimer);
+    this.#settleTimer = null;
+    this.#wakeSettledWaiters();
+  }
+
+  #wakeSettledWaiters(): void {
+    for (const wake of this.#settledWaiters) wake();
+    this.#settledWaiters.clear();
+  }
+
+  /** Resolves once no payment is in flight (or the hold ended), or after `ms`. */
+  #untilSettled(ms: number): Promise<void> {
+    if (!this.paymentInFlight() || this.#ended) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#settledWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      timer.unref();
+      this.#settledWaiters.add(done);
+    });
+  }
+
+  /**
+   * Aborts every new request of the tab: a Pay pressed while a cancel or the expiry is deciding
+   * never reaches the provider. Once this resolves, any request that got out before is in #inFlight.
+   */
+  async #block(): Promise<void> {
+    if (this.#blocker) return;
+    const blocker = (route: Route) => route.abort('blockedbyclient').catch(() => {});
+    await this.page.route('**/*', blocker).catch(() => {});
+    this.#blocker = blocker;
+  }
+
+  async #unblock(): Promise<void> {
+    const blocker = this.#blocker;
+    if (!blocker) return;
+    this.#blocker = null;
+    await this.page.unroute('**/*', blocker).catch(() => {});
   }
 
   /** Releases the hold because this process cannot keep it (shutdown, browser gone). */
@@ -166,27 +319,63 @@ class Session implements HeldSession {
   }
 
   async #expire(): Promise<void> {
-    await this.#finish({ kind: 'expired' }, {
+    const deadline = this.expiresAt.getTime() + MAX_POSTPONE_MS;
+    for (;;) {
+      if (this.#ended) return;
+      await this.#block();
+      if (this.#ended || !this.paymentInFlight()) break;
+      // The person pressed Pay and the provider has not answered: the card may be charged as we
+      // speak. The hold waits for the answer (new requests flow again: the redirect to the
+      // confirmation must get through), and so do other processes' sweeps.
+      await this.#unblock();
+      if (Date.now() >= deadline) break;
+      if (!this.#postponing) {
+        this.#postponing = true;
+        this.#registry.log.info({ jobId: this.jobId }, 'hold deadline reached with a payment in flight: waiting for the provider\'s answer');
+        await this.#registry.vouch(this.jobId).catch(() => {});
+      }
+      await this.#untilSettled(deadline - Date.now());
+    }
+    if (this.#ended) return;
+    await this.#checkConfirmation();
+    if (this.#ended) return;
+    const P = this.providerName;
+    // Submitted and not confirmed (or still unanswered after the wait): only the provider knows.
+    const uncertain = this.#submitted || this.paymentInFlight();
+    await this.#finish({ kind: 'expired', ...(uncertain ? { paymentUncertain: true } : {}) }, uncertain ? {
       to: 'error',
-      event: { type: 'job_failed', providerId: this.providerId, message: `The hold at ${this.providerName} ran out before the card security code was entered; nothing was booked.`, data: { reason: 'handoff_expired', providerOutcome: 'manual_override' } },
+      event: { type: 'job_failed', providerId: this.providerId, message: `The hold at ${P} ran out after the person submitted a payment that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'handoff_expired', providerOutcome: 'manual_override', paymentUncertain: true } },
+      error: { reason: 'handoff_expired', message: `the hold ran out after a payment was submitted that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
+      summary: `The hold at ${P} ran out after the person submitted a payment that ${P} did not confirm: check with ${P} whether the card was charged (it held: ${this.#input.what}).`,
+    } : {
+      to: 'error',
+      event: { type: 'job_failed', providerId: this.providerId, message: `The hold at ${P} ran out before the card security code was entered; nothing was booked.`, data: { reason: 'handoff_expired', providerOutcome: 'manual_override' } },
       error: { reason: 'handoff_expired', message: 'the hold ran out before the person paid' },
-      summary: `The hold at ${this.providerName} ran out before the person paid; nothing was booked (it held: ${this.#input.what}).`,
+      summary: `The hold at ${P} ran out before the person paid; nothing was booked (it held: ${this.#input.what}).`,
     });
   }
 
   async #lose(reason: string): Promise<void> {
-    await this.#finish({ kind: 'lost', reason }, {
+    const P = this.providerName;
+    const uncertain = this.#submitted || this.paymentInFlight();
+    await this.#finish({ kind: 'lost', reason, ...(uncertain ? { paymentUncertain: true } : {}) }, uncertain ? {
       to: 'error',
-      event: { type: 'job_failed', providerId: this.providerId, message: `The held booking at ${this.providerName} was lost (${reason}); nothing was booked.`, data: { reason: 'hold_lost' } },
+      event: { type: 'job_failed', providerId: this.providerId, message: `The held booking at ${P} was lost (${reason}) after the person submitted a payment that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'hold_lost', paymentUncertain: true } },
+      error: { reason: 'hold_lost', message: `${reason}, after a payment was submitted that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
+      summary: `The booking held at ${P} was lost (${reason}) after the person submitted a payment that ${P} did not confirm: check with ${P} whether the card was charged (it held: ${this.#input.what}).`,
+    } : {
+      to: 'error',
+      event: { type: 'job_failed', providerId: this.providerId, message: `The held booking at ${P} was lost (${reason}); nothing was booked.`, data: { reason: 'hold_lost' } },
       error: { reason: 'hold_lost', message: reason },
-      summary: `The booking held at ${this.providerName} was lost (${reason}); nothing was booked (it held: ${this.#input.what}).`,
+      summary: `The booking held at ${P} was lost (${reason}); nothing was booked (it held: ${this.#input.what}).`,
     });
   }
 
-  async #finish(end: HoldEnd, change: { to: 'completed' | 'error'; event: NewAuditEvent; error?: { reason: string; message: string }; confirmationCode?: string; summary: string }, closeAfterMs = 0): Promise<void> {
+  async #finish(end: HoldEnd, change: { to: 'completed' | 'error'; event: NewAuditEvent; error?: { reason: string; message: string; paymentUncertain?: boolean }; confirmationCode?: string; summary: string }, closeAfterMs = 0): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
     if (this.#timer) clearTimeout(this.#timer);
+    this.#clearSubmission();
     try {
       await transition(this.#registry.db, this.jobId, {
         to: change.to,
@@ -266,10 +455,22 @@ export class HoldRegistry {
     for (const timer of this.#timers) timer.unref();
   }
 
+  /**
+   * Past its deadline, a hold waiting for a payment in flight says so to the other processes: its
+   * hold_seen_at is set ahead (now + VOUCH_SECONDS), which their sweeps read as "still held, do not
+   * expire". A holder that dies stops vouching, and the usual staleness rule releases the hold.
+   */
+  async vouch(jobId: string): Promise<void> {
+    await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now() + make_interval(secs => ${VOUCH_SECONDS})` }).where('id', '=', jobId).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+  }
+
   async heartbeat(): Promise<void> {
     const ids = [...this.#sessions.keys()];
     if (ids.length === 0) return;
-    await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now()` }).where('id', 'in', ids).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    const vouched = ids.filter((id) => this.#sessions.get(id)?.isPostponing());
+    const seen = ids.filter((id) => !vouched.includes(id));
+    if (seen.length > 0) await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now()` }).where('id', 'in', seen).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    await Promise.all(vouched.map((id) => this.vouch(id)));
     // A job ended by another process (a cancel handled where the session is not held, its sweep)
     // changed only the row: the tab here stays open, and someone connected to it could still pay
     // for a booking that has ended. Close it. (A job still `running` is a pause being recorded.)
@@ -297,7 +498,8 @@ export class HoldRegistry {
       .where((eb) =>
         eb.or([
           eb('hold_expires_at', 'is', null),
-          eb('hold_expires_at', '<=', sql<Date>`now()`),
+          // Past its deadline, unless its holder vouches for it (a payment in flight: see vouch()).
+          eb.and([eb('hold_expires_at', '<=', sql<Date>`now()`), eb.or([eb('hold_seen_at', 'is', null), eb('hold_seen_at', '<=', sql<Date>`now()`)])]),
           eb('hold_seen_at', 'is', null),
           eb('hold_seen_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_SECONDS})`),
         ]),

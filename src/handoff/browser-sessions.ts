@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { runningTab } from '../browser/running-tabs.ts';
-import type { HoldRegistry } from '../executor/holds.ts';
+import type { CancelResult, HoldRegistry } from '../executor/holds.ts';
 
 // What the handoff needs of the executor's browser sessions. The executor owns them (it holds the
 // tab at the card-code step, ends the hold when it runs out, detects the provider's confirmation);
@@ -18,9 +18,10 @@ export interface BrowserSessions {
   setUserInControl(jobId: string, userInControl: boolean): Promise<void>;
   /**
    * The person cancels: the holder ends the job (error, cancelled_by_user, audit event) and closes
-   * the session. False when no session of this job is held in this process.
+   * the session; or refuses while a payment from the tab awaits the provider's answer. 'not_held'
+   * when no session of this job is held in this process.
    */
-  cancel(jobId: string): Promise<boolean>;
+  cancel(jobId: string): Promise<CancelResult | 'not_held'>;
 }
 
 /** The executor's sessions in this process: its hold registry, and the tabs of its running jobs. */
@@ -35,11 +36,6 @@ export function executorSessions(holds: Pick<HoldRegistry, 'get'>): BrowserSessi
     setUserInControl: async (jobId, userInControl) => {
       await held(jobId)?.setUserInControl(userInControl);
     },
-    cancel: async (jobId) => {
-      const session = held(jobId);
-      if (!session) return false;
-      await session.cancel();
-      return true;
-    },
+    cancel: async (jobId) => held(jobId)?.cancel() ?? 'not_held',
   };
 }

@@ -188,9 +188,15 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 export function statusWords(job: Pick<Job, 'status' | 'error'>): string {
+  if (job.status === 'error' && paymentUncertain(job)) return 'Payment not confirmed';
   if (job.status === 'error' && job.error?.reason === 'cancelled_by_user') return 'Cancelled by you';
   if (job.status === 'error' && job.error?.reason === 'handoff_expired') return 'Hold expired';
   return STATUS_WORDS[job.status] ?? job.status;
+}
+
+/** The hold ended after the person submitted a payment that the provider did not confirm: only the provider knows whether it charged. */
+export function paymentUncertain(job: Pick<Job, 'error'>): boolean {
+  return job.error?.paymentUncertain === true;
 }
 
 export interface Outcome {
@@ -201,15 +207,25 @@ export interface Outcome {
 
 /**
  * How a handoff ended, in plain words: the receipt its link shows afterwards and the live view's
- * last message. A paused job whose hold has run out (the holder is about to record it) has expired.
+ * last message. "Nothing was charged" only where no payment was submitted; after one the provider
+ * did not confirm, the person is told to check with the provider. A paused job past its hold is
+ * not over yet: its holder is recording the expiry, or waiting for the answer to a payment in flight.
  */
-export function handoffOutcome(job: Pick<Job, 'status' | 'error' | 'confirmationCode'>): Outcome {
+export function handoffOutcome(job: Pick<Job, 'status' | 'error' | 'confirmationCode' | 'providerId'>): Outcome {
   if (job.status === 'completed') {
     return { title: 'Booked', message: 'The provider confirmed your booking.', confirmationCode: job.confirmationCode };
   }
-  const reason = job.status === 'paused_payment' ? 'handoff_expired' : job.error?.reason;
+  if (job.status === 'paused_payment') {
+    return { title: 'Hold ending', message: 'The hold has run out. If you pressed Pay, the provider\'s answer is being checked; this page shows the outcome in a moment.', confirmationCode: null };
+  }
+  const reason = job.error?.reason;
+  const provider = providerName(job.providerId) ?? 'the provider';
+  const check = `Check with ${provider} whether your card was charged before booking again.`;
   const [title, message] =
-    reason === 'cancelled_by_user' ? ['Booking cancelled', 'You cancelled this booking. The provider hold was released; nothing was charged.']
+    paymentUncertain(job) ? (reason === 'cancelled_by_user'
+      ? ['Payment not confirmed', `You cancelled after a payment was submitted on the provider's page, and the provider did not confirm it. ${check}`]
+      : ['Payment not confirmed', `The booking ended while a payment you submitted was not confirmed by the provider. ${check}`])
+    : reason === 'cancelled_by_user' ? ['Booking cancelled', 'You cancelled this booking. The provider hold was released; nothing was charged.']
     : reason === 'handoff_expired' ? ['Hold expired', 'The hold ended before the payment was made. Nothing was charged.']
     : ['Booking not finished', 'The booking could not be finished.'];
   return { title, message, confirmationCode: null };

@@ -10,8 +10,13 @@ import type { BrowserSessions } from './browser-sessions.ts';
 // - a job created through an OAuth token: only its owner, signed in (anyone else learns nothing);
 // - a job created with an API key: whoever holds the token (the API client forwards the URL).
 // The token opens that one job only. While the job is paused and its hold lasts it opens the
-// payment (live view, cancel); once the job has ended it opens only the outcome, to the same people:
-// a person whose phone locked mid-payment comes back to their confirmation code, not to a dead link.
+// payment (live view, cancel); once the job has ended it opens only the outcome, to the same people,
+// for RECEIPT_GRACE_MS: a person whose phone locked mid-payment comes back to their confirmation
+// code, not to a dead link. After that the token is dead (the issue: it "dies when the hold ends or
+// the job ends"), and says nothing of the job.
+
+/** How long after the job ended its handoff link still shows the outcome. */
+export const RECEIPT_GRACE_MS = 30 * 60_000;
 
 export interface HandoffDeps {
   db: Kysely<DB>;
@@ -31,6 +36,8 @@ export type HandoffAccess =
   | { kind: 'forbidden' }
   /** The hold or the job has ended: the token opens the outcome, and no longer the payment. */
   | { kind: 'ended'; job: Job; events: AuditEvent[] }
+  /** The job ended more than RECEIPT_GRACE_MS ago: the token opens nothing. Carries nothing about the job. */
+  | { kind: 'gone' }
   | { kind: 'open'; job: Job; events: AuditEvent[] };
 
 /** Whether the handoff is open: the job paused and its hold not run out (the executor's rule). */
@@ -38,13 +45,25 @@ export function holdIsOpen(job: Job, now: Date): boolean {
   return handoffOpen(job, now);
 }
 
-/** The access rule for one job (by token or by the owner's bookings page). */
+/**
+ * When the handoff ended, for a job whose hold is over: the job's end, or for a paused job past its
+ * hold (its holder is recording the expiry, or waiting for a payment in flight) the hold's deadline.
+ */
+export function handoffEndedAt(job: Job): Date {
+  if (job.status === 'paused_payment' && job.holdExpiresAt) return new Date(job.holdExpiresAt);
+  return new Date(job.completedAt ?? job.updatedAt);
+}
+
+/** The access rule for one job's handoff link. */
 export function accessTo(job: Job, visitor: Visitor, now: Date): HandoffAccess {
+  const open = holdIsOpen(job, now);
+  // Past the receipt's window the link is dead for everyone, owner or not, and says only that.
+  if (!open && now.getTime() - handoffEndedAt(job).getTime() > RECEIPT_GRACE_MS) return { kind: 'gone' };
   if (job.ownerUserId !== null) {
     if (!visitor) return { kind: 'sign_in' };
     if (visitor.userId !== job.ownerUserId) return { kind: 'forbidden' };
   }
-  return { kind: holdIsOpen(job, now) ? 'open' : 'ended', job, events: [] };
+  return { kind: open ? 'open' : 'ended', job, events: [] };
 }
 
 export async function openHandoff(deps: HandoffDeps, token: string, visitor: Visitor): Promise<HandoffAccess> {
@@ -57,12 +76,18 @@ export async function openHandoff(deps: HandoffDeps, token: string, visitor: Vis
 
 export const CANCELLED_BY_USER = 'cancelled_by_user';
 
-export type CancelOutcome = HandoffAccess | { kind: 'cancelled'; job: Job; events: AuditEvent[] };
+export type CancelOutcome =
+  | HandoffAccess
+  | { kind: 'cancelled'; job: Job; events: AuditEvent[] }
+  /** The person's payment is waiting for the provider's answer: nothing may end the hold now. */
+  | { kind: 'payment_in_flight'; job: Job };
 
 /**
  * The person gives up the held booking: the job ends (`error`, reason `cancelled_by_user`, one audit
  * event) and the held browser session is closed, which lets the provider's hold lapse. If the
- * provider confirmed first, the job is already completed and the cancel changes nothing.
+ * provider confirmed first, the job is already completed and the cancel changes nothing. While a
+ * payment submitted from the tab awaits the provider's answer the cancel is refused: the card may
+ * be charged as it runs, and a cancel would tell the person nothing was.
  */
 export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: Visitor): Promise<CancelOutcome> {
   const access = await openHandoff(deps, token, visitor);
@@ -71,7 +96,8 @@ export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: V
   // The process holding the session ends the job and closes the tab; with no session here (its
   // process went away a moment ago) the job is ended directly, with the same event.
   const handled = await deps.sessions.cancel(jobId);
-  if (!handled) {
+  if (handled === 'payment_in_flight') return { kind: 'payment_in_flight', job: access.job };
+  if (handled === 'not_held') {
     try {
       await transition(deps.db, jobId, {
         to: 'error',

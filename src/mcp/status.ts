@@ -64,17 +64,31 @@ export interface StatusReport {
   confirmationCode?: string;
   handoffUrl?: string | null;
   holdExpiresAt?: string | null;
+  /** While running: the read-only live view of the run, for the user to watch. */
+  sessionUrl?: string | null;
   reason?: string;
 }
 
-export function statusReport(job: Job, handoffUrl: string | null): StatusReport {
+/**
+ * `sessionUrl` is the job's read-only live view while it runs (null otherwise): the issue has it
+ * for the API client or the user to watch, and a user connected through an agent has no other
+ * way to it than this report.
+ */
+export function statusReport(job: Job, handoffUrl: string | null, sessionUrl: string | null = null): StatusReport {
   const status = mcpStatus(job.status);
   const base = { jobId: job.jobId, status, scenario: job.scenario, summary: job.summary, updatedAt: job.updatedAt, nextPollSeconds: nextPollSeconds(status) };
   switch (status) {
     case 'queued':
       return { ...base, instruction: 'The booking is queued and will start within seconds. Call get_job_status again in 15 seconds.' };
     case 'running':
-      return { ...base, instruction: 'The service is booking on the provider\'s website now. Call get_job_status again in 15 to 30 seconds.' };
+      return {
+        ...base,
+        sessionUrl,
+        instruction:
+          'The service is booking on the provider\'s website now. ' +
+          (sessionUrl ? `The user can watch it live (read-only) at ${sessionUrl}, signed in as the account this connection belongs to. ` : '') +
+          'Call get_job_status again in 15 to 30 seconds.',
+      };
     case 'paused_payment':
       return {
         ...base,
@@ -104,7 +118,9 @@ export function statusReport(job: Job, handoffUrl: string | null): StatusReport 
         ...base,
         reason,
         instruction:
-          reason === 'no_availability'
+          job.error?.paymentUncertain === true
+            ? 'The booking ended after the user submitted a payment on the provider\'s page that the provider did not confirm. Tell the user to check with the provider whether their card was charged before booking again. Stop polling.'
+            : reason === 'no_availability'
             ? 'Nothing matched the request: no availability. Tell the user and offer to try other dates, times or venues with a new booking call. Stop polling.'
             : 'The booking failed. Tell the user; a new booking call may succeed later. Stop polling.',
       };

@@ -31,6 +31,8 @@ export function bookingItem(booking: Booking, links: JobLinks, now = new Date())
     createdAt: when(job.createdAt),
     provider: providerName(job.providerId),
     handoffUrl: open ? links.handoffUrl(job) : null,
+    // While the run is on the provider's website, its read-only live view (sessionUrl).
+    watchUrl: job.status === 'running' ? links.sessionUrl(job) : null,
     holdUntil: open && job.holdExpiresAt ? when(job.holdExpiresAt).slice(11) : null,
     confirmationCode: job.status === 'completed' ? job.confirmationCode : null,
     request: describeRequest(job),

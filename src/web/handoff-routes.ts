@@ -27,6 +27,8 @@ import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf
 // The person's pages: the handoff (`/handoff/<token>`: pay on a live view of the held booking),
 // the read-only view of a running job (`sessionUrl`, `/watch/<jobId>/<token>`), and their bookings.
 
+/** A handoff link past its receipt's window: says nothing of the job. */
+const GONE_MESSAGE = 'This payment link has expired. If you booked through an app, it has the outcome; if you booked signed in, your bookings page shows it.';
 /** After the held tab closes, how long to wait for the job's final status before closing the view. */
 const FINAL_STATUS_WAIT_MS = 5_000;
 /** How often a watcher checks that it still shows the tab the run is driving (it moves on fallback). */
@@ -40,6 +42,15 @@ export interface WebContext {
 }
 
 type TokenParams = { Params: { token: string } };
+
+/** The screen in control of a held tab: its connection once open; superseded when another screen took over. */
+interface ControlClaim {
+  connection: LiveViewConnection | null;
+  superseded: boolean;
+}
+
+/** Why a controlling view ended: another screen opened the payment page (the client offers to take it back). */
+export const TAKEN_OVER = 'taken_over';
 type WatchParams = { Params: { jobId: string; token: string } };
 
 export async function handoffWeb(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -76,19 +87,26 @@ export function statusMessage(job: Job): Record<string, unknown> {
 function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { services, watcher } = ctx;
   const deps = { db: services.db, sessions: ctx.sessions };
-  // How many people are in control of each held tab (the same person on two devices counts twice).
-  const controllers = new Map<string, number>();
+  // The one screen in control of each held tab. Whoever holds an API-key job's link could otherwise
+  // open a second controlling view beside the person's and watch them type, or type themselves. A
+  // new controlling connection takes over; the previous one is told ('taken_over') and closed, and
+  // its page offers to take the tab back. The guard stands aside for the tab while a controller is
+  // connected (or connecting), and covers it again when none is.
+  const controllers = new Map<string, ControlClaim>();
 
-  const refuse = (request: FastifyRequest, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
+  const refuse = (request: FastifyRequest<TokenParams>, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
     switch (access.kind) {
       case 'not_found':
         return sendNotice(reply, 404, 'Link not valid', 'This payment link is not valid. Check that you copied all of it.', ctx);
       case 'sign_in':
-        return reply.redirect(signInPathFor(request, request.url.split('?')[0]!), 303);
+        // Back to the handoff page itself, whichever of its routes asked (a Cancel POST has no page to come back to).
+        return reply.redirect(signInPathFor(request, `/handoff/${request.params.token}`), 303);
       case 'forbidden':
         return sendNotice(reply, 403, 'Not your booking', 'This page belongs to another account. Sign in with the account that asked for the booking.', ctx);
       case 'ended':
         return sendOutcome(request, reply, access, signedIn);
+      case 'gone':
+        return sendNotice(reply, 410, 'Link expired', GONE_MESSAGE, ctx);
     }
   };
 
@@ -145,6 +163,12 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     const outcome = await cancelHandoff(deps, request.params.token, visitor);
     if (outcome.kind === 'cancelled') return sendOutcome(request, reply, outcome, visitor !== null);
+    if (outcome.kind === 'payment_in_flight') {
+      return sendNotice(reply, 409, 'Your payment is being processed', 'Your payment is being processed by the provider, so this booking cannot be cancelled now. Go back to the payment page: it shows the outcome as soon as the provider answers.', {
+        ...ctx,
+        link: { href: `/handoff/${request.params.token}`, text: 'Back to the payment page' },
+      });
+    }
     if (outcome.kind === 'open') return reply.redirect(`/handoff/${request.params.token}`, 303);
     // Paid, cancelled or run out before this cancel arrived: it changed nothing, and the page says what did.
     if (outcome.kind === 'ended') return sendOutcome(request, reply, outcome, visitor !== null, 409, 'There was nothing left to cancel.');
@@ -163,6 +187,8 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
         return reply.code(401).send({ error: { code: 'sign_in', message: 'Sign in with the account that asked for the booking.' } });
       case 'forbidden':
         return reply.code(403).send({ error: { code: 'forbidden', message: 'This page belongs to another account.' } });
+      case 'gone':
+        return reply.code(410).send({ error: { code: 'gone', message: GONE_MESSAGE } });
     }
     const message = { ...statusMessage(access.job), open: access.kind === 'open' };
     // Past its hold a moment before the holder records it: it has expired all the same.
@@ -170,12 +196,9 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     return message;
   });
 
-  const release = (jobId: string) => {
-    const left = (controllers.get(jobId) ?? 1) - 1;
-    if (left > 0) {
-      controllers.set(jobId, left);
-      return;
-    }
+  /** A screen let go of the tab (closed, never connected, or taken over): if it was the one in control, nobody is now. */
+  const release = (jobId: string, claim: ControlClaim) => {
+    if (controllers.get(jobId) !== claim) return;
     controllers.delete(jobId);
     // Nobody in control: the guard covers the tab again.
     void ctx.sessions.setUserInControl(jobId, false).catch(() => {});
@@ -188,24 +211,30 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       const access = await openHandoff(deps, token, await visitorOf(request));
       if (access.kind === 'not_found') return { refused: 404, message: 'not found' };
       if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
-      if (access.kind === 'ended') return { refused: 410, message: 'ended' };
+      if (access.kind === 'ended' || access.kind === 'gone') return { refused: 410, message: 'ended' };
       const { jobId } = access.job;
       const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };
+      // This screen takes over, before the switch below is awaited: a screen that connects, or
+      // leaves, meanwhile then finds the tab claimed and does not hand it back to automation.
+      const claim: ControlClaim = { connection: null, superseded: false };
+      const previous = controllers.get(jobId);
+      controllers.set(jobId, claim);
+      if (previous) {
+        previous.superseded = true;
+        previous.connection?.end(TAKEN_OVER);
+      }
       // The person takes the keyboard: automation stands still and the guard stands aside for this
-      // tab, before the first keystroke can arrive. Counted before the switch is awaited: another
-      // screen that opens and closes meanwhile must not find nobody in control and hand the tab
-      // back to automation under this person.
-      controllers.set(jobId, (controllers.get(jobId) ?? 0) + 1);
+      // tab, before the first keystroke can arrive.
       try {
         await ctx.sessions.setUserInControl(jobId, true);
       } catch (error) {
-        release(jobId);
+        release(jobId, claim);
         throw error;
       }
       let released = false;
       const releaseOnce = () => {
-        if (!released) release(jobId);
+        if (!released) release(jobId, claim);
         released = true;
       };
       // Released when the socket closes; or at once if the upgrade never completes.
@@ -217,6 +246,12 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
         mode: 'control',
         opened(connection: LiveViewConnection) {
           clearTimeout(unclaimed);
+          // Another screen took over while this one was connecting.
+          if (claim.superseded) {
+            connection.end(TAKEN_OVER);
+            return releaseOnce;
+          }
+          claim.connection = connection;
           connection.notify(statusMessage(access.job));
           const stop = watcher.watchJob(jobId, (job) => {
             connection.notify(statusMessage(job));

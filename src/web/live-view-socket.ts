@@ -1,4 +1,4 @@
-import { parseInput, parseScreen, type Controlling, type LiveFrame, type LiveView, type ViewEnd, type Watching } from '../browser/live-view.ts';
+import { parseInput, parseScreen, type Controlling, type LiveFrame, type LiveView, type ViewEnd, type ViewerScreen, type Watching } from '../browser/live-view.ts';
 
 // One viewer's WebSocket: frames out (binary), screen reports and — in control — input in (JSON text).
 //
@@ -12,6 +12,13 @@ import { parseInput, parseScreen, type Controlling, type LiveFrame, type LiveVie
 const MAX_BUFFERED = 512 * 1024;
 /** Input messages a viewer may send per second; beyond that they are dropped (a stuck key, a script). */
 const INPUT_PER_SECOND = 120;
+/**
+ * A viewer's screen reports are applied at most this often; the last one of a burst wins. Each one
+ * may re-lay out the held tab (in control) and restart the screencast for every viewer (watchers
+ * too), so a flood of them would make the person's page jump and flicker. A real client sends one
+ * on connect and one per resize (itself debounced by 150 ms).
+ */
+const SCREEN_INTERVAL_MS = 500;
 /** Close codes (application range) the client shows a message for. */
 export const CLOSE_ENDED = 4000;
 export const CLOSE_RECONNECT = 4001;
@@ -51,6 +58,17 @@ export function serveLiveView(
   let windowStart = 0;
   let windowCount = 0;
   let closed = false;
+  let screenAppliedAt = 0;
+  let pendingScreen: ViewerScreen | null = null;
+  let screenTimer: NodeJS.Timeout | null = null;
+
+  const applyScreen = () => {
+    screenTimer = null;
+    if (closed || !attached || !pendingScreen) return;
+    attached.resize(pendingScreen);
+    pendingScreen = null;
+    screenAppliedAt = Date.now();
+  };
 
   const send = (message: Record<string, unknown>) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -64,6 +82,7 @@ export function serveLiveView(
   const cleanup = () => {
     if (closed) return;
     closed = true;
+    if (screenTimer) clearTimeout(screenTimer);
     attached?.close();
     attached = null;
     hooks.onClose?.();
@@ -91,8 +110,15 @@ export function serveLiveView(
     const screen = parseScreen(message);
     if (screen) {
       if (!view) return;
-      if (attached) attached.resize(screen);
-      else attached = mode === 'control' ? view.control(viewer, screen) : view.watch(viewer, screen);
+      if (!attached) {
+        attached = mode === 'control' ? view.control(viewer, screen) : view.watch(viewer, screen);
+        screenAppliedAt = Date.now();
+        return;
+      }
+      pendingScreen = screen;
+      if (screenTimer) return;
+      screenTimer = setTimeout(applyScreen, Math.max(0, screenAppliedAt + SCREEN_INTERVAL_MS - Date.now()));
+      screenTimer.unref();
       return;
     }
     // A watcher's input goes nowhere: there is no path from it to the tab.

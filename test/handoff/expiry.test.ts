@@ -1,48 +1,94 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startTestService, type TestService } from '../helpers/service.ts';
-import { createJob, requests, waitForJob } from '../executor/helpers.ts';
-import { launchChromium, waitForLiveFrames } from './browsers.ts';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
+import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 
 // The hold runs out while the person has the handoff page open: the page says so, and the link
-// afterwards says only that (no live view, no Cancel).
+// afterwards says only that (no live view, no Cancel). Unless the person's payment is in flight at
+// the deadline: then the hold waits for the provider's answer.
 
-let service: TestService;
-let browser: Browser;
+for (const backend of BACKENDS) {
+  describe(`hold expiry on the handoff page on ${backend.name}`, () => {
+    let service: TestService;
+    let browser: Browser;
+    let key: string;
 
-before(async () => {
-  [service, browser] = await Promise.all([startTestService('pglite:memory:', { WORKERS: '1', HOLD_SECONDS: '10' }, { sandbox: true }), launchChromium()]);
-});
-after(async () => {
-  await browser?.close();
-  await service?.close();
-});
+    before(async () => {
+      [service, browser] = await Promise.all([startTestService(backend.url, { WORKERS: '1', HOLD_SECONDS: '15' }, { sandbox: true }), launchChromium()]);
+      key = await service.mintKey();
+    });
+    after(async () => {
+      await browser?.close();
+      await service?.close();
+    });
 
-test('the hold runs out on an open handoff page: the page says so, and so does the link afterwards', async () => {
-  const key = await service.mintKey();
-  const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Expiring Enoteca' }));
-  const paused = await waitForJob(service, key, jobId);
-  assert.equal(paused.status, 'paused_payment');
-  const session = service.services.executor.holds.get(jobId);
-  assert.ok(session);
-  const page = await browser.newPage();
-  try {
-    await page.goto(paused.handoffUrl);
-    await waitForLiveFrames(page, session.page);
-    assert.match(await page.innerText('[data-countdown]'), /^0:\d\d$/);
-    await page.waitForSelector('[data-outcome].bad', { timeout: 30_000 });
-    assert.match(await page.innerText('[data-outcome]'), /Hold expired[\s\S]*Nothing was charged/);
-    assert.equal(await page.isVisible('[data-cancel]'), false, 'nothing left to cancel');
-    const job = await waitForJob(service, key, jobId);
-    assert.equal(job.status, 'error');
-    assert.equal(job.error.reason, 'handoff_expired');
-    const later = await page.reload();
-    assert.equal(later?.status(), 200);
-    assert.match(await page.innerText('[data-outcome]'), /The hold ended before the payment was made\. Nothing was charged\./);
-    assert.match(await page.innerText('h1'), /Hold expired/);
-    assert.equal(await page.locator('[data-live-view], [data-cancel], [data-confirmation-code]').count(), 0, 'no live view, Cancel or code');
-  } finally {
-    await page.close();
-  }
-});
+    test('the hold runs out on an open handoff page: the page says so, and so does the link afterwards', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Expiring Enoteca' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment');
+      const session = service.services.executor.holds.get(jobId);
+      assert.ok(session);
+      const page = await browser.newPage();
+      try {
+        await page.goto(paused.handoffUrl);
+        await waitForLiveFrames(page, session.page);
+        assert.match(await page.innerText('[data-countdown]'), /^0:\d\d$/);
+        await page.waitForSelector('[data-outcome].bad', { timeout: 30_000 });
+        assert.match(await page.innerText('[data-outcome]'), /Hold expired[\s\S]*Nothing was charged/);
+        assert.equal(await page.isVisible('[data-cancel]'), false, 'nothing left to cancel');
+        const job = await waitForJob(service, key, jobId);
+        assert.equal(job.status, 'error');
+        assert.equal(job.error.reason, 'handoff_expired');
+        const later = await page.reload();
+        assert.equal(later?.status(), 200);
+        assert.match(await page.innerText('[data-outcome]'), /The hold ended before the payment was made\. Nothing was charged\./);
+        assert.match(await page.innerText('h1'), /Hold expired/);
+        assert.equal(await page.locator('[data-live-view], [data-cancel], [data-confirmation-code]').count(), 0, 'no live view, Cancel or code');
+      } finally {
+        await page.close();
+      }
+    });
+
+    test('Pay pressed just before the hold runs out, the provider answering 3 s later: the hold waits for the answer, and the job completes with the code the provider issued', async () => {
+      // Slow Pay: the sandbox charges the card on the Pay POST and answers it 3 s later.
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Slow Pay Last Minute' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      const session = service.services.executor.holds.get(jobId);
+      assert.ok(session);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        await page.goto(paused.handoffUrl);
+        await waitForLiveFrames(page, session.page);
+        const at = await pointOnView(page, session.page, '#tb-cvc');
+        await page.mouse.click(at.x, at.y);
+        await session.page.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
+        await page.keyboard.type('7351', { delay: 20 });
+        await session.page.waitForFunction(() => (document.querySelector('#tb-cvc') as HTMLInputElement).value === '7351');
+        const deadline = session.expiresAt.getTime();
+        assert.ok(deadline - Date.now() > 2_000, `time enough to press Pay just before the deadline (${deadline - Date.now()} ms left)`);
+        await new Promise((r) => setTimeout(r, deadline - Date.now() - 1_200));
+        const paidBefore = service.sandbox!.confirmations().length;
+        await page.keyboard.press('Enter');
+        for (let i = 0; i < 40 && service.sandbox!.confirmations().length === paidBefore; i++) await new Promise((r) => setTimeout(r, 25));
+        assert.ok(Date.now() < deadline, 'the provider took the payment before the deadline');
+        const charged = service.sandbox!.confirmations().at(-1)!;
+        assert.equal(service.sandbox!.confirmations().length, paidBefore + 1);
+
+        const done = await waitForJob(service, key, jobId, { until: ['completed', 'error'] });
+        assert.equal(done.status, 'completed', done.summary);
+        assert.equal(done.confirmationCode, charged.code);
+        assert.ok(new Date(done.completedAt).getTime() > deadline, 'the answer came after the deadline, and the hold had waited for it');
+        const types = (await auditOf(service, key, jobId)).map((e: { type: string }) => e.type);
+        assert.ok(!types.includes('job_failed'), 'no expiry was recorded');
+        const shown = await page.waitForSelector('[data-outcome] [data-confirmation-code]', { timeout: 20_000 });
+        assert.equal(await shown.getAttribute('data-confirmation-code'), charged.code);
+        assert.doesNotMatch(await page.innerText('main'), /nothing was charged/i);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}

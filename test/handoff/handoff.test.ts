@@ -10,8 +10,11 @@ import { obtainAccessToken, signedInContext } from '../helpers/oauth.ts';
 import { BACKENDS, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
-import { capturingLogger, containsCode, distinctCode, signInAtDevIdp } from './helpers.ts';
+import { capturingLogger, containsCode, containsKeystrokes, distinctCode, signInAtDevIdp, userIdOf } from './helpers.ts';
 import { dumpEveryTable } from '../helpers/db-dump.ts';
+import { liveViewOf } from '../../src/browser/live-view.ts';
+import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
+import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
 
 // The handoff end to end, as the person lives it: a job reaches paused_payment in the real executor
 // (real Chromium on the sandbox sites), the person opens handoffUrl in another real Chromium, types
@@ -31,6 +34,8 @@ for (const backend of BACKENDS) {
     const bodies: string[] = [];
     /** How many of them came over the person's live view sockets. */
     let socketTexts = 0;
+    /** Those socket messages. */
+    const socketMessages: string[] = [];
     const typedCodes: string[] = [];
     const handoffTokens: string[] = [];
 
@@ -49,6 +54,7 @@ for (const backend of BACKENDS) {
       context.on('page', (page) => page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
         if (typeof payload !== 'string') return;
         bodies.push(payload);
+        socketMessages.push(payload);
         socketTexts += 1;
       })));
     };
@@ -72,6 +78,20 @@ for (const backend of BACKENDS) {
       await tab.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
       await page.keyboard.insertText(code);
       await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, code);
+    };
+    /** Codes typed one key at a time on a desktop, with the log lines written meanwhile (searched for one key per line). */
+    const keyedCodes: Array<{ code: string; from: number; to: number }> = [];
+    /** The person clicks the provider's card-code field in the live view and types a new code key by key (a desktop keyboard). */
+    const typeCodeByKeys = async (page: Page, tab: Page, code?: string): Promise<string> => {
+      const typed = code ?? (await newCode());
+      const at = await pointOnView(page, tab, '#tb-cvc');
+      await page.mouse.click(at.x, at.y);
+      await tab.waitForFunction(() => document.activeElement?.id === 'tb-cvc');
+      const from = captured.lines().length;
+      await page.keyboard.type(typed, { delay: 40 });
+      await tab.waitForFunction((c) => (document.querySelector('#tb-cvc') as HTMLInputElement).value === c, typed);
+      if (!code) keyedCodes.push({ code: typed, from, to: captured.lines().length + 20 });
+      return typed;
     };
     /** The confirmation code the handoff page shows once it knows the outcome. */
     const shownCode = async (page: Page): Promise<string | null> => {
@@ -122,6 +142,7 @@ for (const backend of BACKENDS) {
         assert.match(headers['content-security-policy']!, /default-src 'none'/);
         assert.equal(headers['cache-control'], 'no-store');
         assert.equal(headers['x-frame-options'], 'DENY');
+        assert.equal(headers['referrer-policy'], 'no-referrer', 'the token in the URL is never sent on as a Referer');
         const text = await page.innerText('main');
         for (const part of ['TableBook', 'Casa Azul', '€', 'Visa •••• 4242', 'Held for']) assert.ok(text.includes(part), `the page shows ${part}`);
 
@@ -218,29 +239,63 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('the person in control: an open live view stands the guard aside for the held tab; closing the last one puts it back', async () => {
+    test('one screen in control at a time: another screen takes over, the first says so plainly and can take it back; the guard stands aside while one is connected, and comes back when none is', async () => {
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Control Cantina' }));
       const paused = await waitForJob(service, key, jobId);
       assert.equal(paused.status, 'paused_payment', paused.summary);
       handoffTokens.push(paused.handoffUrl.split('/').pop());
       const session = service.services.executor.holds.get(jobId)!;
       assert.equal(session.isUserInControl(), false, 'automation holds the tab until someone opens the live view');
-      // The same person on two screens: two controlling sockets.
       const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
       recordResponses(context);
+      const socketUrl = `${paused.handoffUrl.replace('http', 'ws')}/live`;
       try {
         const [first, second] = [await context.newPage(), await context.newPage()];
         await first.goto(paused.handoffUrl);
         await waitForLiveFrames(first, session.page);
         assert.equal(session.isUserInControl(), true, 'the person is in control while the live view is open');
+
+        // The same link opened on another screen: it takes over, and the first screen says so.
         await second.goto(paused.handoffUrl);
-        await second.waitForSelector('[data-live-view][data-state="live"]');
+        await waitForLiveFrames(second, session.page);
+        await first.waitForSelector('[data-outcome] [data-take-back]');
+        assert.match(await first.innerText('[data-outcome]'), /This payment page was opened on another screen/);
+        assert.equal(await first.getAttribute('[data-live-view]', 'data-state'), 'ended', 'the first screen no longer shows the provider\'s page');
+        assert.equal(liveViewOf(session.page).viewerCount, 1, 'one screen gets frames');
+        assert.equal(session.isUserInControl(), true);
+
+        // Whoever else holds the link (the API client that forwarded it) takes over from a socket of
+        // its own: the person's screen says so at once; the person takes it back, and that socket
+        // is told and closed, its input going nowhere.
+        const other = new NodeWebSocket(socketUrl, { origin: new URL(service.url).origin });
+        const heard: string[] = [];
+        other.on('message', (data: Buffer, isBinary: boolean) => {
+          if (!isBinary) {
+            heard.push(String(data));
+            bodies.push(String(data));
+          }
+        });
+        const otherClosed = new Promise<number>((resolve) => other.once('close', (code: number) => resolve(code)));
+        await new Promise((resolve, reject) => {
+          other.once('open', resolve);
+          other.once('error', reject);
+        });
+        other.send(JSON.stringify({ t: 'screen', width: 800, height: 600, pixelRatio: 1 }));
+        await second.waitForSelector('[data-outcome] [data-take-back]');
+        assert.match(await second.innerText('[data-outcome]'), /This payment page was opened on another screen/);
+        await Promise.all([second.waitForEvent('load'), second.click('[data-take-back]')]);
+        await waitForLiveFrames(second, session.page);
+        assert.equal(await otherClosed, 4000);
+        assert.ok(heard.includes(JSON.stringify({ t: 'ended', reason: 'taken_over' })), 'the socket taken over is told why');
+        other.send?.(JSON.stringify({ t: 'text', text: '999' }));
+        assert.equal(await session.page.inputValue('#tb-cvc'), '', 'nothing it sends reaches the tab');
+
+        // Screens that were taken over leaving do not hand the tab back under the one in control.
+        await first.close();
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.equal(session.isUserInControl(), true, 'a screen that was taken over left; the one in control still has the tab');
 
         await second.close();
-        await new Promise((r) => setTimeout(r, 1_000));
-        assert.equal(session.isUserInControl(), true, 'one screen closed, the other still controls the tab');
-
-        await first.close();
         for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
         assert.equal(session.isUserInControl(), false, 'nobody in control: automation again');
         // And the guard covers the tab again: a key typed into the code field now is refused there.
@@ -261,7 +316,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('a second screen that connects and leaves while the first is still taking control does not hand the tab back to automation', async () => {
+    test('a screen that takes over while the first is still connecting: the first is told when it opens, and its leaving does not hand the tab back to automation', async () => {
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Race Rodizio' }));
       const paused = await waitForJob(service, key, jobId);
       assert.equal(paused.status, 'paused_payment', paused.summary);
@@ -287,7 +342,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual(calls, [true], 'the first screen is taking control');
 
         // The second screen's socket (from Node: a browser opens one WebSocket to a host at a time, so
-        // the person's Chromium would wait for the first handshake) connects, and leaves.
+        // the person's Chromium would wait for the first handshake) connects and takes over.
         const second = new NodeWebSocket(`${paused.handoffUrl.replace('http', 'ws')}/live`, { origin: new URL(service.url).origin });
         second.on('message', (data: Buffer, isBinary: boolean) => {
           if (!isBinary) bodies.push(String(data));
@@ -296,17 +351,22 @@ for (const backend of BACKENDS) {
           second.once('open', resolve);
           second.once('error', reject);
         });
+        second.send(JSON.stringify({ t: 'screen', width: 800, height: 600, pixelRatio: 1 }));
+
+        // The first screen's switch comes back: it opens, learns it was taken over, and says so.
+        letFirstFinish();
+        await first.waitForSelector('[data-outcome] [data-take-back]', { timeout: 15_000 });
+        assert.match(await first.innerText('[data-outcome]'), /opened on another screen/);
+        await first.close();
+        await new Promise((r) => setTimeout(r, 1_000));
+        assert.ok(!calls.includes(false), 'the first screen leaving did not hand the tab back');
+        assert.equal(session.isUserInControl(), true, 'the screen that took over is in control');
+
         second.close();
         await new Promise((resolve) => second.once('close', resolve));
-        await new Promise((r) => setTimeout(r, 1_000));
-        assert.ok(!calls.includes(false), 'the second screen leaving did not hand the tab back');
-
-        letFirstFinish();
-        await waitForLiveFrames(first, session.page);
-        assert.equal(session.isUserInControl(), true, 'the first screen is in control');
-        await first.close();
         for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
         assert.equal(session.isUserInControl(), false, 'the last screen gone, automation again');
+        assert.equal(calls.at(-1), false);
       } finally {
         letFirstFinish();
         await context.close();
@@ -354,6 +414,84 @@ for (const backend of BACKENDS) {
         assert.equal(replay.status, 409, 'cancelling again changes nothing');
         assert.match(await replay.text(), /nothing left to cancel/);
         assert.equal((await auditOf(service, key, jobId)).length, audited, 'and records nothing');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('Cancel while the payment is in flight (the provider answers 3 s late) is refused: "your payment is being processed", and the job completes with the code the provider issued', async () => {
+      // Slow Pay: the sandbox charges the card on the Pay POST and answers it 3 s later.
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Slow Pay Sardinha' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const tab = held(jobId);
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      const page = await context.newPage();
+      try {
+        await page.goto(paused.handoffUrl);
+        await waitForLiveFrames(page, tab);
+        await typeCodeByKeys(page, tab);
+        const paidBefore = service.sandbox!.confirmations().length;
+        await page.keyboard.press('Enter');
+        // The provider has the payment (it charged), and has not answered yet.
+        for (let i = 0; i < 40 && service.sandbox!.confirmations().length === paidBefore; i++) await new Promise((r) => setTimeout(r, 50));
+        const charged = service.sandbox!.confirmations().at(-1)!;
+        assert.equal(service.sandbox!.confirmations().length, paidBefore + 1, 'the provider took the payment');
+        await new Promise((r) => setTimeout(r, 800));
+        const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/cancel')), page.click('[data-cancel] button')]);
+        assert.equal(answer.status(), 409);
+        assert.match(await page.innerText('h1'), /Your payment is being processed/);
+        const refusal = await page.innerText('main');
+        assert.doesNotMatch(refusal, /nothing was charged|booking cancelled/i);
+        assert.equal((await api('GET', `/api/v1/execution-jobs/${jobId}`)).body.status, 'paused_payment', 'the cancel changed nothing');
+
+        const done = await waitForJob(service, key, jobId, { until: ['completed', 'error'] });
+        bodies.push(JSON.stringify(done));
+        assert.equal(done.status, 'completed', done.summary);
+        assert.equal(done.confirmationCode, charged.code, 'the code the provider issued');
+        const types = (await auditOf(service, key, jobId)).map((e: { type: string }) => e.type);
+        assert.ok(!types.includes('job_aborted'), 'no cancel was recorded');
+        // Back on the payment page (the refusal links to it): the code.
+        await page.click('a[href$="' + paused.handoffUrl.split('/').pop() + '"]');
+        assert.equal(await page.getAttribute('[data-outcome] [data-confirmation-code]', 'data-confirmation-code'), charged.code);
+        assert.doesNotMatch(await page.innerText('main'), /nothing was charged/i);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('a payment submitted that the provider did not confirm, then Cancel: the page says to check with the provider, never that nothing was charged', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Turned Down Tasca' }));
+      const paused = await waitForJob(service, key, jobId);
+      assert.equal(paused.status, 'paused_payment', paused.summary);
+      handoffTokens.push(paused.handoffUrl.split('/').pop());
+      const tab = held(jobId);
+      const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
+      recordResponses(context);
+      const page = await context.newPage();
+      try {
+        await page.goto(paused.handoffUrl);
+        await waitForLiveFrames(page, tab);
+        // Two digits: the provider turns the payment down (its page asks again).
+        await typeCodeByKeys(page, tab, '12');
+        await Promise.all([tab.waitForResponse((r) => r.request().method() === 'POST'), page.keyboard.press('Enter')]);
+        await tab.waitForSelector('#tb-cvc');
+        for (let i = 0; i < 40 && service.services.executor.holds.get(jobId)?.paymentInFlight(); i++) await new Promise((r) => setTimeout(r, 50));
+        await Promise.all([page.waitForURL(/\/cancel$/), page.click('[data-cancel] button')]);
+        assert.match(await page.innerText('h1'), /Payment not confirmed/);
+        const text = await page.innerText('main');
+        assert.match(text, /Check with TableBook whether your card was charged/);
+        assert.doesNotMatch(text, /nothing was charged/i);
+        const job = (await api('GET', `/api/v1/execution-jobs/${jobId}`)).body;
+        assert.equal(job.status, 'error');
+        assert.equal(job.error.reason, 'cancelled_by_user');
+        assert.equal(job.error.paymentUncertain, true);
+        const later = await fetch(paused.handoffUrl);
+        const laterText = await later.text();
+        assert.match(laterText, /Check with TableBook/);
+        assert.doesNotMatch(laterText, /nothing was charged/i);
       } finally {
         await context.close();
       }
@@ -469,6 +607,114 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('an OAuth user\'s booking: HTML in its names is text; a signed-out Cancel signs in and comes back to the page; a Cancel without or with a wrong CSRF token changes nothing; the receipt stays 30 minutes after the end, then the link is gone', async () => {
+      const cara = await signedInContext(service, person, 'cara@example.com');
+      recordResponses(cara);
+      const caraId = await userIdOf(service, 'cara@example.com');
+      // A venue name carrying markup, as an agent might pass it on: shown as text everywhere.
+      const venue = 'Tasca <img src=x data-injected onerror="document.title=1"> & "Co"';
+      const parsed = parseExecutionJobRequest(requests.restaurant({ restaurant_name: venue }));
+      assert.ok(parsed.ok);
+      const { job: created } = await createCoreJob(service.services.jobs, { kind: 'user', userId: caraId, clientId: null }, parsed.value);
+      const jobId = created.jobId;
+      let job = created;
+      for (let i = 0; i < 400 && !['paused_payment', 'error', 'completed'].includes(job.status); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        job = (await getJob(service.services.jobs, null, jobId))!;
+      }
+      assert.equal(job.status, 'paused_payment', job.summary);
+      const handoffUrl = service.services.links.handoffUrl(job)!;
+      handoffTokens.push(handoffUrl.split('/').pop()!);
+      const readStatus = async () => (await getJob(service.services.jobs, null, jobId))!;
+      const auditCount = async () => (await service.services.db.selectFrom('audit_events').select('id').where('job_id', '=', jobId).execute()).length;
+      try {
+        const page = await cara.newPage();
+        const opened = await page.goto(handoffUrl);
+        assert.equal(opened?.status(), 200);
+        assert.equal(opened!.headers()['referrer-policy'], 'no-referrer');
+        assert.ok((await page.innerText('main')).includes(venue), 'the venue is shown as written, markup and all');
+        assert.equal(await page.locator('[data-injected]').count(), 0, 'no element was injected');
+        await page.waitForSelector('[data-live-view][data-state="live"]');
+
+        // The same on /bookings, with a provider name carrying markup too.
+        await service.services.db.updateTable('jobs').set({ provider_id: '<i data-injected>tb</i>' }).where('id', '=', jobId).execute();
+        const bookings = await cara.newPage();
+        const listed = await bookings.goto(`${service.url}/bookings`);
+        assert.equal(listed!.headers()['referrer-policy'], 'no-referrer');
+        const item = bookings.locator(`li[data-job-id="${jobId}"]`);
+        const itemText = await item.innerText();
+        assert.ok(itemText.includes(venue), 'the booking shows the venue as written');
+        assert.ok(itemText.includes('<i data-injected>tb</i>'), 'and the provider name as written');
+        assert.equal(await bookings.locator('[data-injected]').count(), 0, 'no element was injected');
+        await bookings.close();
+        await service.services.db.updateTable('jobs').set({ provider_id: 'tablebook' }).where('id', '=', jobId).execute();
+
+        // Signed out meanwhile (the session ended in another tab), she presses Cancel: she signs in
+        // and is back on the payment page (not on the Cancel POST's address), the booking untouched.
+        await cara.clearCookies();
+        await page.click('[data-cancel] button');
+        await signInAtDevIdp(page, 'cara@example.com');
+        await page.waitForURL(handoffUrl);
+        assert.equal((await page.request.get(page.url())).status(), 200);
+        assert.equal(await page.locator('[data-cancel]').count(), 1, 'the payment page, with its Cancel');
+        assert.equal((await readStatus()).status, 'paused_payment', 'the cancel was not carried out');
+
+        // Her session's CSRF token is required: without it, or with a wrong one, 403 and nothing changes.
+        const audited = await auditCount();
+        for (const csrf of [null, 'not-the-token']) {
+          await page.goto(handoffUrl);
+          await page.evaluate((value) => {
+            const input = document.querySelector('[data-cancel] input[name=csrf]') as HTMLInputElement;
+            if (value === null) input.remove();
+            else input.value = value;
+          }, csrf);
+          const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/cancel')), page.click('[data-cancel] button')]);
+          assert.equal(answer.status(), 403, `a Cancel ${csrf === null ? 'without' : 'with a wrong'} CSRF token is refused`);
+          assert.match(await page.innerText('h1'), /Not allowed/);
+          assert.equal((await readStatus()).status, 'paused_payment', 'nothing changed');
+          assert.equal(await auditCount(), audited, 'and nothing was recorded');
+        }
+
+        // With it: cancelled.
+        await page.goto(handoffUrl);
+        await Promise.all([page.waitForURL(/\/cancel$/), page.click('[data-cancel] button')]);
+        assert.match(await page.innerText('h1'), /Booking cancelled/);
+        assert.equal((await readStatus()).error?.reason, 'cancelled_by_user');
+
+        // The receipt stays for 30 minutes after the end...
+        const endedAgo = (minutes: number) => service.services.db.updateTable('jobs').set({ completed_at: new Date(Date.now() - minutes * 60_000) }).where('id', '=', jobId).execute();
+        await endedAgo(29);
+        const receipt = await page.goto(handoffUrl);
+        assert.equal(receipt?.status(), 200);
+        assert.match(await page.innerText('main'), /Booking cancelled/);
+        // ...then the link is gone, for everyone, and says nothing of the booking.
+        await endedAgo(31);
+        const gone = await page.goto(handoffUrl);
+        assert.equal(gone?.status(), 410);
+        assert.equal(gone!.headers()['referrer-policy'], 'no-referrer');
+        const goneText = await page.innerText('main');
+        assert.match(goneText, /This payment link has expired/);
+        for (const secret of ['Tasca', 'TableBook', '€', jobId, 'cancelled']) assert.ok(!goneText.includes(secret), `the expired link says nothing of ${secret}`);
+        const goneStatus = await page.request.get(`${handoffUrl}/status`);
+        assert.equal(goneStatus.status(), 410);
+        assert.deepEqual(await goneStatus.json(), { error: { code: 'gone', message: 'This payment link has expired. If you booked through an app, it has the outcome; if you booked signed in, your bookings page shows it.' } });
+        const signedOut = await fetch(handoffUrl, { redirect: 'manual' });
+        assert.equal(signedOut.status, 410, 'signed out too: gone, not a sign-in');
+        assert.equal((await fetch(`${handoffUrl}/status`)).status, 410);
+        const lateCancel = await page.request.post(`${handoffUrl}/cancel`, { headers: { origin: new URL(service.url).origin }, form: { csrf: 'x' } });
+        assert.equal(lateCancel.status(), 403, 'a cancel is still refused (its CSRF check comes first)');
+        const apiCancel = await fetch(`${handoffUrl}/cancel`, { method: 'POST', headers: { origin: new URL(service.url).origin } });
+        assert.equal(apiCancel.status, 410);
+        assert.ok(!(await apiCancel.text()).includes('Tasca'));
+        assert.equal(await openSocket(page, handoffUrl), 'refused', 'and so is the live view');
+        // Her bookings page still has it.
+        await page.goto(`${service.url}/bookings`);
+        assert.equal(await page.locator(`li[data-job-id="${jobId}"][data-status="error"]`).count(), 1);
+      } finally {
+        await cara.close();
+      }
+    });
+
     test('the card codes typed appear in no log line, database row, audit event or response body', async () => {
       assert.ok(typedCodes.length >= 2, 'codes were typed in the tests above');
       const dump = await dumpEveryTable(service);
@@ -491,6 +737,15 @@ for (const backend of BACKENDS) {
         assert.ok(!audits.some((a) => containsCode(a, code)), `no audit event carries ${code}`);
         assert.ok(!bodies.some((b) => containsCode(b, code)), `no response body carries ${code}`);
         assert.ok(!containsCode(metrics, code), `no metric carries ${code}`);
+      }
+      // Codes typed key by key on a desktop keyboard travel as one message per key: a code logged
+      // (or echoed) one keystroke at a time would not contain it whole. Searched as such, in the
+      // log lines written while each was typed, and in every socket message.
+      assert.ok(keyedCodes.length >= 1, 'codes were typed key by key on a desktop');
+      assert.ok(containsKeystrokes(['{"t":"key","action":"down","key":"5"}', '{"msg":"other"}', '{"key":"7"}{"key":"3"}', '{"text":"1"}'], '5731'), 'the search finds a code logged one key at a time');
+      for (const { code, from, to } of keyedCodes) {
+        assert.ok(!containsKeystrokes(captured.lines().slice(from, to), code), `no log lines carry ${code} one keystroke at a time`);
+        assert.ok(!containsKeystrokes(socketMessages, code), `no socket messages carry ${code} one keystroke at a time`);
       }
       // The handoff pages were requested (and logged) many times: never with their token.
       assert.ok(captured.lines().some((line) => line.includes('/handoff/[redacted]')));

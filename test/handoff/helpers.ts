@@ -28,6 +28,24 @@ export function containsCode(text: string, code: string): boolean {
   return new RegExp(`(?<![0-9A-Za-z]|[0-9]\\.)${code}(?![0-9A-Za-z])`).test(text);
 }
 
+/**
+ * Whether `lines` carry `code` one keystroke at a time: its characters, in order, each a lone JSON
+ * string (`"key":"5"`, `{"text":"7"}`) on the same or later lines — what logging each key
+ * message of a desktop keyboard would leave. Search only the lines written while the code was
+ * typed: elsewhere, lone digits (header values, counters) could line up by chance.
+ */
+export function containsKeystrokes(lines: string[], code: string): boolean {
+  let next = 0;
+  for (const line of lines) {
+    // A JSON string value of one character: after a colon, a bracket or a comma, before the next.
+    for (const [, ch] of line.matchAll(/(?<=[:[,]\s*)"(.)"(?=\s*[,}\]])/gu)) {
+      if (ch === code[next]) next += 1;
+      if (next === code.length) return true;
+    }
+  }
+  return false;
+}
+
 /** Signs in at the development identity provider if the page is showing its form. */
 export async function signInAtDevIdp(page: Page, email: string): Promise<void> {
   await page.waitForURL((url) => url.pathname.includes('/dev-idp/interaction/'));

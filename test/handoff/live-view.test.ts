@@ -222,6 +222,70 @@ describe('live view of a held payment page (real Chromium on both sides)', () =>
     }
   });
 
+  test('a flood of screen reports neither makes the held tab jump nor restarts the screencast under the other viewers: in control or watching', async () => {
+    const held = await holdPaymentPage('Live View Flood');
+    tabs.set('flood-control', { page: held, mode: 'control' });
+    tabs.set('flood-watch', { page: held, mode: 'watch' });
+    await held.evaluate(() => {
+      (window as unknown as { resizes: number }).resizes = 0;
+      window.addEventListener('resize', () => (window as unknown as { resizes: number }).resizes++);
+    });
+    const resizes = () => held.evaluate(() => (window as unknown as { resizes: number }).resizes);
+    // Every (re)start of the tab's screencast, counted on the CDP session the live view opens.
+    let starts = 0;
+    const newCDPSession = heldContext.newCDPSession.bind(heldContext);
+    heldContext.newCDPSession = async (page) => {
+      const session = await newCDPSession(page);
+      const send = session.send.bind(session);
+      session.send = ((method: string, params?: object) => {
+        if (method === 'Page.startScreencast') starts++;
+        return send(method as 'Page.startScreencast', params as never);
+      }) as typeof session.send;
+      return session;
+    };
+    // A bystander watching all along.
+    const bystander = await openSocket('/view/flood-watch/live', base);
+    assert.ok('open' in bystander);
+    bystander.open.send(JSON.stringify({ t: 'screen', width: 500, height: 400, pixelRatio: 1 }));
+    const flood = async (path: string) => {
+      const raw = await openSocket(path, base);
+      assert.ok('open' in raw);
+      raw.open.send(JSON.stringify({ t: 'screen', width: 800, height: 600, pixelRatio: 1 }));
+      await new Promise((r) => setTimeout(r, 1_000));
+      const [resizedBefore, startsBefore] = [await resizes(), starts];
+      for (let i = 0; i < 2000; i++) {
+        const big = i % 2 === 0;
+        raw.open.send(JSON.stringify({ t: 'screen', width: big ? 1200 : 400, height: big ? 900 : 500, pixelRatio: big ? 2 : 1 }));
+      }
+      await new Promise((r) => setTimeout(r, 1_500));
+      const result = { resized: (await resizes()) - resizedBefore, restarts: starts - startsBefore };
+      raw.open.close();
+      return result;
+    };
+    try {
+      const watching = await flood('/view/flood-watch/live');
+      assert.equal(watching.resized, 0, 'a watcher never changes the tab');
+      assert.ok(watching.restarts <= 2, `a watcher's flood restarted the screencast ${watching.restarts} times under the bystander`);
+      const controlling = await flood('/view/flood-control/live');
+      assert.ok(controlling.resized <= 3, `the held tab was re-laid out ${controlling.resized} times`);
+      assert.ok(controlling.restarts <= 3, `the flood restarted the screencast ${controlling.restarts} times under the bystander`);
+      // Still live: a real resize afterwards is applied.
+      const last = await openSocket('/view/flood-control/live', base);
+      assert.ok('open' in last);
+      last.open.send(JSON.stringify({ t: 'screen', width: 700, height: 500, pixelRatio: 1 }));
+      for (let i = 0; i < 40 && held.viewportSize()?.width !== 700; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(held.viewportSize()?.width, 700, 'the first report of a new viewer is applied at once');
+      last.open.send(JSON.stringify({ t: 'screen', width: 640, height: 500, pixelRatio: 1 }));
+      for (let i = 0; i < 40 && held.viewportSize()?.width !== 640; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(held.viewportSize()?.width, 640, 'and a later one within half a second');
+      last.open.close();
+    } finally {
+      heldContext.newCDPSession = newCDPSession;
+      bystander.open.close();
+      await held.close();
+    }
+  });
+
   test('handshakes from another origin, without an origin, or for an unknown view are refused', async () => {
     const held = await holdPaymentPage('Live View Origin');
     tabs.set('origin', { page: held, mode: 'control' });

@@ -200,7 +200,11 @@ for (const backend of BACKENDS) {
 
       const running = await book();
       await start(running);
-      assert.deepEqual(pick(await status(running), 'status', 'nextPollSeconds'), { status: 'running', nextPollSeconds: 15 });
+      const runningReport = await status(running);
+      assert.deepEqual(pick(runningReport, 'status', 'nextPollSeconds'), { status: 'running', nextPollSeconds: 15 });
+      // Running: the read-only live view, for the user to watch (the link the job's REST read carries).
+      assert.match(runningReport.sessionUrl, new RegExp(`^${service.url}/watch/${running}/[A-Za-z0-9_-]{43}$`));
+      assert.ok(runningReport.instruction.includes(runningReport.sessionUrl), 'the instruction passes it on');
 
       const held = await book();
       await start(held);
@@ -214,6 +218,7 @@ for (const backend of BACKENDS) {
       // handoffUrl comes from the service's job links: the executor's handoff token for this hold.
       assert.match(report.handoffUrl, new RegExp(`^${service.url}/handoff/[A-Za-z0-9_-]{43}$`));
       assert.ok(report.instruction.includes(report.handoffUrl));
+      assert.equal(report.sessionUrl, undefined, 'no watching once the run paused');
 
       const done = await book();
       await start(done);
@@ -228,6 +233,7 @@ for (const backend of BACKENDS) {
         { to: 'error', error: null, expected: { status: 'error', reason: 'unknown' } },
         { to: 'captcha', error: null, expected: { status: 'captcha', reason: 'captcha' } },
         { to: 'needs_login', error: { reason: 'account_required' }, expected: { status: 'needs_login', reason: 'account_required' } },
+        { to: 'error', error: { reason: 'cancelled_by_user', paymentUncertain: true }, expected: { status: 'error', reason: 'cancelled_by_user' } },
       ] as const;
       for (const c of cases) {
         const jobId = await book();
@@ -235,6 +241,9 @@ for (const backend of BACKENDS) {
         await transition(db, jobId, { to: c.to, event: { type: 'job_failed', message: c.to }, set: c.error ? { error: JSON.stringify(c.error) } : {} });
         const report = await status(jobId);
         assert.deepEqual(pick(report, 'status', 'reason', 'nextPollSeconds'), { ...c.expected, nextPollSeconds: null }, c.to);
+        // A payment submitted that the provider did not confirm: the user is sent to check with it.
+        if (c.error && 'paymentUncertain' in c.error) assert.match(report.instruction, /check with the provider whether their card was charged/);
+        else assert.doesNotMatch(report.instruction, /check with the provider/);
       }
     });
 

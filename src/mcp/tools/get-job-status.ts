@@ -22,6 +22,7 @@ const output = z
     confirmationCode: z.string().optional().describe('On done: the booking\'s confirmation code'),
     handoffUrl: z.url().nullable().optional().describe('On paused_payment: where the user completes the payment themselves (null until the link exists)'),
     holdExpiresAt: z.iso.datetime().nullable().optional().describe('On paused_payment: when the provider releases the held booking'),
+    sessionUrl: z.url().nullable().optional().describe('On running: a read-only live view of the booking in progress, for the user to watch (null once the run ends)'),
     reason: z.string().optional().describe('On error, captcha and needs_login: why, e.g. no_availability'),
   })
   .strict();
@@ -32,7 +33,7 @@ export const getJobStatusTool: ToolDefinition = {
   description:
     'Poll a booking job started by book_restaurant, book_hotel, book_flight or book_activity. ' +
     'Returns its status (queued, running, paused_payment, done, error, captcha, needs_login), a one-line summary, when to poll next (nextPollSeconds; null means stop) and an instruction for what to do next. ' +
-    'done carries the confirmationCode to give the user. paused_payment carries a handoffUrl: the service never pays, so ask the user to open it and complete the payment themselves. ' +
+    'running carries a sessionUrl where the user can watch the booking live (read-only). done carries the confirmationCode to give the user. paused_payment carries a handoffUrl: the service never pays, so ask the user to open it and complete the payment themselves. ' +
     'error, captcha and needs_login carry a reason. Poll every 15 to 30 seconds; a booking typically takes 1 to 5 minutes. Read-only.',
   scope: 'read',
   inputSchema: jsonSchemaOf(input, 'input'),
@@ -45,7 +46,8 @@ export const getJobStatusTool: ToolDefinition = {
       // Another owner's job reads exactly like a missing one.
       const job = await getJob(context.services.jobs, context.caller.reader, parsed.value.jobId);
       if (!job) return jobNotFound(parsed.value.jobId);
-      return toolResult({ ...statusReport(job, context.services.links.handoffUrl(job)) });
+      const { links } = context.services;
+      return toolResult({ ...statusReport(job, links.handoffUrl(job), links.sessionUrl(job)) });
     }),
 };
 

@@ -12,6 +12,7 @@
   var cancel = document.querySelector('[data-cancel]');
   var instructions = document.querySelector('[data-instructions]');
   var finished = false;
+  var takenOver = false; // another screen opened this payment page and has the provider's page now
 
   function two(n) { return (n < 10 ? '0' : '') + n; }
 
@@ -59,10 +60,33 @@
     }
   }
 
+  // Only one screen at a time uses the provider's page: this one is told when another takes over,
+  // says so plainly, and offers to take it back (a reload reconnects, and the other screen is told).
+  function showTakenOver() {
+    takenOver = true;
+    show('wait', 'This payment page was opened on another screen.', '', 'Only one screen at a time can use the provider\u2019s page. To continue on this screen, take it back.');
+    var again = document.createElement('button');
+    again.type = 'button';
+    again.setAttribute('data-take-back', '');
+    again.textContent = 'Use this screen';
+    again.addEventListener('click', function () { window.location.reload(); });
+    outcome.appendChild(again);
+    if (instructions) instructions.hidden = true;
+    if (stateText) stateText.textContent = 'Showing on another screen.';
+    if (live) live.setAttribute('data-taken-over', '');
+  }
+
   function report(m) {
+    if (m && m.t === 'ended' && m.reason === 'taken_over' && !finished) return showTakenOver();
     if (!m || m.t !== 'status' || finished) return;
-    // `open: false` comes from the status URL: paused, but past its hold (about to be recorded as expired).
-    if (m.status === 'paused_payment' && m.open !== false) {
+    if (m.status === 'paused_payment') {
+      // `open: false` comes from the status URL: paused, but past its hold. Not the end: the holder
+      // is recording the expiry, or waiting for the provider's answer to a payment in flight.
+      if (m.open === false) {
+        show('wait', m.words || 'Hold ending', '', m.message || '');
+        setTimeout(function () { ask(); }, 2000);
+        return;
+      }
       // Watching a run that has just stopped at the card step (the handoff page itself stays as is).
       if (live.getAttribute('data-mode') === 'watch') show('ok', m.words || 'Waiting for the payment', '', 'The booking is held and waits for the payment.');
       return;
@@ -95,6 +119,7 @@
   }
 
   live.addEventListener('liveview:state', function (event) {
+    if (takenOver) return;
     if (stateText) {
       var words = { connecting: 'Connecting to the provider\u2019s page\u2026', lost: 'Connection lost \u2014 reconnecting\u2026', ended: 'The live view has ended.' };
       if (words[event.detail]) stateText.textContent = words[event.detail];
@@ -107,7 +132,8 @@
   // Back from a locked screen or another app: the socket may have died quietly meanwhile. Still
   // payable but the view gave up reconnecting: load the page afresh.
   document.addEventListener('visibilitychange', function () {
-    if (document.visibilityState !== 'visible') return;
+    // Taken over by another screen: taking it back is the person's choice, never automatic.
+    if (document.visibilityState !== 'visible' || takenOver) return;
     ask(function () {
       if (live.getAttribute('data-state') === 'ended') window.location.reload();
     });
