@@ -55,6 +55,8 @@ const INDEX = [
   ['/fetch/blob', 'Value sent with fetch() as a Blob body (JSON, no content type) on change'],
   ['/fetch/stream', 'Value sent with fetch() as a ReadableStream body (duplex: half) on change'],
   ['/service-worker', 'Registers a service worker; the value is sent by the worker, outside the page'],
+  ['/shared-worker', 'Hands the value to a SharedWorker, which sends it by GET query, JSON POST and WebSocket'],
+  ['/worker-ws', 'Hands the value to a dedicated Worker, which sends it over its own WebSocket'],
 ] as const;
 
 export function adversarialHandler(req: Req, port: number): Res {
@@ -215,6 +217,46 @@ document.getElementById('code').addEventListener('change',function(e){var sw=nav
         body: `self.addEventListener('install',function(){self.skipWaiting();});
 self.addEventListener('activate',function(e){e.waitUntil(self.clients.claim());});
 self.addEventListener('message',function(e){fetch('/collect',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({cvc:e.data.cvc})});});`,
+      };
+    // Workers are not the page: their requests and sockets leave from another global, which a
+    // guard that only watches the page's own network does not see.
+    case 'GET /shared-worker':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<p>Worker: <span id="adv-worker-status">starting…</span></p>
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var shown=document.getElementById('adv-worker-status');var port=null;
+try{var w=new SharedWorker('/shared-worker.js');port=w.port;port.onmessage=function(e){shown.textContent=e.data;};port.start();}catch(e){shown.textContent='refused: '+e.name;}
+document.getElementById('code').addEventListener('input',function(e){if(port)port.postMessage({cvc:e.target.value});});</script>`)}`));
+    case 'GET /shared-worker.js':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+        body: `var ws=null;
+self.onconnect=function(e){var port=e.ports[0];
+try{ws=new WebSocket('ws://'+location.host+'/ws');ws.onopen=function(){port.postMessage('ready');};ws.onerror=function(){port.postMessage('socket refused');};}catch(err){port.postMessage('socket refused: '+err.name);}
+port.onmessage=function(m){var v=m.data.cvc;
+fetch('/collect?cvc='+encodeURIComponent(v)).catch(function(){});
+fetch('/api/card/verify',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({cvv:v})}).catch(function(){});
+if(ws&&ws.readyState===1)ws.send(JSON.stringify({cvc:v}));};};`,
+      };
+    case 'GET /worker-ws':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<p>Worker: <span id="adv-worker-status">starting…</span></p>
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var shown=document.getElementById('adv-worker-status');var w=null;
+try{w=new Worker('/worker-ws.js');w.onmessage=function(e){shown.textContent=e.data;};}catch(e){shown.textContent='refused: '+e.name;}
+document.getElementById('code').addEventListener('input',function(e){if(w)w.postMessage({cvc:e.target.value});});</script>`)}`));
+    case 'GET /worker-ws.js':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+        body: `var ws=null;
+try{ws=new WebSocket('ws://'+location.host+'/ws');ws.onopen=function(){postMessage('ready');};ws.onerror=function(){postMessage('socket refused');};}catch(err){postMessage('socket refused: '+err.name);}
+onmessage=function(m){if(ws&&ws.readyState===1)ws.send(JSON.stringify({cvv:m.data.cvc}));};`,
       };
     case 'POST /api/card/verify':
       return jsonRes(200, { ok: true });

@@ -29,7 +29,7 @@ describe('payment guard, driver layer alone', () => {
     const log = new GuardLog();
     const page = await context.newPage();
     const g = new GuardedPage(page, log);
-    for (const a of ATTACKS.filter((x) => !x.frame)) {
+    for (const a of ATTACKS.filter((x) => !x.frame && x.kind !== 'choice')) {
       await g.goto(`${sandbox.origin('adversarial')}${a.path}`);
       for (const field of a.fields) {
         await assert.rejects(g.fill(field, '735'), GuardRefusal, `${a.path} ${field}`);
@@ -92,11 +92,11 @@ describe('payment guard, driver layer alone', () => {
     const log = new GuardLog();
     const page = await context.newPage();
     const g = new GuardedPage(page, log);
-    for (const path of ['/odd-label', '/odd-label/split', '/early', '/autosubmit', '/fetch', '/fetch/ws']) {
+    for (const path of ['/odd-label', '/odd-label/split', '/early', '/autosubmit', '/fetch', '/fetch/ws', '/radio']) {
       await g.goto(`${sandbox.origin('adversarial')}${path}`);
       await assert.rejects(g.submit('#adv-submit', 'continue'), CardStepReached, path);
+      assert.equal(page.url(), `${sandbox.origin('adversarial')}${path}`, `${path}: no click went through`);
     }
-    assert.equal(page.url(), `${sandbox.origin('adversarial')}/fetch/ws`, 'no click went through');
     assert.deepEqual(sandbox.cardCodesReceived(), []);
     await context.close();
   });

@@ -70,8 +70,8 @@ const classifyControl = new Function(
   let field = null;
   let frame = false;
   if (form) {
-    for (const f of Array.from(form.elements)) { field = cardFieldOf(f); if (field) break; }
-    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea, select'))) { field = cardFieldOf(f); if (field) break; }
+    for (const f of Array.from(form.elements)) { field = cardChoiceOf(f); if (field) break; }
+    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea, select'))) { field = cardChoiceOf(f); if (field) break; }
     frame = form.querySelector('iframe') !== null;
   }
   const tag = el.tagName;
@@ -80,23 +80,9 @@ const classifyControl = new Function(
   return { label, field, frame, button };`,
 ) as (el: Element) => { label: string; field: string | null; frame: boolean; button: boolean };
 /** Also a radio button or checkbox whose name or labels read as a card code (a code picked digit by digit). */
-const classifyChoice = new Function(
-  'el',
-  `${IN_PAGE_CLASSIFIER}
-  const card = cardFieldOf(el);
-  if (card) return card;
-  const type = (el.getAttribute('type') || '').toLowerCase();
-  if (el.tagName !== 'INPUT' || (type !== 'radio' && type !== 'checkbox')) return null;
-  const attr = (name) => el.getAttribute(name) || '';
-  const texts = [attr('name'), attr('id'), attr('aria-label'), attr('title')];
-  for (const label of Array.from(el.labels || [])) texts.push(label.textContent || '');
-  const fieldset = el.closest('fieldset');
-  const legend = fieldset ? fieldset.querySelector(':scope > legend') : null;
-  if (legend) texts.push(legend.textContent || '');
-  return texts.some((t) => looksLikeCardCode(t)) ? (attr('name') || attr('id') || 'unnamed field').slice(0, 60) : null;`,
-) as (el: Element) => string | null;
+const classifyChoice = new Function('el', `${IN_PAGE_CLASSIFIER}\nreturn cardChoiceOf(el);`) as (el: Element) => string | null;
 const firstCardField = new Function(`${IN_PAGE_CLASSIFIER}
-  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { const f = cardFieldOf(el); if (f) return f; }
+  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { const f = cardChoiceOf(el); if (f) return f; }
   return null;`) as () => string | null;
 /**
  * Fills a whole form in one round trip: every target is classified first, and if any is a card-code
@@ -110,7 +96,7 @@ const fillFields = new Function(
   for (const [selector, value] of fields) {
     const el = document.querySelector(selector);
     if (!el) return { missing: selector };
-    const card = cardFieldOf(el);
+    const card = cardChoiceOf(el);
     if (card) return { card };
     targets.push([el, value]);
   }
