@@ -44,9 +44,11 @@ const INDEX = [
   ['/odd-label/split', 'Code split into three one-digit inputs d1, d2, d3'],
   ['/iframe', 'Code field inside a cross-origin iframe from payments.localhost'],
   ['/iframe/odd', 'Cross-origin iframe whose code field is named fld_a with only a placeholder'],
+  ['/iframe/busy', 'A payment partner\'s cross-origin iframe that stops answering for a few seconds; Continue outside it'],
   ['/early', 'Security code asked on the guest-details step, before the payment page'],
   ['/select', 'Code picked from three lists of digits (select), cvc_d1..cvc_d3'],
   ['/radio', 'Code picked digit by digit from radio buttons, cvv_1..cvv_3'],
+  ['/link-pay', 'Pay is a link styled as a button, outside any form, beside a code field'],
   ['/autosubmit', 'Form submits itself from an input event as soon as anything is typed'],
   ['/fetch', 'Value sent with fetch() as a nested JSON body on input/change'],
   ['/fetch/get', 'Value sent in a GET query string (/collect?cvc=...) on input'],
@@ -107,6 +109,12 @@ export function adversarialHandler(req: Req, port: number): Res {
 <p>Confirm the payment in the secure box below.</p>
 <iframe id="adv-payment-frame" title="Card verification" src="${paymentsOrigin}/frame/odd"></iframe>`));
 
+    // A frame the page cannot be asked about: its renderer is busy (a heavy script) for 4 s after it loads.
+    case 'GET /iframe/busy':
+      return htmlRes(200, page('Payment', html`<h1>Confirm your tour</h1>${CARD}
+<iframe id="adv-payment-frame" title="Secure payment" src="${paymentsOrigin}/frame/busy"></iframe>
+<form method="post" action="/odd-label" id="adv-form"><button type="submit" id="adv-submit">Continue</button></form>`));
+
     // 3. early code -----------------------------------------------------------
     case 'GET /early':
       return htmlRes(200, page('Guest details', html`<h1>Guest details</h1>
@@ -138,6 +146,12 @@ ${[1, 2, 3].map((n) => html`<select name="cvc_d${n}" id="cvc-d${n}" aria-label="
 <form method="post" action="/radio" id="adv-form"><fieldset><legend>Verification digits (on the back of your card)</legend>
 ${[1, 2, 3].map((n) => html`<p>Digit ${n}: ${DIGITS.map((d) => html`<label><input type="radio" name="cvv_${n}" value="${d}">${d}</label> `)}</p>`)}
 </fieldset><button type="submit" id="adv-submit">Pay</button></form>`));
+    case 'GET /link-pay':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<label for="code">Security code</label><input id="code" name="cvc" autocomplete="cc-csc" size="5">
+<p><a href="/link-pay/done" id="adv-submit" class="button">Pay now</a></p>`));
+    case 'GET /link-pay/done':
+      return done('Your payment is being processed.');
     case 'POST /select':
     case 'POST /radio':
       return done('Your payment is being processed.');
@@ -280,6 +294,8 @@ export function paymentsHandler(req: Req, _port: number): Res {
       return htmlRes(200, frame(html`<form method="post" action="/frame/odd" id="pay-frame-form">
 <p>Enter the code printed next to the signature strip</p><input name="fld_a" placeholder="•••" size="5" autocomplete="off">
 <button type="submit" id="pay-frame-submit">Verify</button></form>`));
+    case 'GET /frame/busy':
+      return htmlRes(200, frame(html`<p>Checking your card…</p>${raw('<script>addEventListener("load",function(){setTimeout(function(){var end=Date.now()+4000;while(Date.now()<end){}},0);});</script>')}`));
     case 'POST /frame/card':
     case 'POST /frame/odd':
       return htmlRes(200, frame(html`<p id="pay-frame-done">Payment authorised.</p>`));
