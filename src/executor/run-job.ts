@@ -15,7 +15,7 @@ import { RunAborted, within, type AbortReason } from './failures.ts';
 import { installGuard } from './guard/index.ts';
 import { handoffToken, handoffTokenHash } from './handoff.ts';
 import type { HoldRegistry } from './holds.ts';
-import { completedSummary, failedSummary, finalStatus, heldDescription, pausedSummary } from './outcome.ts';
+import { completedSummary, failedSummary, finalStatus, heldDescription, heldRecord, pausedSummary } from './outcome.ts';
 import { JobRecorder, RunSuperseded } from './recorder.ts';
 import { describeRequest, planFor, planProblem } from './request.ts';
 
@@ -190,7 +190,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
               type: 'paused_payment',
               providerId: driver.id,
               message: `Stopped before the card security code at ${driver.name}: ${what}. The person completes the payment at the handoff URL until ${expiresAt.toISOString()}.`,
-              data: { providerOutcome: 'accepted', holdExpiresAt: expiresAt.toISOString(), step: outcome.step },
+              // What is held, as data for the handoff page and the person's bookings (null: the site asked for the code before its review page).
+              data: { providerOutcome: 'accepted', holdExpiresAt: expiresAt.toISOString(), step: outcome.step, held: outcome.held ? heldRecord(driver, plan.request, outcome.held, outcome.payment, outcome.decisions) : null },
             },
           });
         } catch (error) {
@@ -208,7 +209,12 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
           to: 'completed',
           from: ['running'],
           set: { summary: completedSummary(driver, what, outcome.code, outcome.decisions), provider_id: driver.id, confirmation_code: outcome.code },
-          event: { type: 'job_completed', providerId: driver.id, message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`, data: { providerOutcome: 'accepted', confirmationCode: outcome.code } },
+          event: {
+            type: 'job_completed',
+            providerId: driver.id,
+            message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`,
+            data: { providerOutcome: 'accepted', confirmationCode: outcome.code, held: outcome.held ? heldRecord(driver, plan.request, outcome.held, undefined, outcome.decisions) : null },
+          },
         });
         return;
       }
