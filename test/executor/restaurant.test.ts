@@ -150,6 +150,44 @@ for (const backend of BACKENDS) {
         assert.equal(events.filter((e) => e.type === 'provider_fallback').length, 1);
       });
 
+      test('Flaky, no retries allowed (consent.maxRetries 0): one try per provider; alone, error transient_errors; with both, the chain falls back', async () => {
+        const alone = await book(requests.restaurant({ restaurant_name: venue('Flaky Fondue') }, { maxRetries: 0, allowedProviders: ['tablebook'] }));
+        assert.equal(alone.job.status, 'error');
+        assert.equal(alone.job.error.reason, 'transient_errors');
+        assert.equal(alone.job.error.provider, 'tablebook');
+        assert.match(alone.job.error.message, /still failing after 1 try: the site answered HTTP 502/);
+        assert.equal(alone.job.attemptCount, 1);
+        assert.deepEqual(alone.events.filter((e) => e.type === 'step_attempt').map((e) => [e.attempt, e.maxAttempts]), [[1, 1]]);
+        assert.deepEqual(outcomes(alone.events), [['tablebook', 'failed']]);
+
+        // Flaky fails the first search at each site: DineNow, tried once too, fails the same way.
+        const both = await book(requests.restaurant({ restaurant_name: venue('Flaky Fondue') }, { maxRetries: 0 }));
+        const fallback = both.events.find((e) => e.type === 'provider_fallback');
+        assert.deepEqual([fallback.fromProvider, fallback.toProvider, fallback.reason], ['tablebook', 'dinenow', 'transient']);
+        assert.deepEqual(both.events.filter((e) => e.type === 'step_attempt').map((e) => e.providerId), ['tablebook', 'dinenow']);
+        assert.equal(both.job.attemptCount, 2);
+        assert.equal(both.job.status, 'error');
+        assert.equal(both.job.error.reason, 'transient_errors');
+        assert.deepEqual(outcomes(both.events), [['tablebook', 'failed'], ['dinenow', 'failed']]);
+      });
+
+      test('Flaky, one retry allowed (consent.maxRetries 1): the retry comes after a backoff of about 300 ms and books', async () => {
+        const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Flaky Fondue') }, { maxRetries: 1, allowedProviders: ['tablebook'] }));
+        assert.equal(job.status, 'paused_payment', job.summary);
+        assert.equal(job.attemptCount, 2);
+        const tries = events.filter((e) => e.type === 'step_attempt');
+        assert.deepEqual(tries.map((e) => [e.attempt, e.maxAttempts]), [[1, 2], [2, 2]]);
+        assert.match(tries[1].message, /^Retrying TableBook from the search \(try 2 of up to 2\) after a transient error at search: the site answered HTTP 502\.$/);
+        // The first try's last event is the press of the search, which the site answered 502; the
+        // retry waited 300 ms ± 25 % after that answer (plus a moment to read it and close the tab).
+        const lastOfFirst = events[events.indexOf(tries[1]) - 1];
+        assert.equal(lastOfFirst.type, 'action_allowed');
+        const gap = Date.parse(tries[1].timestamp) - Date.parse(lastOfFirst.timestamp);
+        assert.ok(gap >= 225, `the retry waited for the backoff: ${gap} ms`);
+        assert.ok(gap < 5_000, `and not much longer: ${gap} ms`);
+        assert.deepEqual(outcomes(events), [['tablebook', 'accepted']], 'retries are one attempt');
+      });
+
       test('allowedProviders: only the listed provider is used', async () => {
         const { job, events } = await book(requests.restaurant({ restaurant_name: 'Geranium' }, { allowedProviders: ['dinenow'] }));
         assert.equal(job.status, 'paused_payment');
