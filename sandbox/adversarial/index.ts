@@ -44,9 +44,11 @@ const INDEX = [
   ['/odd-label/split', 'Code split into three one-digit inputs d1, d2, d3'],
   ['/iframe', 'Code field inside a cross-origin iframe from payments.localhost'],
   ['/iframe/odd', 'Cross-origin iframe whose code field is named fld_a with only a placeholder'],
+  ['/iframe/busy', 'A payment partner\'s cross-origin iframe that stops answering for a few seconds; Continue outside it'],
   ['/early', 'Security code asked on the guest-details step, before the payment page'],
   ['/select', 'Code picked from three lists of digits (select), cvc_d1..cvc_d3'],
   ['/radio', 'Code picked digit by digit from radio buttons, cvv_1..cvv_3'],
+  ['/link-pay', 'Pay is a link styled as a button, outside any form, beside a code field'],
   ['/autosubmit', 'Form submits itself from an input event as soon as anything is typed'],
   ['/fetch', 'Value sent with fetch() as a nested JSON body on input/change'],
   ['/fetch/get', 'Value sent in a GET query string (/collect?cvc=...) on input'],
@@ -55,6 +57,8 @@ const INDEX = [
   ['/fetch/blob', 'Value sent with fetch() as a Blob body (JSON, no content type) on change'],
   ['/fetch/stream', 'Value sent with fetch() as a ReadableStream body (duplex: half) on change'],
   ['/service-worker', 'Registers a service worker; the value is sent by the worker, outside the page'],
+  ['/shared-worker', 'Hands the value to a SharedWorker, which sends it by GET query, JSON POST and WebSocket'],
+  ['/worker-ws', 'Hands the value to a dedicated Worker, which sends it over its own WebSocket'],
 ] as const;
 
 export function adversarialHandler(req: Req, port: number): Res {
@@ -105,6 +109,12 @@ export function adversarialHandler(req: Req, port: number): Res {
 <p>Confirm the payment in the secure box below.</p>
 <iframe id="adv-payment-frame" title="Card verification" src="${paymentsOrigin}/frame/odd"></iframe>`));
 
+    // A frame the page cannot be asked about: its renderer is busy (a heavy script) for 4 s after it loads.
+    case 'GET /iframe/busy':
+      return htmlRes(200, page('Payment', html`<h1>Confirm your tour</h1>${CARD}
+<iframe id="adv-payment-frame" title="Secure payment" src="${paymentsOrigin}/frame/busy"></iframe>
+<form method="post" action="/odd-label" id="adv-form"><button type="submit" id="adv-submit">Continue</button></form>`));
+
     // 3. early code -----------------------------------------------------------
     case 'GET /early':
       return htmlRes(200, page('Guest details', html`<h1>Guest details</h1>
@@ -136,6 +146,12 @@ ${[1, 2, 3].map((n) => html`<select name="cvc_d${n}" id="cvc-d${n}" aria-label="
 <form method="post" action="/radio" id="adv-form"><fieldset><legend>Verification digits (on the back of your card)</legend>
 ${[1, 2, 3].map((n) => html`<p>Digit ${n}: ${DIGITS.map((d) => html`<label><input type="radio" name="cvv_${n}" value="${d}">${d}</label> `)}</p>`)}
 </fieldset><button type="submit" id="adv-submit">Pay</button></form>`));
+    case 'GET /link-pay':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<label for="code">Security code</label><input id="code" name="cvc" autocomplete="cc-csc" size="5">
+<p><a href="/link-pay/done" id="adv-submit" class="button">Pay now</a></p>`));
+    case 'GET /link-pay/done':
+      return done('Your payment is being processed.');
     case 'POST /select':
     case 'POST /radio':
       return done('Your payment is being processed.');
@@ -216,6 +232,46 @@ document.getElementById('code').addEventListener('change',function(e){var sw=nav
 self.addEventListener('activate',function(e){e.waitUntil(self.clients.claim());});
 self.addEventListener('message',function(e){fetch('/collect',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({cvc:e.data.cvc})});});`,
       };
+    // Workers are not the page: their requests and sockets leave from another global, which a
+    // guard that only watches the page's own network does not see.
+    case 'GET /shared-worker':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<p>Worker: <span id="adv-worker-status">starting…</span></p>
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var shown=document.getElementById('adv-worker-status');var port=null;
+try{var w=new SharedWorker('/shared-worker.js');port=w.port;port.onmessage=function(e){shown.textContent=e.data;};port.start();}catch(e){shown.textContent='refused: '+e.name;}
+document.getElementById('code').addEventListener('input',function(e){if(port)port.postMessage({cvc:e.target.value});});</script>`)}`));
+    case 'GET /shared-worker.js':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+        body: `var ws=null;
+self.onconnect=function(e){var port=e.ports[0];
+try{ws=new WebSocket('ws://'+location.host+'/ws');ws.onopen=function(){port.postMessage('ready');};ws.onerror=function(){port.postMessage('socket refused');};}catch(err){port.postMessage('socket refused: '+err.name);}
+port.onmessage=function(m){var v=m.data.cvc;
+fetch('/collect?cvc='+encodeURIComponent(v)).catch(function(){});
+fetch('/api/card/verify',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({cvv:v})}).catch(function(){});
+if(ws&&ws.readyState===1)ws.send(JSON.stringify({cvc:v}));};};`,
+      };
+    case 'GET /worker-ws':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<p>Worker: <span id="adv-worker-status">starting…</span></p>
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var shown=document.getElementById('adv-worker-status');var w=null;
+try{w=new Worker('/worker-ws.js');w.onmessage=function(e){shown.textContent=e.data;};}catch(e){shown.textContent='refused: '+e.name;}
+document.getElementById('code').addEventListener('input',function(e){if(w)w.postMessage({cvc:e.target.value});});</script>`)}`));
+    case 'GET /worker-ws.js':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+        body: `var ws=null;
+try{ws=new WebSocket('ws://'+location.host+'/ws');ws.onopen=function(){postMessage('ready');};ws.onerror=function(){postMessage('socket refused');};}catch(err){postMessage('socket refused: '+err.name);}
+onmessage=function(m){if(ws&&ws.readyState===1)ws.send(JSON.stringify({cvv:m.data.cvc}));};`,
+      };
     case 'POST /api/card/verify':
       return jsonRes(200, { ok: true });
     case 'GET /collect':
@@ -238,6 +294,8 @@ export function paymentsHandler(req: Req, _port: number): Res {
       return htmlRes(200, frame(html`<form method="post" action="/frame/odd" id="pay-frame-form">
 <p>Enter the code printed next to the signature strip</p><input name="fld_a" placeholder="•••" size="5" autocomplete="off">
 <button type="submit" id="pay-frame-submit">Verify</button></form>`));
+    case 'GET /frame/busy':
+      return htmlRes(200, frame(html`<p>Checking your card…</p>${raw('<script>addEventListener("load",function(){setTimeout(function(){var end=Date.now()+4000;while(Date.now()<end){}},0);});</script>')}`));
     case 'POST /frame/card':
     case 'POST /frame/odd':
       return htmlRes(200, frame(html`<p id="pay-frame-done">Payment authorised.</p>`));

@@ -24,6 +24,8 @@ export interface AttemptDeps {
   backoffMs: number;
   /** Where the run is now (for the report of a run stopped by its time limit). */
   progress: { step: string | null; url: string | null };
+  /** Called once the provider's first step_attempt is recorded. */
+  started?: () => void;
 }
 
 export interface TimeAdjustment {
@@ -70,8 +72,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
   let last: Failure | null = null;
   for (let n = 1; n <= tries; n++) {
     throwIfAborted(deps.signal);
-    recorder.attemptCount += 1;
-    recorder.record(
+    recorder.recordAttempt(
       {
         type: 'step_attempt',
         providerId: driver.id,
@@ -80,8 +81,9 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
           : `Retrying ${driver.name} from the search (try ${n} of up to ${tries}) after a transient error at ${STEP_NAMES[last!.step]}: ${last!.message}.`,
         data: { attempt: n, maxAttempts: tries },
       },
-      { attempt_count: recorder.attemptCount },
     ).catch(() => {});
+    // From its first try on, the run is working at this provider (a time limit reached now is its outcome).
+    if (n === 1) deps.started?.();
     const state = { step: 'search' };
     deps.progress.step = 'search';
     let page: Page;

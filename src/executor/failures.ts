@@ -1,4 +1,4 @@
-import { CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-api.ts';
+import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-api.ts';
 
 // How a provider attempt can end without a booking, and how raw errors (Playwright's, the page
 // API's, the drivers') are read as one of these. Messages are one line, with no stack, selector
@@ -62,6 +62,8 @@ export function asFailure(error: unknown): ProviderFailure {
   if (error instanceof PageUnresponsive) return new ProviderFailure('transient', error.message);
   if (error instanceof GuardRefusal) return new ProviderFailure('error', `the driver tried to fill the card security code field '${error.field}'; the payment guard refused`);
   if (error instanceof CardStepReached) return new ProviderFailure('error', 'unexpected card step');
+  // Most likely a frame caught mid-navigation or a tab starved of CPU: the next try may find it settled.
+  if (error instanceof CardCheckFailed) return new ProviderFailure('transient', error.message);
   const message = error instanceof Error ? error.message : String(error);
   if (TRANSIENT_NET.test(message)) return new ProviderFailure('transient', `the connection failed (${/net::ERR_[A-Z_]+/.exec(message)?.[0]})`);
   if (/net::ERR_BLOCKED_BY_CLIENT/.test(message)) return new ProviderFailure('error', 'the payment guard blocked the page\'s request');

@@ -29,16 +29,35 @@ export function datesIn(text: string): string[] {
   return found.sort((a, b) => a[0] - b[0]).map(([, d]) => d).filter((d): d is string => d !== null);
 }
 
-/** The first time of day in the text, as HH:MM (24-hour; "7:30 PM" is 19:30). */
+/** Every time of day in the text, in order, as HH:MM (24-hour; "7:30 PM" is 19:30). */
+export function timesIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\.?\b)?/gi)) {
+    let hours = Number(m[1]);
+    const half = m[3]?.toLowerCase();
+    if (half === 'p' && hours < 12) hours += 12;
+    if (half === 'a' && hours === 12) hours = 0;
+    if (hours > 23 || Number(m[2]) > 59) continue;
+    out.push(`${String(hours).padStart(2, '0')}:${m[2]}`);
+  }
+  return out;
+}
+
+/** The first time of day in the text, as HH:MM. */
 export function firstTimeIn(text: string): string | null {
-  const m = /\b(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\.?\b)?/i.exec(text);
-  if (!m) return null;
-  let hours = Number(m[1]);
-  const half = m[3]?.toLowerCase();
-  if (half === 'p' && hours < 12) hours += 12;
-  if (half === 'a' && hours === 12) hours = 0;
-  if (hours > 23 || Number(m[2]) > 59) return null;
-  return `${String(hours).padStart(2, '0')}:${m[2]}`;
+  return timesIn(text)[0] ?? null;
+}
+
+/** How many rooms a hotel's text says ("1 room, 2 adults"); null when it does not say. */
+export function roomsIn(text: string): number | null {
+  const m = /\b(\d+)\s*rooms?\b/i.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** The dates a review page shows for what it holds: with the times, else (JetDeck) with the route. */
+export function heldDates(held: Held): string[] {
+  const whenDates = datesIn(held.when);
+  return whenDates.length ? whenDates : datesIn(held.venue);
 }
 
 const UNITS: Record<SearchRequest['scenario'], RegExp> = {
@@ -85,8 +104,7 @@ const THINGS: Record<SearchRequest['scenario'], string> = { restaurant: 'party s
 /** Compares what the review page says is held with the request; `time` is the time chosen (restaurants, flights). */
 export function checkHeld(request: SearchRequest, held: Held, time: string | undefined): HeldCheck {
   // Some sites put the date with the route (JetDeck: "LHR – JFK, Dec 12, 2026"), not with the times.
-  const whenDates = datesIn(held.when);
-  const dates = whenDates.length ? whenDates : datesIn(held.venue);
+  const dates = heldDates(held);
   const wanted = request.scenario === 'hotel' ? [request.checkIn, request.checkOut] : [request.date];
   const what = request.scenario === 'hotel' ? 'dates' : 'date';
   if (dates.length < wanted.length) return { kind: 'mismatch', message: `the review page does not say which ${what} it holds ("${held.when}")` };

@@ -1,6 +1,7 @@
 import type { JobStatus } from '../jobs/types.ts';
-import type { Driver, Held, PaymentPage } from '../providers/types.ts';
+import type { Driver, Held, PaymentPage, ProviderId } from '../providers/types.ts';
 import type { Decisions, Failure } from './attempt.ts';
+import { heldDates, quantityIn, roomsIn, timesIn } from './held.ts';
 import { describeRequest } from './request.ts';
 import type { SearchRequest } from '../providers/types.ts';
 
@@ -41,6 +42,72 @@ export function heldDescription(request: SearchRequest, held: Held | undefined, 
   const price = payment?.price ?? held.price;
   const card = payment?.cardOnFile ? `, card on file ${payment.cardOnFile}` : '';
   return `${held.venue} · ${held.when} · ${held.quantity}${held.item ? ` · ${held.item}` : ''} · ${price}${card}`;
+}
+
+/**
+ * What a provider holds, as data: recorded as `held` on the paused_payment event (and on
+ * job_completed when no card was needed), so that the handoff page and the person's bookings show it
+ * without reading it back out of a sentence. Texts are as the site shows them (venue, when, quantity,
+ * option, price, card on file); dates, times and counts are read from those texts, null when the
+ * site's wording does not say.
+ */
+export interface HeldRecord {
+  provider: ProviderId;
+  providerName: string;
+  /** The restaurant, hotel or event (with the city the site adds), or the flight and its route. */
+  venue: string;
+  /** The date and time as the site writes them. */
+  when: string;
+  /** YYYY-MM-DD; hotels: the check-in. */
+  date: string | null;
+  /** Hotels: YYYY-MM-DD. */
+  checkOut?: string | null;
+  /** HH:MM: the table, the event's start, the flight's departure. Not for hotels. */
+  time?: string | null;
+  /** Flights: HH:MM. */
+  departure?: string | null;
+  arrival?: string | null;
+  /** Party, rooms and guests, passengers or tickets, as the site says it. */
+  quantity: string;
+  partySize?: number | null;
+  rooms?: number | null;
+  guests?: number | null;
+  passengers?: number | null;
+  tickets?: number | null;
+  /** Table area, room, cabin, section. */
+  item: string | null;
+  /** The payment page's amount, else the review page's. */
+  price: string;
+  cardOnFile: string | null;
+  /** The time moved within the consent. */
+  timeAdjusted: { from: string; to: string } | null;
+  /** A sister venue held instead of the one named, as the consent allows. */
+  venueSwitched: { from: string; to: string } | null;
+}
+
+export function heldRecord(driver: Driver, request: SearchRequest, held: Held, payment: PaymentPage | undefined, decisions: Decisions): HeldRecord {
+  const dates = heldDates(held);
+  const times = timesIn(held.when);
+  const count = quantityIn(request.scenario, held.quantity);
+  const when: Partial<HeldRecord> =
+    request.scenario === 'hotel' ? { checkOut: dates[1] ?? null, rooms: roomsIn(held.quantity), guests: count }
+    : request.scenario === 'flight' ? { time: times[0] ?? null, departure: times[0] ?? null, arrival: times[1] ?? null, passengers: count }
+    : request.scenario === 'restaurant' ? { time: times[0] ?? null, partySize: count }
+    : { time: times[0] ?? null, tickets: count };
+  return {
+    provider: driver.id,
+    providerName: driver.name,
+    venue: held.venue,
+    when: held.when,
+    date: dates[0] ?? null,
+    ...when,
+    quantity: held.quantity,
+    item: held.item ?? null,
+    price: payment?.price ?? held.price,
+    cardOnFile: payment?.cardOnFile ?? held.cardOnFile ?? null,
+    timeAdjusted: decisions.adjusted ? { from: decisions.adjusted.from, to: decisions.adjusted.to } : null,
+    venueSwitched: decisions.switched ? { from: decisions.switched.from, to: decisions.switched.to } : null,
+  };
 }
 
 export function pausedSummary(driver: Driver, what: string, expiresAt: Date, decisions: Decisions): string {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { NewAuditEvent } from '../jobs/audit.ts';
 import { recordDecision, transition, type TransitionInput } from '../jobs/transition.ts';
@@ -25,7 +25,6 @@ export class RunSuperseded extends Error {
 export class JobRecorder implements GuardEvents {
   readonly jobId: string;
   readonly runId: string;
-  attemptCount: number;
   usedFallback: boolean;
   /** The provider the run is working with now; guard events are attributed to it. */
   provider: string | null = null;
@@ -36,11 +35,10 @@ export class JobRecorder implements GuardEvents {
   #pageGuardEvents = 0;
   #dropped: Partial<Record<GuardLayer, number>> = {};
 
-  constructor(db: Kysely<DB>, jobId: string, runId: string, counters: { attemptCount: number; usedFallback: boolean }, onSuperseded: () => void) {
+  constructor(db: Kysely<DB>, jobId: string, runId: string, counters: { usedFallback: boolean }, onSuperseded: () => void) {
     this.#db = db;
     this.jobId = jobId;
     this.runId = runId;
-    this.attemptCount = counters.attemptCount;
     this.usedFallback = counters.usedFallback;
     this.#onSuperseded = onSuperseded;
   }
@@ -48,6 +46,16 @@ export class JobRecorder implements GuardEvents {
   /** Appends an event after those already queued; resolves once it is written. */
   record(event: NewAuditEvent, set?: TransitionInput['set']): Promise<void> {
     return this.#enqueue(() => recordDecision(this.#db, this.jobId, event, set, { runId: this.runId }));
+  }
+
+  /**
+   * A step_attempt event, counted in attemptCount by the database in the same write: a count read
+   * when the run started could be stale by then (a previous run of the job, taken over, may have
+   * written a try of its own since), and writing it back would lose that try.
+   */
+  recordAttempt(event: NewAuditEvent): Promise<void> {
+    // Kysely takes an expression for a column's new value; the row type names only plain values.
+    return this.record(event, { attempt_count: sql<number>`attempt_count + 1` as unknown as number });
   }
 
   /** Changes the job's status (after every queued event), fenced by this run. */

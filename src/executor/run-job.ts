@@ -15,7 +15,7 @@ import { RunAborted, within, type AbortReason } from './failures.ts';
 import { installGuard } from './guard/index.ts';
 import { handoffToken, handoffTokenHash } from './handoff.ts';
 import type { HoldRegistry } from './holds.ts';
-import { completedSummary, failedSummary, finalStatus, heldDescription, pausedSummary } from './outcome.ts';
+import { completedSummary, failedSummary, finalStatus, heldDescription, heldRecord, pausedSummary } from './outcome.ts';
 import { JobRecorder, RunSuperseded } from './recorder.ts';
 import { describeRequest, planFor, planProblem } from './request.ts';
 
@@ -82,7 +82,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       set: { run_id: runId, summary: `Running: booking ${describeRequest(planFor(toJob(row)).request)}.`, ...(row.started_at ? {} : { started_at: new Date() }) },
       event: resumed
         ? { type: 'job_started', message: `Taken up again from the start by another worker: ${previousRunEnd(claim.previousOutput)}. Queue try ${claim.retryCount + 1}.`, data: { resumed: true, previousRunId: row.run_id, retryCount: claim.retryCount } }
-        : { type: 'job_started', message: 'A worker took the job and opened a fresh browser session.', data: { retryCount: claim.retryCount } },
+        : { type: 'job_started', message: 'A worker took the job; it opens a fresh browser session for it.', data: { retryCount: claim.retryCount } },
     });
   } catch (error) {
     if (error instanceof DomainError && error.code === 'invalid_transition') return;
@@ -93,7 +93,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   const abort = (reason: AbortReason) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
-  const recorder = new JobRecorder(db, jobId, runId, { attemptCount: row.attempt_count, usedFallback: row.used_fallback }, () => abort('claim_lost'));
+  const recorder = new JobRecorder(db, jobId, runId, { usedFallback: row.used_fallback }, () => abort('claim_lost'));
   const job = toJob(row);
   const plan = planFor(job);
   const startedAt = row.started_at ?? new Date();
@@ -132,6 +132,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
 
   let context: BrowserContext | null = null;
   let paused = false;
+  // The provider the run is working at: set at its first step_attempt and cleared once its outcome is
+  // written, so a time limit reached in between blames no provider (none was tried, or it was counted).
   const current: { driver: Driver | null } = { driver: null };
   const progress: AttemptDeps['progress'] = { step: null, url: null };
   // Closing the context interrupts whatever the browser is doing when the run must stop.
@@ -163,11 +165,13 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       timeoutMs: deps.settings.timeoutMs,
       backoffMs: deps.settings.backoffMs,
       progress,
+      started: () => {
+        current.driver = driver;
+      },
     });
 
     for (let i = 0; i < chain.drivers.length; i++) {
       const driver = chain.drivers[i]!;
-      current.driver = driver;
       recorder.provider = driver.id;
       const outcome = await attemptProvider(attemptDeps(driver), driver);
 
@@ -190,7 +194,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
               type: 'paused_payment',
               providerId: driver.id,
               message: `Stopped before the card security code at ${driver.name}: ${what}. The person completes the payment at the handoff URL until ${expiresAt.toISOString()}.`,
-              data: { providerOutcome: 'accepted', holdExpiresAt: expiresAt.toISOString(), step: outcome.step },
+              // What is held, as data for the handoff page and the person's bookings (null: the site asked for the code before its review page).
+              data: { providerOutcome: 'accepted', holdExpiresAt: expiresAt.toISOString(), step: outcome.step, held: outcome.held ? heldRecord(driver, plan.request, outcome.held, outcome.payment, outcome.decisions) : null },
             },
           });
         } catch (error) {
@@ -208,7 +213,12 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
           to: 'completed',
           from: ['running'],
           set: { summary: completedSummary(driver, what, outcome.code, outcome.decisions), provider_id: driver.id, confirmation_code: outcome.code },
-          event: { type: 'job_completed', providerId: driver.id, message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`, data: { providerOutcome: 'accepted', confirmationCode: outcome.code } },
+          event: {
+            type: 'job_completed',
+            providerId: driver.id,
+            message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`,
+            data: { providerOutcome: 'accepted', confirmationCode: outcome.code, held: outcome.held ? heldRecord(driver, plan.request, outcome.held, undefined, outcome.decisions) : null },
+          },
         });
         return;
       }
@@ -216,6 +226,10 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       failures.push(outcome.failure);
       const next = chain.drivers[i + 1];
       if (next) {
+        // Its outcome is the provider_fallback below; the next provider is not at work until its first try.
+        current.driver = null;
+        progress.step = null;
+        progress.url = null;
         recorder.usedFallback = true;
         await recorder.record(
           {

@@ -97,46 +97,51 @@ export function providerName(id: string | null | undefined): string | null {
   return PROVIDER_NAMES[id] ?? id;
 }
 
-/**
- * What the provider holds, read back from the executor's summary ("Held at TableBook: venue · when ·
- * quantity[ · item] · price, card on file X. …"). ADAPTER: the executor records the held details
- * only as that sentence; a structured `held` on the paused_payment event is preferred when present.
- */
-export function heldFromSummary(summary: string): Record<string, string> | null {
-  const match = /^(?:Held|Booked and paid|Booked) at ([^:]+): (.+?)\.(?= The time was moved| Waiting for the card| Confirmation | No card was needed|$)/.exec(summary);
-  if (!match) return null;
-  const parts = match[2]!.split(' · ');
-  if (parts.length < 4 || parts.length > 5) return null;
-  const [price, cardOnFile] = parts.at(-1)!.split(', card on file ');
-  return {
-    providerName: match[1]!,
-    venue: parts[0]!,
-    when: parts[1]!,
-    quantity: parts[2]!,
-    ...(parts.length === 5 ? { item: parts[3]! } : {}),
-    price: price!,
-    ...(cardOnFile ? { cardOnFile } : {}),
-  };
+function longDate(iso: string | null): string | null {
+  if (!iso || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return null;
+  const date = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return null;
+  return date.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
-/** The held booking as the provider showed it, else what was asked. */
+function moved(time: string | null, held: Record<string, unknown>): string | null {
+  const adjusted = held.timeAdjusted as { from?: unknown; to?: unknown } | null | undefined;
+  const from = str(adjusted?.from);
+  return time && from && str(adjusted?.to) === time ? `${time} (moved from ${from})` : time;
+}
+
+/**
+ * The held booking, from the structured `held` the executor records on the paused_payment event (or
+ * on job_completed, when the site booked with no card step): the provider, the venue, the date and
+ * time, how many, the option, the price and the card on file as the site shows them, with any time
+ * moved or venue switched. When nothing was recorded (the site asked for the card code before its
+ * review page), what was asked and the executor's summary.
+ */
 export function describeHeld(job: Job, events: AuditEvent[]): Line[] {
+  const recorded = [...events].reverse().find((e) => (e.type === 'paused_payment' || e.type === 'job_completed') && e.held && typeof e.held === 'object');
+  const held = (recorded?.held ?? null) as Record<string, unknown> | null;
   const paused = [...events].reverse().find((e) => e.type === 'paused_payment');
-  const recorded = paused?.held && typeof paused.held === 'object' ? (paused.held as Record<string, unknown>) : null;
-  const held: Record<string, unknown> = recorded ?? heldFromSummary(job.summary) ?? {};
-  const provider = str(held.providerName) ?? providerName(str(held.provider) ?? str(paused?.providerId) ?? job.providerId);
-  const fromHeld = lines([
+  const provider = str(held?.providerName) ?? providerName(str(held?.provider) ?? str(paused?.providerId) ?? job.providerId);
+  if (!held) return [...lines([['Provider', provider]]), ...describeRequest(job), ...lines([['Summary', str(job.summary)]])];
+  const switched = held.venueSwitched as { from?: unknown } | null | undefined;
+  const venue = str(held.venue);
+  const date = longDate(str(held.date));
+  const time = moved(str(held.time), held);
+  const dated: Array<[string, string | null]> =
+    job.scenario === 'hotel' ? [['Check-in', date], ['Check-out', longDate(str(held.checkOut))]]
+    : job.scenario === 'flight' ? [['Date', date], ['Departure', moved(str(held.departure), held)], ['Arrival', str(held.arrival)]]
+    : [['Date', date], ['Time', time]];
+  // The site's own words when the date (or time) could not be read from them.
+  const when: Array<[string, string | null]> = dated.every(([, v]) => v !== null) ? dated : [['When', str(held.when)]];
+  return lines([
     ['Provider', provider],
-    ['Venue', str(held.venue)],
-    ['When', str(held.when)],
+    [job.scenario === 'restaurant' ? 'Restaurant' : job.scenario === 'hotel' ? 'Hotel' : job.scenario === 'flight' ? 'Flight' : 'Event', venue && str(switched?.from) ? `${venue} (instead of ${str(switched?.from)})` : venue],
+    ...when,
     [job.scenario === 'restaurant' ? 'Party' : job.scenario === 'hotel' ? 'Rooms and guests' : job.scenario === 'flight' ? 'Passengers' : 'Tickets', str(held.quantity)],
-    [job.scenario === 'hotel' ? 'Room' : job.scenario === 'flight' ? 'Flight' : job.scenario === 'activity' ? 'Seats' : 'Table', str(held.item)],
+    [job.scenario === 'hotel' ? 'Room' : job.scenario === 'flight' ? 'Cabin' : job.scenario === 'activity' ? 'Seats' : 'Table', str(held.item)],
     ['Price', str(held.price)],
     ['Card on file', str(held.cardOnFile)],
   ]);
-  if (fromHeld.length > 1) return fromHeld;
-  // Nothing structured was recorded: what was asked, and the summary the executor wrote.
-  return [...lines([['Provider', provider]]), ...describeRequest(job), ...lines([['Summary', str(job.summary)]])];
 }
 
 export interface Decision {

@@ -10,6 +10,7 @@ import { auditOf, createJob, requests, waitForJob } from './helpers.ts';
 // processes are real `concierge worker` processes; one is killed with SIGKILL in the middle of a job
 // (slowed by EXECUTOR_STEP_DELAY_MS so the kill lands mid-run). pg-boss stops seeing its heartbeat,
 // fails the job, and another worker takes it up again from the start, saying so in the audit log.
+// One is frozen (SIGSTOP) instead: when it thaws after the takeover, its run writes nothing more.
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const CONCIERGE = fileURLToPath(new URL('../../bin/concierge', import.meta.url));
@@ -83,6 +84,13 @@ describe('crash safety (PostgreSQL, several worker processes)', { skip: DATABASE
     await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
   }
 
+  /** Stops every running worker gracefully (its jobs go back to the queue, its holds end). */
+  async function stopAll(): Promise<void> {
+    const running = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+    for (const w of running) w.kill('SIGTERM');
+    await Promise.all(running.map((w) => new Promise((r) => (w.exitCode !== null || w.signalCode !== null ? r(null) : w.once('exit', r)))));
+  }
+
   before(async () => {
     service = await startTestService(DATABASE!, { WORKERS: '0' }, { sandbox: true });
     key = await service.mintKey();
@@ -123,6 +131,47 @@ describe('crash safety (PostgreSQL, several worker processes)', { skip: DATABASE
     const after = events.slice(events.indexOf(starts[1]));
     assert.deepEqual(after.filter((e) => e.type === 'step_started' && e.providerId).map((e) => e.step), ['search', 'choose', 'guest_details', 'review', 'payment']);
     assert.equal(job.attemptCount, events.filter((e) => e.type === 'step_attempt').length);
+    assert.deepEqual(service.sandbox!.cardCodesReceived(), []);
+  });
+
+  test('a worker frozen mid-job (SIGSTOP) loses it to another, which pauses it; thawed, the frozen one writes nothing more', async () => {
+    // The job must go to G: the workers of earlier tests stop first.
+    await stopAll();
+    const a = startWorker('G', { EXECUTOR_STEP_DELAY_MS: '1500' });
+    const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Frozen Fork' }));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const events = await auditOf(service, key, jobId);
+      if (events.some((e) => e.type === 'step_started' && e.step === 'choose')) break;
+      assert.ok(Date.now() < deadline, 'worker G never got going');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Frozen, not dead: its claim, connections and browser stay, and its heartbeat goes silent.
+    a.kill('SIGSTOP');
+    try {
+      startWorker('H');
+      const job = await waitForJob(service, key, jobId, { timeoutMs: 90_000 });
+      assert.equal(job.status, 'paused_payment');
+      const paused = await auditOf(service, key, jobId);
+      const starts = paused.filter((e) => e.type === 'job_started');
+      assert.equal(starts.length, 2);
+      assert.equal(starts[1].resumed, true, 'another worker took the job over');
+      assert.equal(paused.at(-1).type, 'paused_payment');
+      assert.equal(paused.filter((e) => e.type === 'paused_payment').length, 1);
+
+      // Thawed, G picks up where it stopped (its step delay runs out, its heartbeat fires): every
+      // write it tries is fenced out by the run id H wrote. Long enough for a step and a heartbeat.
+      a.kill('SIGCONT');
+      await new Promise((r) => setTimeout(r, 8_000));
+      assert.ok(alive(a.pid!), 'G is still running');
+      const after = await auditOf(service, key, jobId);
+      assert.deepEqual(after.map((e) => `${e.stepIndex} ${e.type}`), paused.map((e) => `${e.stepIndex} ${e.type}`), 'no event after the takeover from the frozen run');
+      const still = await waitForJob(service, key, jobId, { until: ['paused_payment', 'completed', 'error'] });
+      assert.equal(still.status, 'paused_payment');
+      assert.equal(still.attemptCount, after.filter((e) => e.type === 'step_attempt').length);
+    } finally {
+      a.kill('SIGCONT');
+    }
     assert.deepEqual(service.sandbox!.cardCodesReceived(), []);
   });
 

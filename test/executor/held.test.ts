@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkHeld, datesIn, firstTimeIn, quantityIn } from '../../src/executor/held.ts';
+import { checkHeld, datesIn, firstTimeIn, quantityIn, roomsIn, timesIn } from '../../src/executor/held.ts';
 import type { Held, SearchRequest } from '../../src/providers/types.ts';
 
 // Reading back what a provider holds, as each sandbox site writes it on its review page (the strings
@@ -30,6 +30,15 @@ describe('reading a review page', () => {
     assert.equal(firstTimeIn('Saturday, 12 December 2026, 10:00 → 12:15 (2h 15m)'), '10:00');
     assert.equal(firstTimeIn('Dec 12, 2026 · dep 9:05, arr 12:15'), '09:05');
     assert.equal(firstTimeIn('tonight'), null);
+  });
+
+  test('a flight\'s departure and arrival; a hotel\'s rooms', () => {
+    assert.deepEqual(timesIn('Saturday, 12 December 2026, 10:00 → 12:15 (2h 15m)'), ['10:00', '12:15']);
+    assert.deepEqual(timesIn('dep 9:05 PM, arr 11:40 PM'), ['21:05', '23:40']);
+    assert.deepEqual(timesIn('at 25:00 or 19:30'), ['19:30'], 'not a time of day: skipped');
+    assert.equal(roomsIn('1 room, 2 adults'), 1);
+    assert.equal(roomsIn('2 rooms · 4 guests'), 2);
+    assert.equal(roomsIn('2 adults'), null);
   });
 
   test('how many, per scenario', () => {

@@ -8,7 +8,36 @@ import { HEARTBEAT_MS, HoldRegistry } from '../../src/executor/holds.ts';
 import { executorSessions } from '../../src/handoff/browser-sessions.ts';
 import { cancelHandoff } from '../../src/handoff/handoff.ts';
 import { createLogger } from '../../src/observability/logger.ts';
+import { PROVIDERS, type ProviderId, type Scenario } from '../../sandbox/index.ts';
 import { auditOf, outcomes, requests, runJob, waitForJob } from './helpers.ts';
+
+/** What each provider's payment page shows, and the confirmation code it issues (sandbox/README.md). */
+const SITE: Record<ProviderId, { currency: string; cardOnFile: string; confirmationCode: RegExp }> = {
+  tablebook: { currency: '€', cardOnFile: 'Visa •••• 4242', confirmationCode: /^TB-[A-HJ-NP-Z2-9]{6}$/ },
+  dinenow: { currency: '£', cardOnFile: 'VISA ending in 4242', confirmationCode: /^DN-\d{8}$/ },
+  staysearch: { currency: '$', cardOnFile: 'Mastercard •••• 5454', confirmationCode: /^SS-\d{10}$/ },
+  roomly: { currency: '€', cardOnFile: 'Visa ending 1111', confirmationCode: /^RMY-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/ },
+  skyfare: { currency: '$', cardOnFile: 'Visa •••• 4242', confirmationCode: /^[A-HJ-NP-Z2-9]{6}$/ },
+  jetdeck: { currency: '€', cardOnFile: 'American Express ending 1005', confirmationCode: /^JD-[A-HJ-NP-Z2-9]{6}$/ },
+  tixhub: { currency: '$', cardOnFile: 'Mastercard ending in 5100', confirmationCode: /^TXH-\d{4}-\d{4}$/ },
+  eventgo: { currency: '£', cardOnFile: 'Visa •••• 4242', confirmationCode: /^EG[A-HJ-NP-Z2-9]{8}$/ },
+};
+
+/** Per scenario: the venue-like field, and what the structured `held` must say of the date, time and count. */
+const ASKED: Record<Scenario, { venue: string; held(params: Record<string, any>): Record<string, unknown>; page: string[] }> = {
+  restaurant: { venue: 'restaurant_name', held: (p) => ({ date: p.date, time: p.time, partySize: 2 }), page: ['Restaurant', 'Date', 'Time', 'Party'] },
+  hotel: { venue: 'hotel_name', held: (p) => ({ date: p.checkin, checkOut: p.checkout, rooms: 1, guests: 2 }), page: ['Hotel', 'Check-in', 'Check-out', 'Rooms and guests', 'Room'] },
+  flight: { venue: 'targetAirline', held: (p) => ({ date: p.date, time: p.targetDepartureTime, departure: p.targetDepartureTime, passengers: 1 }), page: ['Flight', 'Date', 'Departure', 'Arrival', 'Passengers', 'Cabin'] },
+  activity: { venue: 'event_name', held: (p) => ({ date: p.event_date, tickets: 2 }), page: ['Event', 'Date', 'Time', 'Tickets', 'Seats'] },
+};
+
+/** The held booking's lines on a page (`<dt>label</dt><dd>value</dd>`), unescaped. */
+function heldLines(html: string): Map<string, string> {
+  const unescape = (t: string) => t.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return new Map([...html.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [unescape(m[1]!), unescape(m[2]!)]));
+}
+
+const dayMonthYear = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 // The held session at paused_payment: it waits on the provider's payment page, blocks automation
 // from typing the card code, hands the tab to the person, detects the provider's confirmation, and
@@ -19,7 +48,7 @@ for (const backend of BACKENDS) {
     let service: TestService;
     let key: string;
     before(async () => {
-      service = await startTestService(backend.url, { WORKERS: '2' }, { sandbox: true });
+      service = await startTestService(backend.url, { WORKERS: '4' }, { sandbox: true });
       key = await service.mintKey();
     });
     after(() => service.close());
@@ -70,6 +99,63 @@ for (const backend of BACKENDS) {
       assert.equal(service.services.executor.holds.get(job.jobId), undefined);
       // The only card code the provider ever saw is the one the person typed.
       assert.deepEqual(service.sandbox!.cardCodesReceived().map((r) => r.field), ['cvc']);
+    });
+
+    test('on every provider: the pause records what is held as data, the handoff page shows it, and the code typed into the focused field with Enter pays', async () => {
+      const codesBefore = service.sandbox!.cardCodesReceived().length;
+      // One job per provider, all at once.
+      const runs = await Promise.all(PROVIDERS.map(async (provider) => {
+        const asked = ASKED[provider.scenario];
+        const name = provider.scenario === 'flight' ? 'Northwind Airways' : `Harbour House ${provider.id}`;
+        const body = requests[provider.scenario]({ [asked.venue]: name }, { allowedProviders: [provider.id] }) as { request: { params: Record<string, any> } };
+        return { provider, name, params: body.request.params, ...(await runJob(service, key, body, { intervalMs: 300 })) };
+      }));
+      await Promise.all(runs.map(async ({ provider, name, params, job, events }) => {
+        const id = provider.id;
+        assert.equal(job.status, 'paused_payment', `${id}: ${job.summary}`);
+        const paused = events.at(-1);
+        assert.equal(paused.type, 'paused_payment');
+        const held = paused.held;
+        assert.ok(held && typeof held === 'object', `${id}: the paused_payment event carries held`);
+        assert.deepEqual(
+          { provider: held.provider, providerName: held.providerName, cardOnFile: held.cardOnFile, timeAdjusted: held.timeAdjusted, venueSwitched: held.venueSwitched, ...Object.fromEntries(Object.keys(ASKED[provider.scenario].held(params)).map((k) => [k, held[k]])) },
+          { provider: id, providerName: provider.name, cardOnFile: SITE[id].cardOnFile, timeAdjusted: null, venueSwitched: null, ...ASKED[provider.scenario].held(params) },
+          `${id}: ${JSON.stringify(held)}`,
+        );
+        assert.ok(held.venue.includes(name), `${id}: the venue as the site shows it (${held.venue})`);
+        assert.match(held.price, new RegExp(`^\\${SITE[id].currency}\\d[\\d,]*\\.\\d{2}$`), `${id}: the price in the site's currency`);
+        if (provider.scenario !== 'hotel') assert.match(held.time, /^\d{2}:\d{2}$/, `${id}: a time`);
+        if (provider.scenario === 'flight') assert.match(held.arrival, /^\d{2}:\d{2}$/, `${id}: the arrival`);
+        if (provider.scenario !== 'restaurant') assert.ok(held.item, `${id}: the option held`);
+
+        // The handoff page (an API-key job: the link is the capability) shows what is held.
+        const response = await fetch(job.handoffUrl);
+        assert.equal(response.status, 200, id);
+        const lines = heldLines(await response.text());
+        for (const label of ['Provider', ...ASKED[provider.scenario].page, 'Price', 'Card on file']) assert.ok(lines.get(label), `${id}: the page shows ${label}: ${JSON.stringify([...lines])}`);
+        assert.equal(lines.get('Provider'), provider.name);
+        assert.ok(lines.get(ASKED[provider.scenario].page[0]!)!.includes(name), `${id}: the venue on the page`);
+        assert.ok(lines.get(provider.scenario === 'hotel' ? 'Check-in' : 'Date')!.includes(dayMonthYear(held.date)), `${id}: the date on the page`);
+        if (provider.scenario !== 'hotel') assert.equal(lines.get(provider.scenario === 'flight' ? 'Departure' : 'Time'), held.time, `${id}: the time on the page`);
+        if (provider.scenario === 'hotel') assert.ok(lines.get('Check-out')!.includes(dayMonthYear(held.checkOut)), `${id}: the check-out on the page`);
+        assert.equal(lines.get(ASKED[provider.scenario].page.find((l) => ['Party', 'Rooms and guests', 'Passengers', 'Tickets'].includes(l))!), held.quantity);
+        assert.equal(lines.get('Price'), held.price);
+        assert.equal(lines.get('Card on file'), SITE[id].cardOnFile);
+
+        // The person, in control of the held tab, types the code where the focus already is and presses Enter.
+        const session = service.services.executor.holds.get(job.jobId)!;
+        await session.setUserInControl(true);
+        await session.page.keyboard.type('123');
+        const end = session.done;
+        await session.page.keyboard.press('Enter');
+        assert.equal((await end).kind, 'completed', id);
+        const done = await waitForJob(service, key, job.jobId, { until: ['completed', 'error'], intervalMs: 300 });
+        assert.equal(done.status, 'completed', `${id}: ${done.summary}`);
+        assert.match(done.confirmationCode, SITE[id].confirmationCode, id);
+        assert.ok(service.sandbox!.confirmations().some((c) => c.provider === id && c.code === done.confirmationCode && c.paidWithCard), `${id}: the code the site issued for a card payment`);
+      }));
+      // Each site received its code once, from the person.
+      assert.equal(service.sandbox!.cardCodesReceived().length - codesBefore, PROVIDERS.length);
     });
 
     test('the person cancels: error cancelled_by_user, the hold is released and counted as a manual override', async () => {

@@ -5,7 +5,7 @@ import { HoldRegistry, type HeldSession, type HoldInput } from '../../src/execut
 import { runJob, type RunDeps } from '../../src/executor/run-job.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { call } from '../helpers/http.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, types } from './helpers.ts';
 
 // A run stopped by something other than the provider (here the hold registry refuses the session at
@@ -21,58 +21,60 @@ class BrokenHolds extends HoldRegistry {
   }
 }
 
-describe('an internal error stops a run', () => {
-  let service: TestService;
-  let key: string;
-  let pool: BrowserPool;
-  let holds: BrokenHolds;
-  let deps: RunDeps;
-  before(async () => {
-    service = await startTestService('pglite:memory:', {}, { sandbox: true });
-    key = await service.mintKey();
-    pool = new BrowserPool({ chromiumPath: service.config.CHROMIUM_PATH });
-    const log = createLogger('silent');
-    holds = new BrokenHolds(service.services.db, log, 'test-instance');
-    deps = {
-      db: service.services.db,
-      pool,
-      holds,
-      log,
-      secretKey: service.services.secretKey,
-      stopping: new AbortController().signal,
-      settings: { holdSeconds: 900, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
-    };
-  });
-  after(async () => {
-    await pool.close();
-    await service.close();
-  });
+for (const backend of BACKENDS) {
+  describe(`an internal error stops a run on ${backend.name}`, () => {
+    let service: TestService;
+    let key: string;
+    let pool: BrowserPool;
+    let holds: BrokenHolds;
+    let deps: RunDeps;
+    before(async () => {
+      service = await startTestService(backend.url, {}, { sandbox: true });
+      key = await service.mintKey();
+      pool = new BrowserPool({ chromiumPath: service.config.CHROMIUM_PATH });
+      const log = createLogger('silent');
+      holds = new BrokenHolds(service.services.db, log, 'test-instance');
+      deps = {
+        db: service.services.db,
+        pool,
+        holds,
+        log,
+        secretKey: service.services.secretKey,
+        stopping: new AbortController().signal,
+        settings: { holdSeconds: 900, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
+      };
+    });
+    after(async () => {
+      await pool.close();
+      await service.close();
+    });
 
-  test('on the last try: error internal_error, and the provider\'s attempt is counted as failed', async () => {
-    const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Noma' }));
-    await runJob(deps, jobId, { signal: new AbortController().signal, retryCount: 3, lastTry: true });
+    test('on the last try: error internal_error, and the provider\'s attempt is counted as failed', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Noma' }));
+      await runJob(deps, jobId, { signal: new AbortController().signal, retryCount: 3, lastTry: true });
 
-    const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
-    assert.equal(job.status, 'error');
-    assert.deepEqual({ reason: job.error.reason, provider: job.error.provider, step: job.error.step }, { reason: 'internal_error', provider: 'tablebook', step: 'payment' });
-    assert.match(job.error.message, /the hold registry is unavailable/);
-    const events = await auditOf(service, key, jobId);
-    const failed = events.at(-1);
-    assert.equal(failed.type, 'job_failed');
-    assert.equal(failed.providerId, 'tablebook');
-    assert.equal(failed.providerOutcome, 'failed');
-    assert.ok(!types(events).includes('paused_payment'));
-    const metrics = (await call(service.url, 'GET', '/api/v1/metrics/providers/tablebook', { key })).body;
-    assert.deepEqual([metrics.totalAttempts, metrics.failedCount], [1, 1]);
-    // The session the registry did not take is not left open.
-    assert.equal(holds.contexts.length, 1);
-    assert.equal(holds.contexts[0]!.pages().length, 0, 'its browser context was closed');
-  });
+      const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
+      assert.equal(job.status, 'error');
+      assert.deepEqual({ reason: job.error.reason, provider: job.error.provider, step: job.error.step }, { reason: 'internal_error', provider: 'tablebook', step: 'payment' });
+      assert.match(job.error.message, /the hold registry is unavailable/);
+      const events = await auditOf(service, key, jobId);
+      const failed = events.at(-1);
+      assert.equal(failed.type, 'job_failed');
+      assert.equal(failed.providerId, 'tablebook');
+      assert.equal(failed.providerOutcome, 'failed');
+      assert.ok(!types(events).includes('paused_payment'));
+      const metrics = (await call(service.url, 'GET', '/api/v1/metrics/providers/tablebook', { key })).body;
+      assert.deepEqual([metrics.totalAttempts, metrics.failedCount], [1, 1]);
+      // The session the registry did not take is not left open.
+      assert.equal(holds.contexts.length, 1);
+      assert.equal(holds.contexts[0]!.pages().length, 0, 'its browser context was closed');
+    });
 
-  test('before the last try: the error goes back to the queue, which will retry the job', async () => {
-    const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Noma' }));
-    await assert.rejects(runJob(deps, jobId, { signal: new AbortController().signal, retryCount: 0, lastTry: false }), /the hold registry is unavailable/);
-    const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
-    assert.equal(job.status, 'running', 'left for the next try');
+    test('before the last try: the error goes back to the queue, which will retry the job', async () => {
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Noma' }));
+      await assert.rejects(runJob(deps, jobId, { signal: new AbortController().signal, retryCount: 0, lastTry: false }), /the hold registry is unavailable/);
+      const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
+      assert.equal(job.status, 'running', 'left for the next try');
+    });
   });
-});
+}

@@ -11,9 +11,11 @@ import { assertCountersAgree, auditOf, createJob, outcomes, requests, types, ven
 // the first-choice providers only (the job falls back to the second); every other case is aimed at
 // one provider with consent.allowedProviders, so it proves that driver alone.
 //
-// One service on PGlite only: the drivers talk to Chromium and the sandbox, not to storage, and the
-// storage paths of a run are covered on every backend by holds.test.ts. Every job is created at once
-// and awaited together; WORKERS runs several at a time in the one shared Chromium.
+// One service on PGlite only, even when TEST_DATABASE_URL is set: this file exercises the drivers,
+// which talk to Chromium and the sandbox, not to storage, and a run's storage paths are the same
+// whatever the driver; they run on every backend in restaurant, scenarios, holds, duration,
+// internal-error and recorder tests. Every job is created at once and awaited together; WORKERS runs
+// several at a time in the one shared Chromium.
 
 const BASE_URL = 'http://concierge.test';
 

@@ -1,14 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { transition } from '../../src/jobs/transition.ts';
+import { recordDecision, transition } from '../../src/jobs/transition.ts';
+import { call } from '../helpers/http.ts';
 import { JobRecorder, MAX_PAGE_GUARD_EVENTS } from '../../src/executor/recorder.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests } from './helpers.ts';
 
-// The guard-event cap of a run, against the real job store: a hostile page's in-page and network
-// blocks are listed up to the cap and counted beyond it; the driver layer's events, the pause among
-// them, are always listed; the run's outcome is preceded by one event giving the count left out.
+// What a run writes, against the real job store. The guard-event cap: a hostile page's in-page and
+// network blocks are listed up to the cap and counted beyond it; the driver layer's events, the pause
+// among them, are always listed; the run's outcome is preceded by one event giving the count left
+// out. And attemptCount, counted in the database with each step_attempt.
 
 for (const backend of BACKENDS) {
   describe(`guard events of a run (${backend.name})`, () => {
@@ -24,7 +26,7 @@ for (const backend of BACKENDS) {
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Hostile House' }));
       const runId = randomUUID();
       await transition(service.services.db, jobId, { to: 'running', from: ['pending'], set: { run_id: runId }, event: { type: 'job_started', message: 'A worker took the job.' } });
-      const recorder = new JobRecorder(service.services.db, jobId, runId, { attemptCount: 0, usedFallback: false }, () => {});
+      const recorder = new JobRecorder(service.services.db, jobId, runId, { usedFallback: false }, () => {});
       recorder.provider = 'tablebook';
       return { jobId, recorder };
     }
@@ -55,6 +57,20 @@ for (const backend of BACKENDS) {
       assert.deepEqual(summary.dropped, { page: 5, network: 10 });
       assert.equal(summary.message, 'Payment guard: 15 more blocks in this run (5 by the in-page layer, 10 by the network layer) beyond the 60 listed were counted, not listed.');
       assert.equal(recorder.droppedGuardEvents, 0, 'reported once');
+    });
+
+    test('attemptCount is counted by the database as each step_attempt is written: tries counted meanwhile by another writer are kept', async () => {
+      const { jobId, recorder } = await runningJob();
+      // After this run read the row, the job's previous run (since taken over) wrote two tries of its own.
+      for (const attempt of [1, 2]) {
+        await recordDecision(service.services.db, jobId, { type: 'step_attempt', providerId: 'tablebook', message: `Trying TableBook (try ${attempt}).`, data: { attempt, maxAttempts: 2 } }, { attempt_count: attempt });
+      }
+      await recorder.recordAttempt({ type: 'step_attempt', providerId: 'tablebook', message: 'Trying TableBook (try 1 of up to 1).', data: { attempt: 1, maxAttempts: 1 } });
+      await recorder.recordAttempt({ type: 'step_attempt', providerId: 'dinenow', message: 'Trying DineNow (try 1 of up to 1).', data: { attempt: 1, maxAttempts: 1 } });
+      await recorder.flush();
+      const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
+      assert.equal(job.attemptCount, 4);
+      assert.equal(job.attemptCount, (await auditOf(service, key, jobId)).filter((e) => e.type === 'step_attempt').length, 'attemptCount = number of step_attempt events');
     });
 
     test('under the cap nothing is dropped and no count is written', async () => {

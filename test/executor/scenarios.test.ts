@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { assertCountersAgree, outcomes, requests, runJob, venue } from './helpers.ts';
 
 // Hotels, flights and activities run end to end like restaurants (the contract's "activity is not
@@ -8,80 +8,84 @@ import { assertCountersAgree, outcomes, requests, runJob, venue } from './helper
 // passengers) and a chain that fails on both providers. A normal booking and every sandbox behaviour
 // on each provider are in matrix.test.ts.
 
-let service: TestService;
-let key: string;
+for (const backend of BACKENDS) {
+  describe(`scenarios on ${backend.name}`, () => {
+    let service: TestService;
+    let key: string;
 
-async function book(body: unknown) {
-  const result = await runJob(service, key, body);
-  assertCountersAgree(result.job, result.events);
-  return result;
+    async function book(body: unknown) {
+      const result = await runJob(service, key, body);
+      assertCountersAgree(result.job, result.events);
+      return result;
+    }
+
+    before(async () => {
+      service = await startTestService(backend.url, { WORKERS: '4' }, { sandbox: true });
+      key = await service.mintKey();
+    });
+    after(() => service.close());
+
+    describe('hotel, flight and activity bookings in the sandbox', { concurrency: 4 }, () => {
+      test('hotel: a room preference picks the matching room; a budget per night excludes dearer rooms', async () => {
+        const { job } = await book(requests.hotel({ room_preference: 'king bed' }));
+        assert.equal(job.status, 'paused_payment');
+        assert.match(job.summary, /Deluxe King Room/);
+        const tight = await book(requests.hotel({ budget_max_per_night: 20 }));
+        assert.equal(tight.job.status, 'no_availability');
+        assert.match(tight.job.summary, /budget of 20 per night/);
+      });
+
+      test('hotel Outage at StaySearch, nothing within the budget at Roomly: error, not no_availability (StaySearch was never asked), naming each provider\'s outcome', async () => {
+        const { job, events } = await book(requests.hotel({ hotel_name: venue('Outage Lodge'), budget_max_per_night: 20 }));
+        assert.equal(job.status, 'error');
+        assert.equal(job.error.reason, 'provider_outage');
+        assert.equal(job.error.provider, 'staysearch', 'described by the failure that makes it an error');
+        assert.deepEqual(job.error.attempts.map((a: any) => [a.provider, a.kind]), [['staysearch', 'outage'], ['roomly', 'no_availability']]);
+        const failed = events.at(-1);
+        assert.equal(failed.type, 'job_failed');
+        assert.match(failed.message, /StaySearch: the site is unavailable \(HTTP 503\); Roomly: nothing acceptable at Roomly: nothing available within the budget of 20 per night/);
+        assert.match(job.summary, /^The booking could not be made/);
+        assert.deepEqual(outcomes(events), [['staysearch', 'failed'], ['roomly', 'failed']]);
+      });
+
+      test('flight Sister: the airline asked for is not the carrier; switched by default, refused without consent', async () => {
+        const airline = venue('Sister Skyways');
+        const allowed = await book(requests.flight({ targetAirline: airline }));
+        assert.equal(allowed.job.status, 'paused_payment');
+        const switched = allowed.events.find((e) => e.type === 'venue_switched');
+        assert.equal(switched.fromVenue, airline);
+        assert.match(switched.toVenue, / Connect, LHR → JFK$/);
+        assert.match(allowed.job.summary, /The venue was switched from Sister Skyways \w+ to .* Connect/);
+        const refused = await book(requests.flight({ targetAirline: venue('Sister Skyways') }, { allowVenueSwitch: false }));
+        assert.equal(refused.job.status, 'no_availability');
+        assert.ok(!refused.events.some((e) => e.type === 'venue_switched'));
+      });
+
+      test('flight for two passengers with a one-person profile, or a return trip: error before browsing', async () => {
+        const { job } = await book(requests.flight({ passengers: 2 }));
+        assert.equal(job.status, 'error');
+        assert.equal(job.error.reason, 'missing_passenger_details');
+        assert.equal(job.attemptCount, 0);
+        const roundTrip = await book(requests.flight({ return_date: requests.flight().request.params.date }));
+        assert.equal(roundTrip.job.status, 'error');
+        assert.equal(roundTrip.job.error.reason, 'unsupported_request', 'a return trip is not booked as a one-way surprise');
+      });
+
+      test('activity: a seat type picks the matching section; Sold Out everywhere is no_availability', async () => {
+        const { job } = await book(requests.activity({ seat_type: 'VIP' }));
+        assert.equal(job.status, 'paused_payment');
+        assert.match(job.summary, /VIP box/);
+        const sold = await book(requests.activity({ event_name: venue('Sold Out Show') }));
+        assert.equal(sold.job.status, 'no_availability');
+        assert.equal(sold.job.attemptCount, 2);
+      });
+
+    });
+
+    describe('after the scenarios', () => {
+      test('no card code reached any provider', () => {
+        assert.deepEqual(service.sandbox!.cardCodesReceived(), []);
+      });
+    });
+  });
 }
-
-before(async () => {
-  service = await startTestService('pglite:memory:', { WORKERS: '4' }, { sandbox: true });
-  key = await service.mintKey();
-});
-after(() => service.close());
-
-describe('hotel, flight and activity bookings in the sandbox', { concurrency: 4 }, () => {
-  test('hotel: a room preference picks the matching room; a budget per night excludes dearer rooms', async () => {
-    const { job } = await book(requests.hotel({ room_preference: 'king bed' }));
-    assert.equal(job.status, 'paused_payment');
-    assert.match(job.summary, /Deluxe King Room/);
-    const tight = await book(requests.hotel({ budget_max_per_night: 20 }));
-    assert.equal(tight.job.status, 'no_availability');
-    assert.match(tight.job.summary, /budget of 20 per night/);
-  });
-
-  test('hotel Outage at StaySearch, nothing within the budget at Roomly: error, not no_availability (StaySearch was never asked), naming each provider\'s outcome', async () => {
-    const { job, events } = await book(requests.hotel({ hotel_name: venue('Outage Lodge'), budget_max_per_night: 20 }));
-    assert.equal(job.status, 'error');
-    assert.equal(job.error.reason, 'provider_outage');
-    assert.equal(job.error.provider, 'staysearch', 'described by the failure that makes it an error');
-    assert.deepEqual(job.error.attempts.map((a: any) => [a.provider, a.kind]), [['staysearch', 'outage'], ['roomly', 'no_availability']]);
-    const failed = events.at(-1);
-    assert.equal(failed.type, 'job_failed');
-    assert.match(failed.message, /StaySearch: the site is unavailable \(HTTP 503\); Roomly: nothing acceptable at Roomly: nothing available within the budget of 20 per night/);
-    assert.match(job.summary, /^The booking could not be made/);
-    assert.deepEqual(outcomes(events), [['staysearch', 'failed'], ['roomly', 'failed']]);
-  });
-
-  test('flight Sister: the airline asked for is not the carrier; switched by default, refused without consent', async () => {
-    const airline = venue('Sister Skyways');
-    const allowed = await book(requests.flight({ targetAirline: airline }));
-    assert.equal(allowed.job.status, 'paused_payment');
-    const switched = allowed.events.find((e) => e.type === 'venue_switched');
-    assert.equal(switched.fromVenue, airline);
-    assert.match(switched.toVenue, / Connect, LHR → JFK$/);
-    assert.match(allowed.job.summary, /The venue was switched from Sister Skyways \w+ to .* Connect/);
-    const refused = await book(requests.flight({ targetAirline: venue('Sister Skyways') }, { allowVenueSwitch: false }));
-    assert.equal(refused.job.status, 'no_availability');
-    assert.ok(!refused.events.some((e) => e.type === 'venue_switched'));
-  });
-
-  test('flight for two passengers with a one-person profile, or a return trip: error before browsing', async () => {
-    const { job } = await book(requests.flight({ passengers: 2 }));
-    assert.equal(job.status, 'error');
-    assert.equal(job.error.reason, 'missing_passenger_details');
-    assert.equal(job.attemptCount, 0);
-    const roundTrip = await book(requests.flight({ return_date: requests.flight().request.params.date }));
-    assert.equal(roundTrip.job.status, 'error');
-    assert.equal(roundTrip.job.error.reason, 'unsupported_request', 'a return trip is not booked as a one-way surprise');
-  });
-
-  test('activity: a seat type picks the matching section; Sold Out everywhere is no_availability', async () => {
-    const { job } = await book(requests.activity({ seat_type: 'VIP' }));
-    assert.equal(job.status, 'paused_payment');
-    assert.match(job.summary, /VIP box/);
-    const sold = await book(requests.activity({ event_name: venue('Sold Out Show') }));
-    assert.equal(sold.job.status, 'no_availability');
-    assert.equal(sold.job.attemptCount, 2);
-  });
-
-});
-
-describe('after the scenarios', () => {
-  test('no card code reached any provider', () => {
-    assert.deepEqual(service.sandbox!.cardCodesReceived(), []);
-  });
-});

@@ -28,6 +28,10 @@ export interface Attack {
    * is here because the network layer cannot read such a body, not because it arrives here.
    */
   http2Only?: boolean;
+  /** How the code goes in: typed into text fields (the default), picked from lists, or ticked (a radio button per digit: `fields` name the ones to tick). */
+  kind?: 'text' | 'select' | 'choice';
+  /** The page hands the code to a worker: wait until the page says whether its worker started. */
+  worker?: boolean;
 }
 
 export const ATTACKS: Attack[] = [
@@ -45,6 +49,10 @@ export const ATTACKS: Attack[] = [
   { path: '/fetch/ws', fields: ['#code'] },
   { path: '/fetch/blob', fields: ['#code'], blur: true },
   { path: '/fetch/stream', fields: ['#code'], blur: true, http2Only: true },
+  { path: '/select', kind: 'select', fields: ['#cvc-d1', '#cvc-d2', '#cvc-d3'], submit: '#adv-submit' },
+  { path: '/radio', kind: 'choice', fields: [...CODE].map((d, i) => `input[name="cvv_${i + 1}"][value="${d}"]`), submit: '#adv-submit' },
+  { path: '/shared-worker', fields: ['#code'], worker: true },
+  { path: '/worker-ws', fields: ['#code'], worker: true },
 ];
 
 async function frameOf(page: Page, attack: Attack): Promise<Frame> {
@@ -56,7 +64,7 @@ async function frameOf(page: Page, attack: Attack): Promise<Frame> {
   return frame;
 }
 
-/** Every way a script or an automation could put the code in: typing, fill, setting value, setAttribute. */
+/** Every way a script or an automation could put the code in: typing, fill, setting value or checked, setAttribute, a scripted click. */
 export async function attack(page: Page, origin: string, a: Attack, how: 'fill' | 'type' | 'script' = 'fill'): Promise<void> {
   // A blocked submission from the previous page may still be turning into an error page, which
   // interrupts the next navigation (more than once on a loaded machine): go again.
@@ -71,22 +79,36 @@ export async function attack(page: Page, origin: string, a: Attack, how: 'fill' 
     }
   }
   if (a.path === '/fetch/ws') await page.waitForTimeout(150); // let the page's socket open
+  // The worker opens its socket (or is refused) first: then the page has somewhere to send the code.
+  if (a.worker) await page.locator('#adv-worker-status', { hasNotText: 'starting' }).waitFor({ timeout: 5_000 }).catch(() => {});
   const frame = await frameOf(page, a);
+  const kind = a.kind ?? 'text';
   for (const field of a.fields) {
     const digits = a.fields.length > 1 ? CODE[a.fields.indexOf(field)]! : CODE;
-    if (how === 'fill') await frame.fill(field, digits, { timeout: 3_000 }).catch(() => {});
-    else if (how === 'type') {
+    if (how === 'fill') {
+      // As an automation library puts a value in: fill a text box, select an option, tick a box.
+      const put = kind === 'select' ? frame.selectOption(field, digits, { timeout: 3_000 }) : kind === 'choice' ? frame.check(field, { timeout: 3_000 }) : frame.fill(field, digits, { timeout: 3_000 });
+      await put.catch(() => {});
+    } else if (how === 'type') {
+      // As a person's keyboard does: a focused list picks the option typed, the space bar ticks a box.
       await frame.focus(field).catch(() => {});
-      await page.keyboard.type(digits);
+      if (kind === 'choice') await page.keyboard.press('Space');
+      else await page.keyboard.type(digits);
     } else {
-      await frame.evaluate(([sel, v]) => {
+      await frame.evaluate(([sel, v, k]) => {
         const el = document.querySelector(sel!) as HTMLInputElement | null;
         if (!el) return;
-        el.value = v!;
-        el.setAttribute('value', v!);
+        if (k === 'choice') {
+          el.checked = true;
+          el.setAttribute('checked', '');
+          el.click();
+        } else {
+          el.value = v!;
+          el.setAttribute('value', v!);
+        }
         el.dispatchEvent(new Event('input', { bubbles: true }));
         el.dispatchEvent(new Event('change', { bubbles: true }));
-      }, [field, digits]).catch(() => {});
+      }, [field, digits, kind]).catch(() => {});
     }
     if (a.blur) await frame.locator(field).blur().catch(() => {});
   }
@@ -95,9 +117,10 @@ export async function attack(page: Page, origin: string, a: Attack, how: 'fill' 
   await page.waitForTimeout(250);
 }
 
-/** The values now in the attacked fields (what the guard let in). */
+/** The values now in the attacked fields (what the guard let in; a ticked box reads as its selector). */
 export async function fieldValues(page: Page, a: Attack): Promise<string[]> {
   const frame = await frameOf(page, a).catch(() => null);
   if (!frame) return [];
+  if (a.kind === 'choice') return Promise.all(a.fields.map((f) => frame.isChecked(f, { timeout: 1_000 }).then((on) => (on ? f : ''), () => '(gone)')));
   return Promise.all(a.fields.map((f) => frame.inputValue(f, { timeout: 1_000 }).catch(() => '(gone)')));
 }

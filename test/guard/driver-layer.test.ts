@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
-import { CardStepReached, GuardedPage, GuardRefusal } from '../../src/executor/guard/page-api.ts';
+import { CardCheckFailed, CardStepReached, GuardedPage, GuardRefusal } from '../../src/executor/guard/page-api.ts';
 import { tablebook } from '../../src/providers/tablebook/index.ts';
 import { daysFromNow } from '../helpers/service.ts';
 import { ATTACKS, launch } from './attacks.ts';
@@ -29,7 +29,7 @@ describe('payment guard, driver layer alone', () => {
     const log = new GuardLog();
     const page = await context.newPage();
     const g = new GuardedPage(page, log);
-    for (const a of ATTACKS.filter((x) => !x.frame)) {
+    for (const a of ATTACKS.filter((x) => !x.frame && x.kind !== 'choice')) {
       await g.goto(`${sandbox.origin('adversarial')}${a.path}`);
       for (const field of a.fields) {
         await assert.rejects(g.fill(field, '735'), GuardRefusal, `${a.path} ${field}`);
@@ -92,12 +92,31 @@ describe('payment guard, driver layer alone', () => {
     const log = new GuardLog();
     const page = await context.newPage();
     const g = new GuardedPage(page, log);
-    for (const path of ['/odd-label', '/odd-label/split', '/early', '/autosubmit', '/fetch', '/fetch/ws']) {
+    for (const path of ['/odd-label', '/odd-label/split', '/early', '/autosubmit', '/fetch', '/fetch/ws', '/radio', '/link-pay']) {
       await g.goto(`${sandbox.origin('adversarial')}${path}`);
       await assert.rejects(g.submit('#adv-submit', 'continue'), CardStepReached, path);
+      assert.equal(page.url(), `${sandbox.origin('adversarial')}${path}`, `${path}: no click went through`);
     }
-    assert.equal(page.url(), `${sandbox.origin('adversarial')}/fetch/ws`, 'no click went through');
+    // A link is pressed like a button: beside a code field, it is refused too.
+    assert.match(log.deniedBy('driver').at(-1)!, /refused to press 'Pay now': the next step takes the card security code \('cvc'\)/);
     assert.deepEqual(sandbox.cardCodesReceived(), []);
+    await context.close();
+  });
+
+  test('a frame that cannot be asked whether it shows a card-code field is a refusal, not a "no": nothing is pressed', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log, { timeoutMs: 1_000 });
+    await g.goto(`${sandbox.origin('adversarial')}/iframe/busy`);
+    // The payment partner's frame is loaded and its renderer busy: it answers nothing for a while.
+    const frame = await (await page.waitForSelector('#adv-payment-frame')).contentFrame();
+    await frame!.waitForLoadState('load');
+    await page.waitForTimeout(100);
+    await assert.rejects(g.submit('#adv-submit', 'continue'), (e: unknown) => e instanceof CardCheckFailed && /a frame from http:\/\/payments\.localhost:\d+: the page did not answer/.test(e.message));
+    assert.match(page.url(), /\/iframe\/busy$/, 'not pressed');
+    assert.deepEqual(log.deniedBy('driver'), [`Payment guard (driver layer) refused to press 'Continue': it could not check a frame from ${sandbox.origin('payments')} for a card security code field.`]);
+    assert.equal(log.entries.filter((e) => e.kind === 'allowed').length, 0);
     await context.close();
   });
 

@@ -9,8 +9,9 @@ import { ATTACKS, attack, fieldValues, launch } from './attacks.ts';
 // Layer 2 on its own: no driver API, no network interception. The in-page script must keep every
 // card-code field of every adversarial page empty while automation is in control, whether the
 // automation fills, types key by key, or sets the value by script, in the page and in a cross-origin
-// iframe; so the pages' own senders (auto-submit, fetch, beacon, WebSocket, form posts) have nothing
-// to send. It stands aside only for a tab the person controls.
+// iframe, and no code is picked from lists or ticked digit by digit; so the pages' own senders
+// (auto-submit, fetch, beacon, WebSocket, workers, form posts) have nothing to send. It stands aside
+// only for a tab the person controls.
 
 let browser: Browser;
 let sandbox: Sandbox;
@@ -41,7 +42,7 @@ describe('payment guard, in-page layer alone', () => {
       await page.waitForTimeout(200);
       assert.deepEqual(sandbox.cardCodesReceived(), []);
       const denied = log.deniedBy('page');
-      for (const field of ["'f7'", "'sc_in'", "'vn'", "'d1'", "'cvc'", "'fld_a'", "'security_code'", "'cvv'", "'code'"]) {
+      for (const field of ["'f7'", "'sc_in'", "'vn'", "'d1'", "'cvc'", "'fld_a'", "'security_code'", "'cvv'", "'code'", "'cvc_d1'", "'cvv_1'"]) {
         assert.ok(denied.some((m) => m.includes(field)), `an in-page block names ${field}`);
       }
       assert.ok(denied.every((m) => !m.includes('735') && /in-page layer/.test(m)));
@@ -90,6 +91,46 @@ describe('payment guard, in-page layer alone', () => {
     const denied = log.deniedBy('page');
     assert.ok(denied.some((m) => /blocked typing into the card security code field 'cvc_d1'/.test(m)), denied.join('\n'));
     assert.ok(denied.some((m) => /blocked script into the card security code field 'cvc_d2'/.test(m)), denied.join('\n'));
+    await context.close();
+  });
+
+  test('a code picked digit by digit from radio buttons stays unticked, however it is ticked; a form with one ticked is not submitted', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const log = new GuardLog();
+    await installGuard(context, log, { inPage: true, network: false });
+    const page = await context.newPage();
+    await page.goto(`${sandbox.origin('adversarial')}/radio`);
+    const ticked = () => page.$$eval('input[type=radio]', (els) => els.filter((e) => (e as HTMLInputElement).checked).map((e) => `${(e as HTMLInputElement).name}=${(e as HTMLInputElement).value}`));
+    await page.check('input[name="cvv_1"][value="7"]', { timeout: 1_000 }).catch(() => {});
+    await page.getByText('3', { exact: true }).nth(1).click(); // the label "3" of the second digit
+    await page.focus('input[name="cvv_3"][value="5"]');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowRight');
+    const byScript = await page.evaluate(() => {
+      const box = document.querySelector('input[name="cvv_2"][value="9"]') as HTMLInputElement;
+      box.checked = true;
+      box.defaultChecked = true;
+      box.setAttribute('checked', '');
+      box.toggleAttribute('checked', true);
+      box.click();
+      return box.checked;
+    });
+    assert.equal(byScript, false);
+    assert.deepEqual(await ticked(), []);
+    const denied = log.deniedBy('page');
+    assert.ok(denied.some((m) => /blocked ticking the card security code field 'cvv_1'/.test(m)), denied.join('\n'));
+    assert.ok(denied.some((m) => /blocked script into the card security code field 'cvv_2'/.test(m)), denied.join('\n'));
+
+    // Ticked before the guard saw it (the markup of a new document): the form does not go.
+    await page.evaluate(() => {
+      const form = document.getElementById('adv-form')!;
+      form.insertAdjacentHTML('beforeend', '<input type="radio" name="cvv_1" value="4" checked>');
+      (form as HTMLFormElement).requestSubmit();
+    });
+    await page.waitForTimeout(200);
+    assert.match(page.url(), /\/radio$/, 'not submitted');
+    assert.ok(log.deniedBy('page').some((m) => /blocked submitting into the card security code field 'cvv_1'/.test(m)));
+    assert.deepEqual(sandbox.cardCodesReceived(), []);
     await context.close();
   });
 

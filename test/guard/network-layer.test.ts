@@ -10,9 +10,10 @@ import { ATTACKS, CODE, attack, launch } from './attacks.ts';
 // Layer 3 on its own: no driver API, no in-page script. The automation types the code into every
 // adversarial page (nothing stops the typing) and lets each page send it its own way: a form post,
 // an auto-submit, fetch with a JSON body, a GET query, sendBeacon, a WebSocket, a cross-origin iframe
-// form. The network layer must stop every one: zero card codes reach the sandbox's server.
-// A control run with no guard at all shows each page really does send the code. Service workers,
-// whose own requests would bypass the interception, are blocked by the executor's browser contexts.
+// form, a shared or dedicated worker. The network layer must stop every one: zero card codes reach
+// the sandbox's server. A control run with no guard at all shows each page really does send the
+// code. Workers, whose requests and sockets the interception does not see, do not start while
+// automation is in control; service workers are blocked by the executor's browser contexts.
 
 let browser: Browser;
 before(async () => {
@@ -37,8 +38,12 @@ describe('payment guard, network layer alone', () => {
       assert.deepEqual(sandbox.cardCodesReceived(), [], `nothing reached the server from ${a.path}`);
     }
     const denied = log.deniedBy('network');
-    for (const expected of ["'f7'", "'sc_in'", "'vn'", "'d1'", "'fld_a'", "'security_code'", "'cvv'", 'securityCode', "'cvc'", 'WebSocket']) {
+    for (const expected of ["'f7'", "'sc_in'", "'vn'", "'d1'", "'fld_a'", "'security_code'", "'cvv'", 'securityCode', "'cvc'", 'WebSocket', "'cvc_d1'", "'cvv_1'"]) {
       assert.ok(denied.some((m) => m.includes(expected)), `a network block mentions ${expected}:\n${denied.join('\n')}`);
+    }
+    // Workers' traffic is out of the interception's sight: the pages may not start them at all.
+    for (const [path, what] of [['/shared-worker', 'a shared worker'], ['/worker-ws', 'a worker']]) {
+      assert.equal(denied.filter((m) => m.includes(`on ${sandbox.origin('adversarial')}${path} start ${what}:`)).length, 1, `one block for ${path}:\n${denied.join('\n')}`);
     }
     assert.ok(denied.some((m) => /POST request to http:\/\/adversarial\.localhost:\d+\/api\/card\/verify: its body could not be read/.test(m)), `the ReadableStream body is blocked as unreadable:\n${denied.join('\n')}`);
     assert.ok(denied.every((m) => !m.includes('735')), 'no value in any message');
@@ -113,6 +118,52 @@ describe('payment guard, network layer alone', () => {
     const denied = log.deniedBy('network');
     assert.equal(denied.length, 3);
     assert.ok(denied.every((m) => /its body could not be read/.test(m)));
+    await context.close();
+  });
+
+  test('no worker starts while automation is in control, by any route to the constructors; in the tab handed to the person one does', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const log = new GuardLog();
+    const guard = await installGuard(context, log, { inPage: false, network: true });
+    const page = await context.newPage();
+    await page.goto(`${sandbox.origin('adversarial')}/worker-ws`);
+    assert.equal(await page.textContent('#adv-worker-status'), 'refused: SecurityError', 'the page\'s own worker was refused');
+    const tries = () => page.evaluate(async () => {
+      const frame = document.createElement('iframe');
+      document.body.append(frame);
+      const fresh = frame.contentWindow as unknown as typeof globalThis;
+      const ways: Record<string, () => unknown> = {
+        'new Worker': () => new Worker('/worker-ws.js'),
+        'new SharedWorker': () => new SharedWorker('/shared-worker.js'),
+        'a blob worker': () => new Worker(URL.createObjectURL(new Blob(['postMessage("up")']))),
+        'a fresh iframe\'s SharedWorker': () => new fresh.SharedWorker('/shared-worker.js'),
+        'a fresh iframe\'s Worker': () => new fresh.Worker('/worker-ws.js'),
+        'the prototype\'s constructor': () => new (Worker.prototype.constructor as typeof Worker)('/worker-ws.js'),
+        'a subclass': () => new (class extends SharedWorker {})('/shared-worker.js'),
+        'Reflect.construct': () => Reflect.construct(Worker, ['/worker-ws.js']),
+      };
+      const out: Record<string, string> = {};
+      for (const [name, start] of Object.entries(ways)) {
+        try {
+          start();
+          out[name] = 'started';
+        } catch (error) {
+          out[name] = (error as Error).name;
+        }
+      }
+      return out;
+    });
+    const refused = await tries();
+    assert.deepEqual(Object.values(refused), Object.keys(refused).map(() => 'SecurityError'), JSON.stringify(refused));
+    assert.equal(log.deniedBy('network').length, 1 + Object.keys(refused).length, 'an action_denied for each');
+
+    await guard.setUserInControl(page, true);
+    const answer = await page.evaluate(() => new Promise((resolve) => {
+      const worker = new Worker(URL.createObjectURL(new Blob(['postMessage("up")'])));
+      worker.onmessage = (e) => resolve(e.data);
+    }));
+    assert.equal(answer, 'up', 'the person\'s tab runs workers');
+    assert.deepEqual(sandbox.cardCodesReceived(), []);
     await context.close();
   });
 

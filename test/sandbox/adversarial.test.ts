@@ -188,6 +188,20 @@ describe('adversarial pages: a human typing a code is detected server-side', { c
     }
   });
 
+  test('/shared-worker: the page hands the code to a SharedWorker, which sends it by GET, JSON POST and WebSocket', () => onPage('/shared-worker', async (page) => {
+    await page.locator('#adv-worker-status', { hasText: 'ready' }).waitFor();
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await until(() => receiptsFor('/api/card/verify').some((r) => r.field === 'cvv') && receiptsFor('/collect').some((r) => r.field === 'cvc') && receiptsFor('/ws').some((r) => r.field === 'cvc'));
+    assertRecorded('/api/card/verify', 'cvv');
+  }));
+
+  test('/worker-ws: the page hands the code to a dedicated Worker, which sends it over its own WebSocket', () => onPage('/worker-ws', async (page) => {
+    await page.locator('#adv-worker-status', { hasText: 'ready' }).waitFor();
+    await page.getByLabel('Security code').pressSequentially(SECRET);
+    await until(() => receiptsFor('/ws').some((r) => r.field === 'cvv'));
+    assertRecorded('/ws', 'cvv');
+  }));
+
   test('/fetch/ws: WebSocket message on input', () => onPage('/fetch/ws', async (page) => {
     await page.waitForFunction(() => (window as unknown as { ws: WebSocket }).ws.readyState === 1);
     await page.getByLabel('Security code').pressSequentially(SECRET);

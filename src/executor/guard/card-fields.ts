@@ -1,6 +1,6 @@
 // What counts as a card security code field, decided in one place for all three guard layers.
-// The two classifier functions are self-contained on purpose: they also run inside pages, sent as
-// their own source text (IN_PAGE_CLASSIFIER), so they may not refer to anything outside their body.
+// The classifier functions are self-contained on purpose: they also run inside pages, sent as their
+// own source text (IN_PAGE_CLASSIFIER), so they may refer only to each other.
 
 /**
  * Does this text (a field name or id, a label, a placeholder, an aria-label, a legend) denote a card
@@ -55,8 +55,26 @@ export function cardFieldOf(el: Element | null | undefined): string | null {
   return null;
 }
 
-/** The classifier as page source: defines looksLikeCardCode and cardFieldOf in the page's scope. */
-export const IN_PAGE_CLASSIFIER = `${looksLikeCardCode.toString()}\n${cardFieldOf.toString()}`;
+/**
+ * A card-code field, or a radio button or checkbox whose name or labels read as a card code (a code
+ * picked digit by digit): what no layer lets automation put a value into, tick or choose.
+ */
+export function cardChoiceOf(el: Element | null | undefined): string | null {
+  const card = cardFieldOf(el);
+  if (card || !el) return card;
+  const type = (el.getAttribute('type') || '').toLowerCase();
+  if (el.tagName !== 'INPUT' || (type !== 'radio' && type !== 'checkbox')) return null;
+  const attr = (name: string) => el.getAttribute(name) || '';
+  const texts = [attr('name'), attr('id'), attr('aria-label'), attr('title')];
+  for (const label of Array.from((el as HTMLInputElement).labels || [])) texts.push(label.textContent || '');
+  const fieldset = el.closest('fieldset');
+  const legend = fieldset ? fieldset.querySelector(':scope > legend') : null;
+  if (legend) texts.push(legend.textContent || '');
+  return texts.some((t) => looksLikeCardCode(t)) ? (attr('name') || attr('id') || 'unnamed field').slice(0, 60) : null;
+}
+
+/** The classifier as page source: defines looksLikeCardCode, cardFieldOf and cardChoiceOf in the page's scope. */
+export const IN_PAGE_CLASSIFIER = `${looksLikeCardCode.toString()}\n${cardFieldOf.toString()}\n${cardChoiceOf.toString()}`;
 
 /** Request-side check of a field name (form field, JSON key, query parameter): heuristics plus names learned from the page. */
 export function isCardCodeName(name: string, learned: ReadonlySet<string> = new Set()): boolean {

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import type { GuardEvents } from './events.ts';
-import { BLOCKER_SCRIPT, GUARD_BINDING, GUARD_PULL, LEARNER_SCRIPT } from './page-script.ts';
+import { BLOCKER_SCRIPT, GUARD_BINDING, GUARD_PULLS, LEARNER_SCRIPT, WORKER_SCRIPT } from './page-script.ts';
 import { cardFieldInMessage, cardFieldInRequest } from './request-scan.ts';
 
 // Installs layers 2 and 3 of the payment guard on a job's browser context (layer 1 is the page API
@@ -69,10 +69,15 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
         for (const name of args[0].slice(0, 50)) if (typeof name === 'string' && name.length <= 100 && learned.size < MAX_LEARNED) learned.add(name.toLowerCase());
         return undefined;
       }
+      if (kind === 'worker' && network) {
+        const what = args[0] === 'SharedWorker' ? 'a shared worker' : 'a worker';
+        events.denied('network', `Payment guard (network layer) refused to let the page on ${describe(source.frame.url())} start ${what}: a worker's requests and WebSockets would leave outside the network layer's view while automation is in control.`);
+        return undefined;
+      }
       if (kind === 'deny' && inPage) {
         const how = typeof args[0] === 'string' ? args[0].replace(/[^a-z]/g, '').slice(0, 20) : 'input';
         const field = typeof args[1] === 'string' ? args[1].replace(/[^\w\-[\]. ]/g, '').slice(0, 60) : 'card field';
-        events.denied('page', `Payment guard (in-page layer) blocked ${how} into the card security code field '${field}' on ${describe(source.frame.url())}.`);
+        events.denied('page', `Payment guard (in-page layer) blocked ${how === 'ticking' ? how : `${how} into`} the card security code field '${field}' on ${describe(source.frame.url())}.`);
       }
       return undefined;
     });
@@ -80,6 +85,8 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
   if (inPage) await context.addInitScript({ content: BLOCKER_SCRIPT });
   if (network) {
     await context.addInitScript({ content: LEARNER_SCRIPT });
+    // What the routes below cannot see, workers, does not run while automation is in control (see WORKER_SCRIPT).
+    await context.addInitScript({ content: WORKER_SCRIPT });
     await context.route('**/*', async (route: Route, request: Request) => {
       let why: string | null;
       try {
@@ -126,7 +133,7 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
         usersAnywhere -= 1;
       }
       // Every document of the tab asks again; new documents ask on their own as they start.
-      await Promise.all(page.frames().map((frame) => frame.evaluate((name) => (window as unknown as Record<string, () => unknown>)[name]?.(), GUARD_PULL).catch(() => {})));
+      await Promise.all(page.frames().map((frame) => frame.evaluate((names) => Promise.all(names.map((name) => (window as unknown as Record<string, (() => unknown) | undefined>)[name]?.())), [...GUARD_PULLS]).catch(() => {})));
     },
     isUserInControl: (page) => userPages.has(page),
     learnedFields: () => learned,

@@ -30,6 +30,19 @@ export class GuardRefusal extends Error {
   }
 }
 
+/**
+ * The guard could not tell whether the page shows a card-code field (a frame did not answer, or was
+ * replaced while asked), so it did not press: not knowing is not a "no".
+ */
+export class CardCheckFailed extends Error {
+  readonly control: string;
+  constructor(control: string, why: string) {
+    super(`the payment guard could not check the page for a card security code field (${why}), so it did not press '${control}'`);
+    this.name = 'CardCheckFailed';
+    this.control = control;
+  }
+}
+
 /** A part of the page the driver needs is not there. */
 export class MissingElement extends Error {
   readonly selector: string;
@@ -70,33 +83,16 @@ const classifyControl = new Function(
   let field = null;
   let frame = false;
   if (form) {
-    for (const f of Array.from(form.elements)) { field = cardFieldOf(f); if (field) break; }
-    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea, select'))) { field = cardFieldOf(f); if (field) break; }
+    for (const f of Array.from(form.elements)) { field = cardChoiceOf(f); if (field) break; }
+    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea, select'))) { field = cardChoiceOf(f); if (field) break; }
     frame = form.querySelector('iframe') !== null;
   }
-  const tag = el.tagName;
-  const type = (el.getAttribute('type') || '').toLowerCase();
-  const button = tag === 'BUTTON' || (tag === 'INPUT' && ['submit', 'image', 'button'].includes(type)) || el.getAttribute('role') === 'button';
-  return { label, field, frame, button };`,
-) as (el: Element) => { label: string; field: string | null; frame: boolean; button: boolean };
+  return { label, field, frame };`,
+) as (el: Element) => { label: string; field: string | null; frame: boolean };
 /** Also a radio button or checkbox whose name or labels read as a card code (a code picked digit by digit). */
-const classifyChoice = new Function(
-  'el',
-  `${IN_PAGE_CLASSIFIER}
-  const card = cardFieldOf(el);
-  if (card) return card;
-  const type = (el.getAttribute('type') || '').toLowerCase();
-  if (el.tagName !== 'INPUT' || (type !== 'radio' && type !== 'checkbox')) return null;
-  const attr = (name) => el.getAttribute(name) || '';
-  const texts = [attr('name'), attr('id'), attr('aria-label'), attr('title')];
-  for (const label of Array.from(el.labels || [])) texts.push(label.textContent || '');
-  const fieldset = el.closest('fieldset');
-  const legend = fieldset ? fieldset.querySelector(':scope > legend') : null;
-  if (legend) texts.push(legend.textContent || '');
-  return texts.some((t) => looksLikeCardCode(t)) ? (attr('name') || attr('id') || 'unnamed field').slice(0, 60) : null;`,
-) as (el: Element) => string | null;
+const classifyChoice = new Function('el', `${IN_PAGE_CLASSIFIER}\nreturn cardChoiceOf(el);`) as (el: Element) => string | null;
 const firstCardField = new Function(`${IN_PAGE_CLASSIFIER}
-  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { const f = cardFieldOf(el); if (f) return f; }
+  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { const f = cardChoiceOf(el); if (f) return f; }
   return null;`) as () => string | null;
 /**
  * Fills a whole form in one round trip: every target is classified first, and if any is a card-code
@@ -110,7 +106,7 @@ const fillFields = new Function(
   for (const [selector, value] of fields) {
     const el = document.querySelector(selector);
     if (!el) return { missing: selector };
-    const card = cardFieldOf(el);
+    const card = cardChoiceOf(el);
     if (card) return { card };
     targets.push([el, value]);
   }
@@ -225,7 +221,8 @@ export class GuardedPage {
   async submit(selector: string, what: string): Promise<number | null> {
     const target = await this.#one(selector);
     const control = await this.#bounded(target.evaluate(classifyControl), 'classify a control');
-    const onPage = control.button && !control.field ? await this.#cardFieldAnywhere() : null;
+    // Any control, not only a button: a link or a scripted element can start the payment as well.
+    const onPage = !control.field && !control.frame ? await this.#cardFieldAnywhere(control.label) : null;
     const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
     if (field) {
       this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control.label}': the next step takes the card security code ('${field}'). Stopping here for the person to pay.`);
@@ -320,12 +317,30 @@ export class GuardedPage {
     return target;
   }
 
-  async #cardFieldAnywhere(): Promise<string | null> {
+  /** The first card-code field any frame shows. A frame that cannot be asked is a refusal, never a "none". */
+  async #cardFieldAnywhere(control: string): Promise<string | null> {
     for (const frame of this.#page.frames()) {
-      const found = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field').catch(() => null);
+      let found: string | null;
+      try {
+        found = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field');
+      } catch (error) {
+        // A frame removed from the page shows nothing any more; every other failure is not knowing.
+        if (frame.isDetached()) continue;
+        const where = frame === this.#page.mainFrame() ? 'the page' : `a frame from ${frameOrigin(frame.url())}`;
+        this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control}': it could not check ${where} for a card security code field.`);
+        throw new CardCheckFailed(control, `${where}: ${(error as Error).message.split('\n')[0]}`);
+      }
       if (found) return found;
     }
     return null;
+  }
+}
+
+function frameOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'an unknown origin';
   }
 }
 

@@ -6,11 +6,16 @@ import { IN_PAGE_CLASSIFIER } from './card-fields.ts';
 //   binding('deny', how, field)  a blocked attempt (how: typing, pasting, script, submitting)
 //   binding('learn', names)      names of card-code fields present in the page (network layer)
 //   binding('mode')              'automation' or 'user': who is in control of this tab now
+//   binding('worker', kind)      a worker the page tried to start while automation is in control
 // Only field names ever cross the binding, never a value.
 
 export const GUARD_BINDING = '__conciergeGuard';
 /** Defined in every frame: asks the executor again who is in control (called when control changes). */
 export const GUARD_PULL = '__conciergeGuardPull';
+/** The same, for the network layer's worker refusal (installed without the in-page layer too). */
+export const WORKER_PULL = '__conciergeGuardWorkerPull';
+/** Every script's "ask again who is in control", called in every frame of a tab when control changes. */
+export const GUARD_PULLS = [GUARD_PULL, WORKER_PULL] as const;
 
 const prelude = `
   const binding = window[${JSON.stringify(GUARD_BINDING)}];
@@ -20,9 +25,9 @@ const prelude = `
 
 /**
  * Layer 2. While automation is in control, no input reaches a card-code field: typed, pasted or
- * dropped text is cancelled before it lands, a value set by script is refused, anything that slips
- * through is wiped before the page's own listeners see it, and a form carrying a card code is not
- * submitted. When the person takes over (the handoff), the executor switches this tab to `user`
+ * dropped text is cancelled before it lands, a code choice (a radio button or checkbox per digit)
+ * is not ticked, a value set by script is refused, anything that slips through is wiped before the
+ * page's own listeners see it, and a form carrying a card code is not submitted. When the person takes over (the handoff), the executor switches this tab to `user`
  * and the script stands aside.
  */
 export const BLOCKER_SCRIPT = `(() => {
@@ -44,7 +49,7 @@ export const BLOCKER_SCRIPT = `(() => {
   const valueOf = (el) => (el.tagName === 'TEXTAREA' ? areaValue : el.tagName === 'SELECT' ? selectValue : inputValue);
   const getValue = (el) => valueOf(el).get.call(el);
   const setValue = (el, v) => valueOf(el).set.call(el, v);
-  const deny = (how, el) => { call('deny', how, cardFieldOf(el) || 'card field'); };
+  const deny = (how, el) => { call('deny', how, cardChoiceOf(el) || 'card field'); };
   const source = (e) => (e.composedPath && e.composedPath()[0]) || e.target;
 
   const cancel = (how) => (e) => {
@@ -61,9 +66,28 @@ export const BLOCKER_SCRIPT = `(() => {
   window.addEventListener('keydown', (e) => { if (e.key && e.key.length === 1 && !e.ctrlKey && !e.metaKey) cancel('typing')(e); }, true);
   window.addEventListener('paste', cancel('pasting'), true);
   window.addEventListener('drop', cancel('dropping'), true);
+  // A code can be picked rather than typed: radio buttons or checkboxes per digit. Ticking one is
+  // a click (a label's click, the space bar and a radio group's arrow keys all end in one), which is
+  // cancelled; setting checked by script is refused below; a tick that slipped through is undone.
+  const checkedDesc = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'checked');
+  const isChecked = (el) => checkedDesc.get.call(el);
+  const choiceOf = (el) => (el && el.tagName === 'INPUT' && /^(radio|checkbox)$/i.test(el.getAttribute('type') || '') ? cardChoiceOf(el) : null);
+  window.addEventListener('click', (e) => {
+    if (!automation) return;
+    const el = source(e);
+    if (!choiceOf(el)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    call('deny', 'ticking', choiceOf(el));
+  }, true);
   const wipe = (e) => {
     if (!automation) return;
     const el = source(e);
+    if (choiceOf(el)) {
+      if (isChecked(el)) { checkedDesc.set.call(el, false); call('deny', 'ticking', choiceOf(el)); }
+      e.stopImmediatePropagation();
+      return;
+    }
     if (!cardFieldOf(el)) return;
     if (getValue(el) !== '') { setValue(el, ''); deny('typing', el); }
     e.stopImmediatePropagation();
@@ -86,18 +110,50 @@ export const BLOCKER_SCRIPT = `(() => {
   guardValue(HTMLTextAreaElement.prototype, areaValue, 'value');
   guardValue(HTMLSelectElement.prototype, selectValue, 'value');
   guardValue(HTMLInputElement.prototype, Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'defaultValue'), 'defaultValue');
+  for (const name of ['checked', 'defaultChecked']) {
+    const desc = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, name);
+    Object.defineProperty(HTMLInputElement.prototype, name, {
+      configurable: false,
+      enumerable: desc.enumerable,
+      get() { return desc.get.call(this); },
+      set(v) {
+        if (automation && v && choiceOf(this)) { call('deny', 'script', choiceOf(this)); return; }
+        desc.set.call(this, v);
+      },
+    });
+  }
+  // An attribute that puts a code in: a value on a code field, \`checked\` on a code choice.
+  const fills = (el, name, value) => {
+    const attr = String(name).toLowerCase();
+    if (attr === 'value') return String(value) !== '' && cardFieldOf(el) ? cardFieldOf(el) : null;
+    if (attr === 'checked') return choiceOf(el);
+    return null;
+  };
   const setAttribute = Element.prototype.setAttribute;
   Object.defineProperty(Element.prototype, 'setAttribute', {
     configurable: false, writable: false,
     value: function (name, value) {
-      if (automation && String(name).toLowerCase() === 'value' && String(value) !== '' && cardFieldOf(this)) { deny('script', this); return; }
+      const field = automation ? fills(this, name, value) : null;
+      if (field) { call('deny', 'script', field); return; }
       return setAttribute.call(this, name, value);
     },
   });
+  const toggleAttribute = Element.prototype.toggleAttribute;
+  Object.defineProperty(Element.prototype, 'toggleAttribute', {
+    configurable: false, writable: false,
+    value: function (name, force) {
+      const field = automation && String(name).toLowerCase() === 'checked' && !this.hasAttribute('checked') && force !== false ? choiceOf(this) : null;
+      if (field) { call('deny', 'script', field); return false; }
+      return toggleAttribute.apply(this, arguments);
+    },
+  });
 
+  // A form carries a code when a code field holds text or a code choice is ticked.
   const carrying = (form) => {
     if (!form || !form.elements) return null;
-    for (const el of Array.from(form.elements)) if (cardFieldOf(el) && getValue(el) !== '') return el;
+    for (const el of Array.from(form.elements)) {
+      if (choiceOf(el) ? isChecked(el) : cardFieldOf(el) && getValue(el) !== '') return el;
+    }
     return null;
   };
   for (const method of ['submit', 'requestSubmit']) {
@@ -136,7 +192,7 @@ export const LEARNER_SCRIPT = `(() => {
       if (el.shadowRoot) visit(el.shadowRoot, fresh);
       if (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA' && el.tagName !== 'SELECT') continue;
       const name = el.getAttribute('name');
-      if (name && !seen.has(name.toLowerCase()) && cardFieldOf(el)) { seen.add(name.toLowerCase()); fresh.push(name); }
+      if (name && !seen.has(name.toLowerCase()) && cardChoiceOf(el)) { seen.add(name.toLowerCase()); fresh.push(name); }
     }
   };
   const scan = () => {
@@ -150,4 +206,49 @@ export const LEARNER_SCRIPT = `(() => {
   document.addEventListener('DOMContentLoaded', scan);
   window.addEventListener('focusin', scan, true);
   window.addEventListener('beforeinput', scan, true);
+})();`;
+
+/**
+ * Support for layer 3: while automation is in control, a page may not start a worker (dedicated or
+ * shared). A worker's traffic is out of the network layer's reach: Playwright intercepts neither a
+ * shared worker's requests nor any worker's WebSocket (its WebSocket routing is a shim in the page's
+ * own globals), and the DevTools protocol cannot hold a WebSocket frame at all. Preparing each
+ * worker's globals over CDP before its script runs is a race: Playwright's own session lets every
+ * new worker run at once (tried: the worker's socket was open before a second session's command
+ * arrived). So no worker runs while automation is in control; a page that needs one gets it once the
+ * person is in control of the tab. Init scripts run in every realm of every frame, about:blank and
+ * srcdoc iframes and popups included, before the page's scripts, so no untouched constructor is left
+ * to reach; the original one is kept only in this closure (the prototype's `constructor` points to
+ * the guarded one). Service workers are blocked by the context (BrowserPool).
+ */
+export const WORKER_SCRIPT = `(() => {
+  if (window.__conciergeGuardWorkers) return;
+  Object.defineProperty(window, '__conciergeGuardWorkers', { value: true });
+  const binding = window[${JSON.stringify(GUARD_BINDING)}];
+  const call = (...args) => { try { return typeof binding === 'function' ? binding(...args) : undefined; } catch (e) { return undefined; } };
+  // Until the executor answers, automation is in control: the safe side.
+  let automation = true;
+  const pull = () => {
+    const answer = call('mode');
+    if (answer && typeof answer.then === 'function') return answer.then((mode) => { automation = mode !== 'user'; }, () => {});
+    return undefined;
+  };
+  Object.defineProperty(window, ${JSON.stringify(WORKER_PULL)}, { value: pull, writable: false, configurable: false, enumerable: false });
+  pull();
+  for (const name of ['Worker', 'SharedWorker']) {
+    const Original = window[name];
+    if (typeof Original !== 'function') continue;
+    const Guarded = function (...args) {
+      if (!new.target) return Original(...args); // the browser's own TypeError
+      if (automation) {
+        call('worker', name);
+        throw new DOMException('Starting a ' + (name === 'Worker' ? 'worker' : 'shared worker') + ' is refused while automation is in control of this tab', 'SecurityError');
+      }
+      return Reflect.construct(Original, args, new.target === Guarded ? Original : new.target);
+    };
+    Object.defineProperty(Guarded, 'name', { value: name });
+    Object.defineProperty(Guarded, 'prototype', { value: Original.prototype, writable: false, enumerable: false, configurable: false });
+    Object.defineProperty(Original.prototype, 'constructor', { value: Guarded, writable: false, enumerable: false, configurable: false });
+    Object.defineProperty(window, name, { value: Guarded, writable: false, enumerable: false, configurable: false });
+  }
 })();`;
