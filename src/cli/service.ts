@@ -2,8 +2,10 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../observability/logger.ts';
-import { startService } from '../server.ts';
 import type { Command } from './command.ts';
+
+// The server (HTTP, browser, identity provider, MCP SDK) is imported only by the commands that
+// start it: importing it up front cost every other command, --help included, about two seconds.
 
 const ENV_HELP = `
 Environment:
@@ -34,6 +36,7 @@ export const serve: Command = {
   async run() {
     const config = loadConfig();
     const log = createLogger(config.LOG_LEVEL);
+    const { startService } = await import('../server.ts');
     const service = await startService(config, log);
     await runUntilSignal(() => service.close());
   },
@@ -46,6 +49,7 @@ export const worker: Command = {
   async run() {
     const config = loadConfig();
     const log = createLogger(config.LOG_LEVEL);
+    const { startService } = await import('../server.ts');
     const service = await startService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, log, { listen: false, sandbox: false });
     log.info('worker started');
     await runUntilSignal(() => service.close());

@@ -69,6 +69,23 @@ async function statusOnceBack(service: TestService, jobPath: string, key: string
 }
 
 const pgBackend = BACKENDS.find((b) => b.name === 'postgres');
+
+/** A service on PostgreSQL through a TCP proxy started here, a key of 'Acme Travel', and one job. */
+interface Proxied {
+  proxy: TcpProxy;
+  service: TestService;
+  key: string;
+  jobPath: string;
+}
+async function startBehindProxy(url: string, options: { logDestination?: LogCapture } = {}): Promise<Proxied> {
+  const target = new URL(url);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  const service = await startTestService(viaProxy(url, proxy), {}, { adminUrl: url, ...options });
+  const key = await service.mintKey('Acme Travel');
+  const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() });
+  assert.equal(created.status, 202);
+  return { proxy, service, key, jobPath: created.body._links.self };
+}
 if (pgBackend) {
   describe('fail-closed on postgres (database behind a TCP proxy that is cut)', () => {
     let proxy: TcpProxy;
@@ -76,13 +93,7 @@ if (pgBackend) {
     let key: string;
     let jobPath: string;
     before(async () => {
-      const target = new URL(pgBackend.url);
-      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-      service = await startTestService(viaProxy(pgBackend.url, proxy), {}, { adminUrl: pgBackend.url });
-      key = await service.mintKey('Acme Travel');
-      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() });
-      assert.equal(created.status, 202);
-      jobPath = created.body._links.self;
+      ({ proxy, service, key, jobPath } = await startBehindProxy(pgBackend.url));
     });
     after(async () => {
       await proxy.restore();
@@ -114,14 +125,8 @@ if (pgBackend) {
     let jobPath: string;
     let logs: LogCapture;
     before(async () => {
-      const target = new URL(pgBackend.url);
-      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
       logs = captureLogs();
-      service = await startTestService(viaProxy(pgBackend.url, proxy), {}, { adminUrl: pgBackend.url, logDestination: logs });
-      key = await service.mintKey('Acme Travel');
-      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() });
-      assert.equal(created.status, 202);
-      jobPath = created.body._links.self;
+      ({ proxy, service, key, jobPath } = await startBehindProxy(pgBackend.url, { logDestination: logs }));
     });
     after(async () => {
       await proxy.restore();
@@ -167,13 +172,7 @@ if (pgBackend) {
     let key: string;
     let jobPath: string;
     before(async () => {
-      const target = new URL(pgBackend.url);
-      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-      service = await startTestService(viaProxy(pgBackend.url, proxy), {}, { adminUrl: pgBackend.url });
-      key = await service.mintKey('Acme Travel');
-      const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest() });
-      assert.equal(created.status, 202);
-      jobPath = created.body._links.self;
+      ({ proxy, service, key, jobPath } = await startBehindProxy(pgBackend.url));
     });
     after(async () => {
       // Frozen connections are reset first: pg-boss's own pool has no query timeout, and stopping
