@@ -62,7 +62,21 @@ for (const backend of BACKENDS) {
     });
 
     test('redirect_uris: required, non-empty, https or http on localhost / 127.0.0.1 only', async () => {
-      const accepted = ['https://app.example/cb', 'https://app.example:8443/oauth/cb?x=1', 'http://localhost/cb', 'http://localhost:6274/oauth/callback', 'http://127.0.0.1:33418/', 'http://127.0.0.1/cb'];
+      const accepted = [
+        'https://app.example/cb',
+        'https://app.example:8443/oauth/cb?x=1',
+        'http://localhost/cb',
+        'http://localhost:6274/oauth/callback',
+        'http://127.0.0.1:33418/',
+        'http://127.0.0.1/cb',
+        // Loopback without a path, as VS Code registers it; a query may follow the host directly.
+        'http://127.0.0.1:33418',
+        'http://127.0.0.1',
+        'http://localhost',
+        'http://localhost:33418',
+        'http://localhost?x=1',
+        'http://127.0.0.1:8080?x=1',
+      ];
       for (const uri of accepted) assert.equal((await register(service, { ...valid, redirect_uris: [uri] })).status, 201, uri);
       const refused: unknown[] = [
         'http://app.example/cb',
@@ -80,6 +94,13 @@ for (const backend of BACKENDS) {
         'http://%6cocalhost/cb',
         'http://localhost./cb',
         'http://[::1]:8080/cb',
+        // Without a path, the host still has to end where the URI does.
+        'http://localhost.evil.example',
+        'http://127.0.0.1.nip.io',
+        'http://localhost:',
+        'http://localhost:8080@evil.example',
+        'http://127.0.0.1:8080%2fcb',
+        'http://localhost:99999',
         'https://app.example/cb#fragment',
         'https://app.example/cb#',
         'javascript:alert(1)',
@@ -119,6 +140,25 @@ for (const backend of BACKENDS) {
       // One bad URI among good ones refuses the whole registration.
       const mixed = await register(service, { ...valid, redirect_uris: ['https://app.example/cb', 'http://evil.example/cb'] });
       assert.equal(mixed.body.error, 'invalid_redirect_uri');
+    });
+
+    test('a redirect URI outside printable ASCII is refused: percent-encoded paths and punycode hosts register', async () => {
+      // Such a URI would be sent back raw in a Location header, which cannot carry it: an approved
+      // request's code would be stored and never delivered.
+      for (const uri of ['https://app.example/\u56de\u8c03', 'https://b\u00fccher.example/cb', 'https://app.example/caf\u00e9', 'https://app.example/cb?q=\u00ff', 'http://127.0.0.1:8976/\u56de\u8c03', 'https://\u0430pp.example/cb']) {
+        const reply = await register(service, { ...valid, redirect_uris: [uri] });
+        assert.equal(reply.status, 400, uri);
+        assert.equal(reply.body.error, 'invalid_redirect_uri', uri);
+        assert.match(reply.body.error_description, /must be printable ASCII: percent-encode .* punycode/, uri);
+      }
+      const nonAsciiSite = await register(service, { ...valid, client_uri: 'https://b\u00fccher.example/' });
+      assert.equal(nonAsciiSite.body.error, 'invalid_client_metadata');
+      assert.match(nonAsciiSite.body.error_description, /^client_uri: .*punycode/);
+      for (const uri of ['https://app.example/%E5%9B%9E%E8%B0%83', 'https://xn--bcher-kva.example/cb', 'https://app.example/cb?q=%C3%BF']) {
+        const reply = await register(service, { ...valid, redirect_uris: [uri] });
+        assert.equal(reply.status, 201, uri);
+        assert.deepEqual(reply.body.redirect_uris, [uri]);
+      }
     });
 
     test('a protected brand in client_name is refused unless every redirect URI is on its verified domains', async () => {
