@@ -559,4 +559,18 @@ describe('authorization request flooding', () => {
     assert.match(limited.headers.get('content-type') ?? '', /^text\/html/);
     assert.equal(await stored(), before + AUTHORIZE_RATE_LIMIT_PER_MINUTE);
   });
+
+  test('HEAD on the authorization endpoint is answered like any method the path lacks (404), and stores nothing', async () => {
+    const as = await discover(service);
+    const client = await registerClient(as, { client_name: 'Header Reader' });
+    const { url } = await authorizationUrl(service, client);
+    const stored = async () => Number((await service.services.db.selectFrom('oauth_authorization_requests').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await stored();
+    for (const method of ['HEAD', 'POST']) {
+      const reply = await fetch(url, { method, redirect: 'manual' });
+      assert.equal(reply.status, 404, method);
+      assert.equal(reply.headers.get('location'), null, method);
+    }
+    assert.equal(await stored(), before);
+  });
 });
