@@ -40,8 +40,8 @@ export interface ListenHandlers {
 }
 
 /** How long a PostgreSQL connection is idle before the kernel probes it: one whose server vanished is
- *  found out in seconds rather than after the system default of two hours. */
-const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
+ *  found out in seconds rather than after the system default of two hours. pg-boss's pool uses it too. */
+export const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
 
 /**
  * How often the LISTEN connection proves it is alive, and how long it may take to answer. TCP

@@ -72,7 +72,7 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
  * REST envelope; elsewhere a plain 400.
  */
 export function frameworkErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  if (request.url.startsWith('/api/v1/')) {
+  if (isRestPath(pathOf(request.url))) {
     sendApiError(request, reply, new ApiError(400, 'bad_request', 'the URL could not be read: a malformed percent-encoding, or a path segment over 200 characters'));
     return;
   }
@@ -82,6 +82,12 @@ export function frameworkErrorReply(error: FastifyError, request: FastifyRequest
 /** Whether a path is the REST API's, whose errors have their own envelope. */
 function isRestPath(path: string): boolean {
   return path === '/api/v1' || path.startsWith('/api/v1/');
+}
+
+/** A request target without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
 }
 
 /**
