@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-driver.ts';
 import { withPreparedStatements } from './prepared-statements.ts';
+import { SERVER_TIMEOUTS } from './query-timeout.ts';
 import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
 
 // int8 counts and ids fit in a double; numeric stays a string (exact money).
@@ -157,10 +158,13 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
   const onConnectionError = options.onConnectionError ?? (() => {});
   const pool = new pg.Pool({
     ...poolConfig,
+    // The server ends a statement past the query timeout (./query-timeout.ts). Not over PGlite's
+    // socket: its one session is the service's too, and PGlite has no server-side timeouts.
+    ...(ownSession ? SERVER_TIMEOUTS : {}),
     max: 20,
     connectionTimeoutMillis: 5_000,
     // An idle connection whose server went away without a word is found out by the kernel within
-    // seconds rather than hours; a busy one by the query timeout (withPreparedStatements).
+    // seconds rather than hours; a busy one by the client's query timeout (withPreparedStatements).
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
     options: schema === 'public' ? undefined : `-c search_path=${schema}`,
