@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -26,7 +27,8 @@ export interface Database {
   /**
    * Listens to a notification channel. onDown is called whenever notifications may be missed, onUp
    * when they will be delivered again. PostgreSQL: a dedicated connection, reconnected with
-   * backoff; down before it first listens and from a lost connection until the next one listens.
+   * backoff; up only while its own heartbeat notifications come back (payloads starting with
+   * HEARTBEAT_PREFIX, which never reach onNotify), down otherwise.
    * PGlite: in-process notifications are always delivered, but a process on the shared socket (the
    * CLI) cannot notify the service, so it is down while such a process is connected. Absent on a
    * database reached through another process's socket. Returns a stop function.
@@ -45,12 +47,17 @@ export interface ListenHandlers {
 export const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
 
 /**
- * How often the LISTEN connection proves it is alive, and how long it may take to answer. TCP
- * keepalive does not catch a server that stopped answering while its host's kernel still acknowledges,
- * nor a proxy on the way that stopped forwarding: the connection would look up, and the API-key
- * cache stay on, while no notification can arrive.
+ * How often the LISTEN connection proves that notifications reach it, and how long one may take
+ * to come back. TCP keepalive does not catch a server that stopped answering while its host's
+ * kernel still acknowledges, nor a proxy on the way that stopped forwarding; and a connection that
+ * answers queries may still not receive notifications (behind PgBouncer in transaction mode, LISTEN
+ * is lost with the server connection it ran on). Only a notification sent on the channel and
+ * received proves the path: otherwise the API-key cache would stay on while no revocation can arrive.
  */
 const LISTEN_HEARTBEAT_MS = 2_500;
+
+/** Notifications with this payload prefix are listeners' heartbeats (see listenOn), not messages. */
+export const HEARTBEAT_PREFIX = 'heartbeat:';
 
 export class DataDirInUseError extends Error {
   override name = 'DataDirInUseError';
@@ -259,10 +266,27 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
         delay = Math.min(delay * 2, 5_000);
       }
     };
+    // A nonce sent on the channel must come back within the heartbeat; the first one to come back
+    // says this connection is up. Every listener of the channel sees every heartbeat and ignores
+    // those that are not its own.
+    let expected: string | null = null;
+    let proven = false;
     const beat = () => {
-      heartbeat = setTimeout(() => {
-        if (current === client) client.query('select 1').then(beat, lost);
-      }, LISTEN_HEARTBEAT_MS);
+      if (current !== client) return;
+      expected = `${HEARTBEAT_PREFIX}${randomUUID()}`;
+      heartbeat = setTimeout(lost, LISTEN_HEARTBEAT_MS);
+      client.query('select pg_notify($1, $2)', [channel, expected]).catch(lost);
+    };
+    const heard = (payload: string) => {
+      if (current !== client || payload !== expected) return;
+      expected = null;
+      clearTimeout(heartbeat);
+      if (!proven) {
+        proven = true;
+        delay = 250;
+        handlers.onUp();
+      }
+      heartbeat = setTimeout(beat, LISTEN_HEARTBEAT_MS);
     };
     client.on('error', (error) => {
       onConnectionError(error);
@@ -270,14 +294,14 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
     });
     client.on('end', lost);
     client.on('notification', (message) => {
-      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+      if (message.channel !== channel) return;
+      const payload = message.payload ?? '';
+      if (payload.startsWith(HEARTBEAT_PREFIX)) heard(payload);
+      else handlers.onNotify(payload);
     });
     try {
       await client.connect();
       await client.query(`listen ${channel}`);
-      if (current !== client) return;
-      delay = 250;
-      handlers.onUp();
       beat();
     } catch {
       lost();
