@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -7,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { PGliteDialect } from './pglite-driver.ts';
 import { withPreparedStatements } from './prepared-statements.ts';
+import { SERVER_TIMEOUTS } from './query-timeout.ts';
 import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
 
 // int8 counts and ids fit in a double; numeric stays a string (exact money).
@@ -25,7 +27,8 @@ export interface Database {
   /**
    * Listens to a notification channel. onDown is called whenever notifications may be missed, onUp
    * when they will be delivered again. PostgreSQL: a dedicated connection, reconnected with
-   * backoff; down before it first listens and from a lost connection until the next one listens.
+   * backoff; up only while its own heartbeat notifications come back (payloads starting with
+   * HEARTBEAT_PREFIX, which never reach onNotify), down otherwise.
    * PGlite: in-process notifications are always delivered, but a process on the shared socket (the
    * CLI) cannot notify the service, so it is down while such a process is connected. Absent on a
    * database reached through another process's socket. Returns a stop function.
@@ -40,16 +43,21 @@ export interface ListenHandlers {
 }
 
 /** How long a PostgreSQL connection is idle before the kernel probes it: one whose server vanished is
- *  found out in seconds rather than after the system default of two hours. */
-const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
+ *  found out in seconds rather than after the system default of two hours. pg-boss's pool uses it too. */
+export const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
 
 /**
- * How often the LISTEN connection proves it is alive, and how long it may take to answer. TCP
- * keepalive does not catch a server that stopped answering while its host's kernel still acknowledges,
- * nor a proxy on the way that stopped forwarding: the connection would look up, and the API-key
- * cache stay on, while no notification can arrive.
+ * How often the LISTEN connection proves that notifications reach it, and how long one may take
+ * to come back. TCP keepalive does not catch a server that stopped answering while its host's
+ * kernel still acknowledges, nor a proxy on the way that stopped forwarding; and a connection that
+ * answers queries may still not receive notifications (behind PgBouncer in transaction mode, LISTEN
+ * is lost with the server connection it ran on). Only a notification sent on the channel and
+ * received proves the path: otherwise the API-key cache would stay on while no revocation can arrive.
  */
 const LISTEN_HEARTBEAT_MS = 2_500;
+
+/** Notifications with this payload prefix are listeners' heartbeats (see listenOn), not messages. */
+export const HEARTBEAT_PREFIX = 'heartbeat:';
 
 export class DataDirInUseError extends Error {
   override name = 'DataDirInUseError';
@@ -157,10 +165,13 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
   const onConnectionError = options.onConnectionError ?? (() => {});
   const pool = new pg.Pool({
     ...poolConfig,
+    // The server ends a statement past the query timeout (./query-timeout.ts). Not over PGlite's
+    // socket: its one session is the service's too, and PGlite has no server-side timeouts.
+    ...(ownSession ? SERVER_TIMEOUTS : {}),
     max: 20,
     connectionTimeoutMillis: 5_000,
     // An idle connection whose server went away without a word is found out by the kernel within
-    // seconds rather than hours; a busy one by the query timeout (withPreparedStatements).
+    // seconds rather than hours; a busy one by the client's query timeout (withPreparedStatements).
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
     options: schema === 'public' ? undefined : `-c search_path=${schema}`,
@@ -255,10 +266,27 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
         delay = Math.min(delay * 2, 5_000);
       }
     };
+    // A nonce sent on the channel must come back within the heartbeat; the first one to come back
+    // says this connection is up. Every listener of the channel sees every heartbeat and ignores
+    // those that are not its own.
+    let expected: string | null = null;
+    let proven = false;
     const beat = () => {
-      heartbeat = setTimeout(() => {
-        if (current === client) client.query('select 1').then(beat, lost);
-      }, LISTEN_HEARTBEAT_MS);
+      if (current !== client) return;
+      expected = `${HEARTBEAT_PREFIX}${randomUUID()}`;
+      heartbeat = setTimeout(lost, LISTEN_HEARTBEAT_MS);
+      client.query('select pg_notify($1, $2)', [channel, expected]).catch(lost);
+    };
+    const heard = (payload: string) => {
+      if (current !== client || payload !== expected) return;
+      expected = null;
+      clearTimeout(heartbeat);
+      if (!proven) {
+        proven = true;
+        delay = 250;
+        handlers.onUp();
+      }
+      heartbeat = setTimeout(beat, LISTEN_HEARTBEAT_MS);
     };
     client.on('error', (error) => {
       onConnectionError(error);
@@ -266,14 +294,14 @@ function listenOn(clientConfig: pg.ClientConfig, channel: string, handlers: List
     });
     client.on('end', lost);
     client.on('notification', (message) => {
-      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+      if (message.channel !== channel) return;
+      const payload = message.payload ?? '';
+      if (payload.startsWith(HEARTBEAT_PREFIX)) heard(payload);
+      else handlers.onNotify(payload);
     });
     try {
       await client.connect();
       await client.query(`listen ${channel}`);
-      if (current !== client) return;
-      delay = 250;
-      handlers.onUp();
       beat();
     } catch {
       lost();

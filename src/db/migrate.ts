@@ -21,10 +21,9 @@ const provider: MigrationProvider = {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>, schema: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
   // A migration may rightly outlast the query timeout: rewriting a large table, or waiting for
   // another process that is applying the same migrations.
-  const { error, results } = await withoutQueryTimeout(() => migrator.migrateToLatest());
+  const { error, results } = await withoutQueryTimeout(db, (unbounded) => new Migrator({ db: unbounded, provider, migrationTableSchema: schema }).migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -15,7 +15,8 @@ import { isQueryTimeout, queryTimeoutNow } from './query-timeout.ts';
 //   migration adding a column to a table read with `select *` causes) is retried unnamed and the
 //   statement is renamed, so the next call prepares it afresh.
 //
-// The same clients bound every query by the query timeout (./query-timeout.ts), prepared or not.
+// The same clients give every query the client's own time limit for a silent server
+// (./query-timeout.ts), prepared or not; the server enforces the ordinary one.
 
 const MAX_PER_CONNECTION = 256;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
@@ -43,11 +44,19 @@ type TimedQuery = pg.QueryConfig & { query_timeout?: number };
 
 function preparing(client: pg.PoolClient, prepare: boolean): PostgresPoolClient {
   const prepared = new Set<string>();
-  // A query past its timeout leaves the connection waiting for an answer that may never come. It is
-  // ended (pg destroys the socket of a connection with a query in flight): a ROLLBACK queued behind
-  // fails at once rather than waiting as long, and the pool drops the client when it comes back.
+  let abandoned: Error | null = null;
+  // A query past the client's timeout leaves the connection waiting for an answer that may never
+  // come. It is ended (pg destroys the socket of a connection with a query in flight): a ROLLBACK
+  // queued behind fails at once rather than waiting as long, and the pool drops the client when it
+  // comes back. Kysely then throws the failed ROLLBACK's error instead of the timeout, so whatever
+  // fails on the ended connection carries the timeout as its cause, for the log.
   const abandonOnTimeout = (error: unknown): never => {
-    if (isQueryTimeout(error)) client.end().catch(() => {});
+    if (isQueryTimeout(error)) {
+      abandoned ??= error as Error;
+      client.end().catch(() => {});
+    } else if (abandoned && error instanceof Error && error !== abandoned && error.cause === undefined) {
+      error.cause = abandoned;
+    }
     throw error;
   };
   const run = (query: TimedQuery) => client.query(query).catch(abandonOnTimeout);

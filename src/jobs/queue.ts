@@ -1,15 +1,15 @@
 import { PgBoss, fromKysely, fromPglite, type Job as BossJob } from 'pg-boss';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
+import { KEEPALIVE_INITIAL_DELAY_MS, type Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 
 // pg-boss is the queue on both backends. A booking job's queue entry is written in the same
 // transaction as the job row, so a job is never created without the work to run it, or the reverse.
 
-/** TCP keepalive from 5 s idle, as on the service's own pool (db/index.ts): a PostgreSQL server that
- *  stops answering without closing connections would otherwise leave pg-boss's queries waiting for
- *  as long as the kernel keeps the socket. */
-const SILENT_SERVER_DETECTION = { keepAlive: true, keepAliveInitialDelayMillis: 5_000 } as const;
+/** TCP keepalive as on the service's own pool (db/index.ts): a PostgreSQL server that stops
+ *  answering without closing connections would otherwise leave pg-boss's queries waiting for as
+ *  long as the kernel keeps the socket. */
+const SILENT_SERVER_DETECTION = { keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS } as const;
 
 export const BOOKING_QUEUE = 'booking';
 /**

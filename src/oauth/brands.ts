@@ -17,7 +17,9 @@ export interface ProtectedBrand {
   /**
    * The brand ships native apps that receive codes on a loopback redirect URI (VS Code, Claude
    * Code, Gemini CLI), which a client using the name may also use: a code sent there stays on the
-   * person's own machine, so a remote impersonator gains nothing from it.
+   * person's own machine, so a remote impersonator gains nothing from it. The service's own name
+   * always has it: native clients name themselves after the server they connect to ("Claude Code
+   * (concierge)" after `claude mcp add … concierge …`).
    */
   loopback: boolean;
 }
@@ -27,7 +29,7 @@ export const SERVICE_BRAND = 'Concierge';
 
 /** The built-in list; PROTECTED_BRANDS replaces it, except the service's own name (see protectedBrands). */
 export const DEFAULT_BRANDS: ProtectedBrand[] = [
-  { name: 'Concierge', verifiedDomains: [], loopback: false },
+  { name: 'Concierge', verifiedDomains: [], loopback: true },
   { name: 'Anthropic', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'], loopback: true },
   { name: 'Claude', verifiedDomains: ['claude.ai', 'claude.com', 'anthropic.com'], loopback: true },
   { name: 'OpenAI', verifiedDomains: ['chatgpt.com', 'openai.com'], loopback: false },
@@ -63,9 +65,11 @@ export function parseBrandList(raw: string): ProtectedBrand[] {
 
 /**
  * The brands registration protects: PROTECTED_BRANDS (or the built-in list), and always the
- * service's own name, verified on the service's own host. An operator who lists only their own
- * brands must not thereby let an app call itself "Concierge" on Concierge's own consent page; an
- * entry of theirs for the name adds its domains to the own host, it cannot remove the name.
+ * service's own name, verified on the service's own host and on loopback. An operator who lists
+ * only their own brands must not thereby let an app call itself "Concierge" on Concierge's own
+ * consent page; an entry of theirs for the name adds its domains to the own host, it cannot remove
+ * the name, nor loopback: without it, a native client connecting to this service under the name
+ * people gave it (`claude mcp add … concierge`) could not register at all.
  */
 export function protectedBrands(configured: string | undefined, ownHost: string): ProtectedBrand[] {
   const brands = configured ? parseBrandList(configured) : DEFAULT_BRANDS;
@@ -74,7 +78,7 @@ export function protectedBrands(configured: string | undefined, ownHost: string)
   const service: ProtectedBrand = {
     name: SERVICE_BRAND,
     verifiedDomains: [...new Set([...listed.flatMap((b) => b.verifiedDomains), ownHost.toLowerCase()])],
-    loopback: listed.some((b) => b.loopback),
+    loopback: true,
   };
   return [service, ...brands.filter((b) => !listed.includes(b))];
 }
@@ -176,17 +180,32 @@ export function brandsClaimedBy(clientName: string, brands: ProtectedBrand[]): P
   });
 }
 
-/** True when `uri` is https on one of `domains` (or a subdomain of one). */
-export function onVerifiedDomain(uri: string, domains: string[]): boolean {
+/** The host of an https URI, in lower case; null for anything else. */
+function httpsHost(uri: string): string | null {
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
-    return false;
+    return null;
   }
-  if (url.protocol !== 'https:') return false;
-  const host = url.hostname.toLowerCase();
-  return domains.some((d) => host === d || host.endsWith(`.${d}`));
+  return url.protocol === 'https:' ? url.hostname.toLowerCase() : null;
+}
+
+/** True when `uri` is https on one of `domains` (or a subdomain of one). */
+export function onVerifiedDomain(uri: string, domains: string[]): boolean {
+  const host = httpsHost(uri);
+  return host !== null && domains.some((d) => host === d || host.endsWith(`.${d}`));
+}
+
+/**
+ * True when `uri` is the brand's own site: https on one of `domains` itself or its www. host. Not
+ * any subdomain, unlike onVerifiedDomain: brands host pages that are other people's under
+ * subdomains of their domains (apps.apple.com, chromewebstore.google.com, apps.microsoft.com), and
+ * an app's store page is an honest website for it.
+ */
+function onBrandSite(uri: string, domains: string[]): boolean {
+  const host = httpsHost(uri);
+  return host !== null && domains.some((d) => host === d || host === `www.${d}`);
 }
 
 /** True when `uri` is somewhere `brand` is verified: its domains, or loopback when it ships native apps. */
@@ -195,14 +214,15 @@ export function verifiedFor(uri: string, brand: ProtectedBrand): boolean {
 }
 
 /**
- * The brand whose site `clientUri` is on while the redirect URIs are not where it is verified, or
- * null. The consent page shows client_uri as the app's website, so "Trip Helper" with
- * https://claude.ai would borrow Claude's trust as surely as the name would. A host several brands
- * share (claude.ai: Anthropic and Claude; github.com: GitHub and Copilot) is fine when one of them
- * vouches for every redirect URI.
+ * The brand whose own site `clientUri` is on while the redirect URIs are not where it is verified,
+ * or null. The consent page shows client_uri as the app's website, so "Trip Helper" with
+ * https://claude.ai would borrow Claude's trust as surely as the name would. Only the brand's own
+ * site counts (onBrandSite): a store page on one of its subdomains is the app's. A host several
+ * brands share (claude.ai: Anthropic and Claude; github.com: GitHub and Copilot) is fine when one
+ * of them vouches for every redirect URI.
  */
 export function unverifiedWebsite(clientUri: string, redirectUris: string[], brands: ProtectedBrand[]): ProtectedBrand | null {
-  const owners = brands.filter((brand) => onVerifiedDomain(clientUri, brand.verifiedDomains));
+  const owners = brands.filter((brand) => onBrandSite(clientUri, brand.verifiedDomains));
   if (owners.length === 0 || owners.some((brand) => redirectUris.every((uri) => verifiedFor(uri, brand)))) return null;
   return owners[0]!;
 }

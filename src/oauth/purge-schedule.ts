@@ -24,7 +24,7 @@ export async function scheduleOAuthPurge(boss: PgBoss, db: Kysely<DB>, log: Logg
   if (options.work) {
     await boss.work(PURGE_QUEUE, async () => {
       // A backlog may take longer than a request's query timeout; this runs in the background.
-      const counts = await withoutQueryTimeout(() => purgeExpired(db));
+      const counts = await withoutQueryTimeout(db, purgeExpired);
       log.info({ purged: counts }, 'expired OAuth artefacts and sessions purged');
     });
   }

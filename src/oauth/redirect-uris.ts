@@ -7,8 +7,10 @@ import { hasControlCharacter, hasFormatCharacter } from '../security/text.ts';
 
 // Loopback as written, not as parsed: a URL parser reads "http://127.1/", "http://0x7f.0.0.1/",
 // "http://2130706433/" and "http://LOCALHOST/" as these hosts too, and such spellings have no
-// business in a registration. IPv6 [::1] is not offered (the contract names these two).
-const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?\//;
+// business in a registration. IPv6 [::1] is not offered (the contract names these two). The host
+// ends where a path or query starts, or with the URI: native apps register "http://127.0.0.1:33418"
+// (VS Code) and "http://localhost" without a path, and a browser sends the code to "/" there.
+const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?(?=[/?]|$)/;
 const MAX_LENGTH = 2000;
 
 export type RedirectUriProblem = string;
@@ -21,6 +23,10 @@ export function redirectUriProblem(raw: unknown): RedirectUriProblem | null {
   // " https://…", a bidi override), backslashes that parsers treat as slashes, and wildcards are
   // never part of an exact redirect target.
   if (/[\s\\*]/.test(raw) || hasControlCharacter(raw) || hasFormatCharacter(raw)) return 'must not contain whitespace, control or invisible formatting characters, backslashes or wildcards';
+  // The string is sent back as it is, in a Location header, which carries ASCII only: a character
+  // past U+00FF makes the reply throw, and one in U+0080–U+00FF goes out as a Latin-1 byte the
+  // browser decodes otherwise. The code of an approved request would be stored and never delivered.
+  if (/[^\x21-\x7e]/.test(raw)) return 'must be printable ASCII: percent-encode other characters of the path or query (UTF-8, as %E5%9B%9E) and write an international host name in punycode (xn--…)';
   if (raw.includes('#')) return 'must not contain a fragment';
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase();
   if (scheme === undefined) return 'must be an absolute URI';
@@ -34,7 +40,7 @@ export function redirectUriProblem(raw: unknown): RedirectUriProblem | null {
   }
   if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?]*@/.test(raw)) return 'must not contain user information (user@host)';
   if (url.hostname === '') return 'must name a host';
-  if (scheme === 'http' && !LOOPBACK.test(raw)) return 'http:// is allowed only for localhost and 127.0.0.1, written exactly as http://localhost[:port]/… or http://127.0.0.1[:port]/…; use https://';
+  if (scheme === 'http' && !LOOPBACK.test(raw)) return 'http:// is allowed only for localhost and 127.0.0.1, written exactly as http://localhost[:port][/…] or http://127.0.0.1[:port][/…]; use https://';
   return null;
 }
 

@@ -5,6 +5,11 @@ import { BACKENDS, restaurantRequest, startTestService, type TestService } from 
 import { call, rawCall, rawRequest } from '../helpers/http.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { revokeApiKey } from '../../src/auth/api-keys.ts';
+import { connect } from 'node:net';
+import { once } from 'node:events';
+import { createSession } from '../../src/identity/sessions.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
 
 // Authentication and the error envelope of /api/v1: every 401 code, and every routing and body
 // failure (404, 405, 413, 415, invalid_json, missing ids) answered as {error: {code, message}}.
@@ -253,3 +258,44 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+// Requests Node's HTTP parser refuses are answered by hand (src/api/v1/errors.ts clientErrorReply).
+// Not storage-related: one backend.
+describe('requests the HTTP parser refuses', () => {
+  let service: TestService;
+  let logs: LogCapture;
+  before(async () => {
+    logs = captureLogs();
+    service = await startTestService(BACKENDS[0]!.url, {}, { log: createLogger('debug', logs) });
+  });
+  after(() => service?.close());
+
+  test('are logged at debug, not info: they are the client\'s mistake', async () => {
+    const reply = await rawRequest(service.url, 'POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n');
+    assert.equal(reply.status, 400);
+    const lines = logs.lines().filter((l) => l.msg === 'request could not be read');
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0]!.level, 20);
+  });
+
+  test('a malformed request pipelined behind a streaming response writes nothing into that response', async () => {
+    const { id } = await service.services.db.insertInto('users').values({ issuer: 'https://idp.test', subject: 'pipelining', email: 'pipe@example.com' }).returning('id').executeTakeFirstOrThrow();
+    const session = await createSession(service.services.db, id);
+    const { hostname, port } = new URL(service.url);
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    const closed = once(socket, 'close');
+    await once(socket, 'connect');
+    // The bookings event stream sends its headers and stays open.
+    socket.write(`GET /bookings/events HTTP/1.1\r\nHost: ${hostname}\r\nCookie: concierge_session=${session}\r\n\r\n`);
+    const deadline = Date.now() + 10_000;
+    while (!Buffer.concat(chunks).toString('latin1').includes('retry: 2000') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.match(Buffer.concat(chunks).toString('latin1'), /^HTTP\/1\.1 200 /);
+    socket.write('POST /api/v1/execution-jobs HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
+    await closed;
+    const received = Buffer.concat(chunks).toString('latin1');
+    assert.equal(received.match(/HTTP\/1\.1 /g)?.length, 1, received);
+    assert.doesNotMatch(received, /bad_request/);
+  });
+});

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { assertApiError } from '../helpers/api-assert.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
 import { openDatabase } from '../../src/db/index.ts';
+import { SILENT_SERVER_TIMEOUT_MS } from '../../src/db/query-timeout.ts';
 import { listApiKeys, revokeApiKey } from '../../src/auth/api-keys.ts';
 
 // When the database cannot be reached, authentication fails closed: 503 auth_backend_unavailable
@@ -51,13 +52,6 @@ async function checksWhileDown(service: TestService, key: string, jobPath: strin
 }
 
 /** The database URL with its host and port replaced by the proxy's. */
-function viaProxy(url: string, proxy: TcpProxy): string {
-  const proxied = new URL(url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
-  return proxied.toString();
-}
-
 /** The status of a read once it stops failing (up to ten seconds after the database is back). */
 async function statusOnceBack(service: TestService, jobPath: string, key: string): Promise<number> {
   let status = 0;
@@ -164,9 +158,10 @@ if (pgBackend) {
 
 if (pgBackend) {
   describe('fail-closed on postgres when the database stops answering (connections frozen, not closed)', () => {
-    // The query timeout is 5 s; a request may wait that long for a pooled connection, then as long
-    // for its query, then a second for the reachability check that makes it a 503.
-    const ANSWER_WITHIN_MS = 15_000;
+    // A silent server is given up on at the client's own limit (SILENT_SERVER_TIMEOUT_MS, 10 s), then
+    // a second goes to the reachability check that makes it a 503; a request that has to open a
+    // connection gives up on that after 5 s.
+    const ANSWER_WITHIN_MS = SILENT_SERVER_TIMEOUT_MS + 5_000;
     let proxy: TcpProxy;
     let service: TestService;
     let key: string;
@@ -218,7 +213,7 @@ if (pgBackend) {
     test('once the database answers again the service recovers by itself, and a key revoked elsewhere is refused at once', { timeout: 90_000 }, async () => {
       await proxy.restore();
       // Connections frozen before the restore never answer again; a request that meets one gives up
-      // on it at the query timeout. Rounds of concurrent reads go through all the pool still holds.
+      // on it at the client's limit for a silent server. Rounds of concurrent reads go through all the pool still holds.
       let statuses: number[] = [];
       for (const deadline = Date.now() + 45_000; Date.now() < deadline; ) {
         statuses = (await Promise.all(Array.from({ length: 25 }, () => answered('a read after the restore', call(service.url, 'GET', jobPath, { key }))))).map((r) => r.status);

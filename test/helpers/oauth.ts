@@ -86,11 +86,16 @@ export async function authorizationUrl(service: TestService, registered: Registe
   return { url, codeVerifier, state };
 }
 
-/** The next request the page makes to the client's redirect URI. */
-function callbackFrom(page: Page): Promise<URL> {
+/**
+ * The next request the page makes to the client's redirect URI, as the browser sends it: a URI
+ * without a path ("http://127.0.0.1:33418") is requested at "/".
+ */
+function callbackFrom(page: Page, redirectUri: string): Promise<URL> {
+  const target = new URL(redirectUri);
   return new Promise<URL>((resolve) => {
     page.on('request', (request) => {
-      if (request.url().startsWith(`${REDIRECT_URI}?`)) resolve(new URL(request.url()));
+      const url = new URL(request.url());
+      if (url.origin === target.origin && url.pathname === target.pathname && url.search !== '') resolve(url);
     });
   });
 }
@@ -99,7 +104,7 @@ function callbackFrom(page: Page): Promise<URL> {
 export async function openConsent(service: TestService, context: BrowserContext, registered: RegisteredClient, options: { scope?: string; email?: string; extraParams?: Record<string, string> } = {}) {
   const { url, codeVerifier, state } = await authorizationUrl(service, registered, options);
   const page = await context.newPage();
-  const callback = callbackFrom(page);
+  const callback = callbackFrom(page, options.extraParams?.redirect_uri ?? REDIRECT_URI);
   await page.goto(url.href);
   await signInIfAsked(page, options.email ?? 'ada@example.com');
   await page.waitForURL((u) => u.pathname === '/oauth/consent');

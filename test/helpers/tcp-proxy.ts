@@ -84,3 +84,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     close: cut,
   };
 }
+
+/** `url` (a PostgreSQL URL) reached through `proxy` instead. */
+export function viaProxy(url: string, proxy: TcpProxy): string {
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  return proxied.toString();
+}

@@ -153,6 +153,37 @@ for (const backend of BACKENDS) {
       });
     });
 
+    describe('loopback redirect URIs without a path', () => {
+      // What VS Code registers: the port and nothing after it. The response's parameters follow
+      // "?" straight after the port; a browser reads that as the same URI with the path "/".
+      const pathless = 'http://127.0.0.1:33418';
+
+      test('an error goes back to it with "?" right after the port', async () => {
+        const client = await registerClient(as, { client_name: 'Pathless App', redirect_uris: [pathless, 'http://localhost'] });
+        const { url } = await authorizationUrl(service, client, { extraParams: { redirect_uri: pathless, response_type: 'token', state: 'st-p' } });
+        const location = (await authorize({}, url.href)).location!;
+        assert.ok(location.startsWith(`${pathless}?error=unsupported_response_type&`), location);
+        assert.equal(new URL(location).searchParams.get('state'), 'st-p');
+      });
+
+      test('Approve in a real browser delivers the code to "/" on that port, and it redeems with the URI as registered', async () => {
+        const client = await registerClient(as, { client_name: 'Pathless App', redirect_uris: [pathless], token_endpoint_auth_method: 'none' });
+        const direct = await openConsent(service, ada, client, { extraParams: { redirect_uri: pathless } });
+        const response = await ada.request.post(`${service.url}/oauth/consent`, { form: { request: direct.requestId, decision: 'approve', csrf: direct.csrf }, headers: { origin: service.url }, maxRedirects: 0 });
+        await direct.page.close();
+        assert.ok(response.headers().location!.startsWith(`${pathless}?code=`), response.headers().location);
+
+        const consent = await openConsent(service, ada, client, { extraParams: { redirect_uri: pathless } });
+        await consent.page.click('button[name=decision][value=approve]');
+        const callbackUrl = await consent.callback;
+        await consent.page.close();
+        assert.equal(`${callbackUrl.origin}${callbackUrl.pathname}`, `${pathless}/`);
+        const params = oauth.validateAuthResponse(as, client.client, callbackUrl, consent.state);
+        const reply = await token({ grant_type: 'authorization_code', client_id: client.client.client_id, code: params.get('code')!, redirect_uri: pathless, code_verifier: consent.codeVerifier });
+        assert.equal(reply.status, 200);
+      });
+    });
+
     describe('PKCE downgrade', () => {
       test('code_challenge_method=plain is refused', async () => {
         // A well-formed plain challenge (the verifier itself, 43 base64url characters): only the method is wrong.
@@ -527,5 +558,19 @@ describe('authorization request flooding', () => {
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
     assert.match(limited.headers.get('content-type') ?? '', /^text\/html/);
     assert.equal(await stored(), before + AUTHORIZE_RATE_LIMIT_PER_MINUTE);
+  });
+
+  test('HEAD on the authorization endpoint is answered like any method the path lacks (404), and stores nothing', async () => {
+    const as = await discover(service);
+    const client = await registerClient(as, { client_name: 'Header Reader' });
+    const { url } = await authorizationUrl(service, client);
+    const stored = async () => Number((await service.services.db.selectFrom('oauth_authorization_requests').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await stored();
+    for (const method of ['HEAD', 'POST']) {
+      const reply = await fetch(url, { method, redirect: 'manual' });
+      assert.equal(reply.status, 404, method);
+      assert.equal(reply.headers.get('location'), null, method);
+    }
+    assert.equal(await stored(), before);
   });
 });

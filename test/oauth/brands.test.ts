@@ -156,10 +156,15 @@ describe('protected brand matching', () => {
     // Loopback is not a wildcard: every other URI must still be on the brand's domains.
     assert.equal(unverifiedBrand('Visual Studio Code', [...vscode, 'https://evil.example/cb'], DEFAULT_BRANDS)?.name, 'Visual Studio');
     assert.equal(unverifiedBrand('Claude Code', ['http://localhost:54212/callback', 'https://claude.ai.evil.example/cb'], DEFAULT_BRANDS)?.name, 'Claude');
-    // Brands without native MCP clients, and the service's own name, get no loopback.
-    for (const name of ['ChatGPT', 'Apple', 'Amazon', 'Meta AI', 'GitHub', 'Concierge']) {
+    // Brands without native MCP clients get no loopback.
+    for (const name of ['ChatGPT', 'Apple', 'Amazon', 'Meta AI', 'GitHub']) {
       assert.ok(unverifiedBrand(name, ['http://127.0.0.1:33418/'], DEFAULT_BRANDS), name);
     }
+    // The service's own name does: native clients are named after the server they connect to.
+    const own = protectedBrands(undefined, 'concierge.example.com');
+    assert.equal(unverifiedBrand('Claude Code (concierge)', ['http://localhost:54212/callback'], own), null);
+    assert.equal(unverifiedBrand('Claude Code (concierge)', ['http://127.0.0.1:33418'], own), null);
+    assert.equal(unverifiedBrand('Claude Code (concierge)', ['https://evil.example/cb'], own)?.name, 'Concierge');
   });
 
   test('PROTECTED_BRANDS replaces the built-in brands but never the service\'s own name, verified on its own host', () => {
@@ -167,7 +172,8 @@ describe('protected brand matching', () => {
     assert.deepEqual(brands.map((b) => b.name), ['Concierge', 'Acme', 'Globex']);
     for (const name of ['Concierge', 'C0ncierge Helper', 'My Concierge']) {
       assert.equal(unverifiedBrand(name, ['https://evil.example/cb'], brands)?.name, 'Concierge', name);
-      assert.equal(unverifiedBrand(name, ['http://127.0.0.1:9000/cb'], brands)?.name, 'Concierge', name);
+      // Loopback stays, whatever the list says: the service's own native clients need it.
+      assert.equal(unverifiedBrand(name, ['http://127.0.0.1:9000/cb'], brands), null, name);
     }
     assert.equal(unverifiedBrand('Concierge', ['https://concierge.example.com/cb'], brands), null);
     assert.equal(unverifiedBrand('Google', ['https://evil.example/cb'], brands), null, 'the built-in brands were replaced');

@@ -62,7 +62,21 @@ for (const backend of BACKENDS) {
     });
 
     test('redirect_uris: required, non-empty, https or http on localhost / 127.0.0.1 only', async () => {
-      const accepted = ['https://app.example/cb', 'https://app.example:8443/oauth/cb?x=1', 'http://localhost/cb', 'http://localhost:6274/oauth/callback', 'http://127.0.0.1:33418/', 'http://127.0.0.1/cb'];
+      const accepted = [
+        'https://app.example/cb',
+        'https://app.example:8443/oauth/cb?x=1',
+        'http://localhost/cb',
+        'http://localhost:6274/oauth/callback',
+        'http://127.0.0.1:33418/',
+        'http://127.0.0.1/cb',
+        // Loopback without a path, as VS Code registers it; a query may follow the host directly.
+        'http://127.0.0.1:33418',
+        'http://127.0.0.1',
+        'http://localhost',
+        'http://localhost:33418',
+        'http://localhost?x=1',
+        'http://127.0.0.1:8080?x=1',
+      ];
       for (const uri of accepted) assert.equal((await register(service, { ...valid, redirect_uris: [uri] })).status, 201, uri);
       const refused: unknown[] = [
         'http://app.example/cb',
@@ -80,6 +94,13 @@ for (const backend of BACKENDS) {
         'http://%6cocalhost/cb',
         'http://localhost./cb',
         'http://[::1]:8080/cb',
+        // Without a path, the host still has to end where the URI does.
+        'http://localhost.evil.example',
+        'http://127.0.0.1.nip.io',
+        'http://localhost:',
+        'http://localhost:8080@evil.example',
+        'http://127.0.0.1:8080%2fcb',
+        'http://localhost:99999',
         'https://app.example/cb#fragment',
         'https://app.example/cb#',
         'javascript:alert(1)',
@@ -121,6 +142,89 @@ for (const backend of BACKENDS) {
       assert.equal(mixed.body.error, 'invalid_redirect_uri');
     });
 
+    test('a redirect URI outside printable ASCII is refused: percent-encoded paths and punycode hosts register', async () => {
+      // Such a URI would be sent back raw in a Location header, which cannot carry it: an approved
+      // request's code would be stored and never delivered.
+      for (const uri of ['https://app.example/\u56de\u8c03', 'https://b\u00fccher.example/cb', 'https://app.example/caf\u00e9', 'https://app.example/cb?q=\u00ff', 'http://127.0.0.1:8976/\u56de\u8c03', 'https://\u0430pp.example/cb']) {
+        const reply = await register(service, { ...valid, redirect_uris: [uri] });
+        assert.equal(reply.status, 400, uri);
+        assert.equal(reply.body.error, 'invalid_redirect_uri', uri);
+        assert.match(reply.body.error_description, /must be printable ASCII: percent-encode .* punycode/, uri);
+      }
+      const nonAsciiSite = await register(service, { ...valid, client_uri: 'https://b\u00fccher.example/' });
+      assert.equal(nonAsciiSite.body.error, 'invalid_client_metadata');
+      assert.match(nonAsciiSite.body.error_description, /^client_uri: .*punycode/);
+      for (const uri of ['https://app.example/%E5%9B%9E%E8%B0%83', 'https://xn--bcher-kva.example/cb', 'https://app.example/cb?q=%C3%BF']) {
+        const reply = await register(service, { ...valid, redirect_uris: [uri] });
+        assert.equal(reply.status, 201, uri);
+        assert.deepEqual(reply.body.redirect_uris, [uri]);
+      }
+    });
+
+    test('the registrations real MCP clients send are accepted as they are', async () => {
+      // Bodies as each client sends them (its source or its requests as seen by servers); none of
+      // them is altered to suit this service.
+      const clients: Array<[string, Record<string, unknown>]> = [
+        [
+          // `claude mcp add --transport http concierge <url>` (docs/mcp.md): named after the server.
+          'Claude Code',
+          { client_name: 'Claude Code (concierge)', redirect_uris: ['http://localhost:54212/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+        ],
+        [
+          'Claude Code, with a scope',
+          { client_name: 'Claude Code (concierge)', redirect_uris: ['http://localhost:61523/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'book read' },
+        ],
+        [
+          // VS Code: grant types filtered by the server's grant_types_supported.
+          'VS Code',
+          {
+            client_name: 'Visual Studio Code',
+            client_uri: 'https://code.visualstudio.com',
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            redirect_uris: ['https://insiders.vscode.dev/redirect', 'https://vscode.dev/redirect', 'http://127.0.0.1/', 'http://127.0.0.1:33418/'],
+            scope: 'book read',
+            token_endpoint_auth_method: 'none',
+            application_type: 'native',
+          },
+        ],
+        [
+          // Later VS Code releases: localhost too, and no path after the port.
+          'VS Code, loopback without a path',
+          {
+            client_name: 'Visual Studio Code - Insiders',
+            client_uri: 'https://code.visualstudio.com',
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            redirect_uris: ['https://insiders.vscode.dev/redirect', 'https://vscode.dev/redirect', 'http://localhost', 'http://127.0.0.1', 'http://localhost:33418', 'http://127.0.0.1:33418'],
+            token_endpoint_auth_method: 'none',
+            application_type: 'native',
+          },
+        ],
+        [
+          'MCP Inspector',
+          { redirect_uris: ['http://localhost:6274/oauth/callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], client_name: 'MCP Inspector', client_uri: 'https://github.com/modelcontextprotocol/inspector' },
+        ],
+        [
+          'MCP Inspector, OAuth debugger',
+          { redirect_uris: ['http://localhost:6274/oauth/callback/debug'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], client_name: 'MCP Inspector', client_uri: 'https://github.com/modelcontextprotocol/inspector' },
+        ],
+      ];
+      for (const [label, body] of clients) {
+        const reply = await register(service, body);
+        assert.equal(reply.status, 201, `${label}: ${JSON.stringify(reply.body)}`);
+        assert.equal(reply.body.client_name, body.client_name, label);
+        assert.deepEqual(reply.body.redirect_uris, body.redirect_uris, label);
+        assert.equal(reply.body.token_endpoint_auth_method, 'none', label);
+        assert.equal('client_secret' in reply.body, false, label);
+      }
+      // The service's own name with a loopback redirect is that of a native client connecting to
+      // it; anywhere else it is still refused.
+      const remote = await register(service, { client_name: 'Claude Code (concierge)', redirect_uris: ['https://concierge-helper.example/callback'], token_endpoint_auth_method: 'none' });
+      assert.equal(remote.body.error, 'invalid_client_metadata');
+      assert.match(remote.body.error_description, /^client_name: names the protected brand "Concierge"/);
+    });
+
     test('a protected brand in client_name is refused unless every redirect URI is on its verified domains', async () => {
       const refused = ['Google Calendar', 'G00gle', 'G o o g l e', 'gооgle' /* Cyrillic o */, 'Goo\u200bgle', 'ＧＯＯＧＬＥ', 'Micro-soft Teams', 'rnicrosoft', 'OpenAI helper', 'Chat GPT', 'Anthropic', 'Claude', 'C1aude', 'Concierge', 'C0NC13RGE Pro', 'Apple Maps', 'Amazon', 'Meta AI', 'Facebook', 'VS Code', 'MetaAI Assistant', 'AWSConsole', 'myAWS', 'AWS2', 'Meta4U', '\uff2d\uff45\uff54\uff41\uff21\uff29'];
       for (const name of refused) {
@@ -138,6 +242,9 @@ for (const backend of BACKENDS) {
         // The registrations VS Code and Claude Code really send: loopback counts for brands with native apps.
         ['Visual Studio Code', ['https://vscode.dev/redirect', 'http://127.0.0.1/', 'http://127.0.0.1:33418/']],
         ['Claude Code', ['http://localhost:54212/callback']],
+        // The service's own name: native clients are named after the server they connect to.
+        ['Concierge', ['http://127.0.0.1:33418/']],
+        ['Claude Code (concierge)', ['http://localhost:54212/callback']],
       ];
       for (const [name, uris] of verified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).status, 201, name);
       const unverified: Array<[string, string[]]> = [
@@ -145,7 +252,8 @@ for (const backend of BACKENDS) {
         ['Claude', ['https://claude.ai/cb', 'https://evil.example/cb']],
         ['VS Code', ['http://127.0.0.1:33418/', 'https://evil.example/cb']],
         ['ChatGPT', ['http://localhost/cb']],
-        ['Concierge', ['http://127.0.0.1:33418/']],
+        ['Concierge', ['https://evil.example/cb']],
+        ['Claude Code (concierge)', ['http://localhost:54212/callback', 'https://claude.ai/cb']],
         ['ChatGPT', ['https://claude.ai/cb']],
       ];
       for (const [name, uris] of unverified) assert.equal((await register(service, { ...valid, client_name: name, redirect_uris: uris })).body.error, 'invalid_client_metadata', `${name} ${uris}`);
@@ -160,6 +268,10 @@ for (const backend of BACKENDS) {
         ['https://chatgpt.com/', ['http://localhost:8080/cb']],
         ['https://claude.ai', ['https://claude.ai/cb', 'https://trip-helper.example/cb']],
         [`https://${new URL(service.config.BASE_URL).hostname}/`, ['https://trip-helper.example/cb']],
+        ['https://www.apple.com/', ['https://trip-helper.example/cb']],
+        // github.com itself is a brand's site (GitHub, Copilot): a repository page there needs a
+        // redirect URI one of them vouches for; a web app should name its own site.
+        ['https://github.com/trip-helper/trip-helper', ['https://trip-helper.example/cb']],
       ];
       for (const [clientUri, uris] of refused) {
         const reply = await register(service, { client_name: 'Trip Helper', client_uri: clientUri, redirect_uris: uris });
@@ -173,6 +285,10 @@ for (const backend of BACKENDS) {
         ['https://trip-helper.example', ['https://trip-helper.example/cb']],
         // What MCP Inspector really sends: github.com is shared by GitHub and Copilot, whose native apps use loopback.
         ['https://github.com/modelcontextprotocol/inspector', ['http://localhost:6274/oauth/callback']],
+        // Pages of the app on a brand's subdomains (stores) are the app's website, not the brand's.
+        ['https://apps.apple.com/app/trip-helper/id1234567890', ['https://trip-helper.example/cb']],
+        ['https://chromewebstore.google.com/detail/trip-helper/abcdefghijklmnopabcdefghijklmnop', ['https://trip-helper.example/cb']],
+        ['https://apps.microsoft.com/detail/9NBLGGH4NNS1', ['https://trip-helper.example/cb']],
       ];
       for (const [clientUri, uris] of accepted) {
         const reply = await register(service, { client_name: 'Trip Helper', client_uri: clientUri, redirect_uris: uris });

@@ -72,7 +72,7 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
  * REST envelope; elsewhere a plain 400.
  */
 export function frameworkErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  if (request.url.startsWith('/api/v1/')) {
+  if (isRestPath(pathOf(request.url))) {
     sendApiError(request, reply, new ApiError(400, 'bad_request', 'the URL could not be read: a malformed percent-encoding, or a path segment over 200 characters'));
     return;
   }
@@ -84,6 +84,12 @@ function isRestPath(path: string): boolean {
   return path === '/api/v1' || path.startsWith('/api/v1/');
 }
 
+/** A request target without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
 /**
  * A request Node's HTTP parser refuses (a Content-Length that is not a number, headers over the
  * size limit, a client too slow to send them) never reaches Fastify's router: the socket comes to
@@ -91,9 +97,14 @@ function isRestPath(path: string): boolean {
  * in the app-wide one ({error, message}). The path is read from the request line in the bytes the
  * parser saw; when it is not there (headers that came in several packets, a timeout), the app-wide
  * envelope is used.
+ *
+ * Nothing is written when a response on the socket has already sent its headers (a pipelined
+ * request that follows one whose answer is streaming): the bytes would land inside that
+ * response's body. Node's own handler has the same guard. Logged at debug: a malformed request is
+ * the client's mistake, often a scanner's, and at info every one would be a line in production.
  */
 export function clientErrorReply(log: FastifyBaseLogger) {
-  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
+  return (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket & { _httpMessage?: { headersSent?: boolean } | null }): void => {
     // A reset connection has no one to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const [code, message]: [ApiErrorCode, string] =
@@ -108,8 +119,8 @@ export function clientErrorReply(log: FastifyBaseLogger) {
     const path = requestLine ? redactPath(requestLine[2]!) : undefined;
     const body = JSON.stringify(path !== undefined && isRestPath(path) ? { error: { code, message } } : { error: code, message });
     const id = randomUUID();
-    log.info({ reqId: id, method: requestLine?.[1], path, status, err: error }, 'request could not be read');
-    if (socket.writable) {
+    log.debug({ reqId: id, method: requestLine?.[1], path, status, err: error }, 'request could not be read');
+    if (socket.writable && !socket._httpMessage?.headersSent) {
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
           `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,

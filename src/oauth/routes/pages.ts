@@ -22,7 +22,11 @@ export const AUTHORIZE_RATE_LIMIT_PER_MINUTE = 120;
 export function authorizationPageRoutes(app: FastifyInstance, db: Kysely<DB>, context: AuthorizeContext): void {
   const html = { config: { html: true } };
 
-  app.get('/oauth/authorize', { config: { html: true, rateLimit: { max: AUTHORIZE_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } } }, async (request: FastifyRequest<{ Querystring: AuthorizeParams }>, reply) => {
+  // No automatic HEAD route: it would run this handler (storing a request that nobody can see)
+  // under a rate-limit bucket of its own, doubling the allowance. HEAD answers like any method the
+  // path lacks.
+  const authorizeOptions = { exposeHeadRoute: false, config: { html: true, rateLimit: { max: AUTHORIZE_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } } };
+  app.get('/oauth/authorize', authorizeOptions, async (request: FastifyRequest<{ Querystring: AuthorizeParams }>, reply) => {
     const outcome = await startAuthorization(db, context, request.query);
     securityHeaders(reply);
     if (outcome.kind === 'error_page') return sendErrorPage(reply, 400, 'This link cannot be used', outcome.message);
