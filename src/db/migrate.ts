@@ -4,6 +4,7 @@ import { withoutQueryTimeout } from './query-timeout.ts';
 import * as core from './migrations/001_core.ts';
 import * as oauth from './migrations/002_oauth.ts';
 import * as executor from './migrations/003_executor.ts';
+import * as paymentSubmitted from './migrations/004_payment_submitted.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '001_core': core,
   '002_oauth': oauth,
   '003_executor': executor,
+  '004_payment_submitted': paymentSubmitted,
 };
 
 const provider: MigrationProvider = {
@@ -19,11 +21,30 @@ const provider: MigrationProvider = {
   },
 };
 
+/** How many times a migration run that lost the race below is started again: each loss is a chance meeting with another session's drop, and twenty in a row are not chance. */
+const RACE_RETRIES = 20;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>, schema: string): Promise<string[]> {
-  // A migration may rightly outlast the query timeout: rewriting a large table, or waiting for
-  // another process that is applying the same migrations.
-  const { error, results } = await withoutQueryTimeout(db, (unbounded) => new Migrator({ db: unbounded, provider, migrationTableSchema: schema }).migrateToLatest());
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 0; ; attempt++) {
+    // A migration may rightly outlast the query timeout: rewriting a large table, or waiting for
+    // another process that is applying the same migrations.
+    const { error, results } = await withoutQueryTimeout(db, (unbounded) => new Migrator({ db: unbounded, provider, migrationTableSchema: schema }).migrateToLatest());
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt < RACE_RETRIES && lostToAnotherSchemasDrop(error, schema)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Kysely's migrator asks whether its tables exist by reading every schema's tables and looking each
+ * schema up by name. A schema another session drops during that read (a database shared with other
+ * services, parallel test runs that each work in a schema of their own) fails it with "schema …
+ * does not exist", or "relation … does not exist" for its tables, though nothing of ours is amiss.
+ * The run is started again: the failed read came before any migration, and each migration is a
+ * transaction of its own.
+ */
+function lostToAnotherSchemasDrop(error: unknown, schema: string): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (code === '3F000' || code === '42P01') && typeof message === 'string' && !message.includes(`"${schema}`);
 }
