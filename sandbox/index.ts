@@ -34,6 +34,8 @@ export interface Sandbox {
   cardCodesReceived(): Array<{ host: string; path: string; field: string; at: Date }>; // never store the value itself, just that a non-empty one arrived
   /** Completed bookings (confirmation issued). */
   confirmations(): Array<{ provider: ProviderId; code: string; paidWithCard: boolean }>;
+  /** Slow Pay answers charged from now on are held (beyond their 3 s) until the returned function is called. */
+  holdSlowPayAnswers(): () => void;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,14 @@ export async function startSandbox(opts: { port?: number; host?: string; holdSec
     origin: (id) => `http://${id}.localhost:${port}`,
     cardCodesReceived: () => state.receipts.map((r) => ({ ...r, at: new Date(r.at) })),
     confirmations: () => state.confirmations.map((c) => ({ ...c })),
+    holdSlowPayAnswers: () => {
+      let release!: () => void;
+      state.slowPayHeld = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        state.slowPayHeld = null;
+        release();
+      };
+    },
     close,
   };
 }

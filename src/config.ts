@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseHost } from './security/host.ts';
 
 // Every setting the service reads, validated once at start. A bad value stops the process with a
 // message naming the variable, so an operator never learns about a typo from a failing request.
@@ -40,6 +41,25 @@ function baseUrlProblem(raw: string, production: boolean): string | null {
   return null;
 }
 
+/** A comma-separated list, each item normalised by `parse`; an item it refuses (null) is named, with what was `expected`. */
+function commaList(parse: (item: string) => string | null, expected: string) {
+  return z
+    .string()
+    .default('')
+    .transform((list, ctx) => {
+      const items: string[] = [];
+      for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const parsed = parse(item);
+        if (parsed === null) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not ${expected}` });
+          return z.NEVER;
+        }
+        items.push(parsed);
+      }
+      return items;
+    });
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -47,21 +67,14 @@ const schema = z.object({
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   // Browser origins allowed to call /api/mcp besides BASE_URL's own (comma-separated); any other
   // Origin is refused, which keeps a web page from driving the credentials of a local agent.
-  MCP_ALLOWED_ORIGINS: z
-    .string()
-    .default('')
-    .transform((list, ctx) => {
-      const origins: string[] = [];
-      for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
-        const origin = originOf(item);
-        if (origin === null) {
-          ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin like https://app.example.com` });
-          return z.NEVER;
-        }
-        origins.push(origin);
-      }
-      return origins;
-    }),
+  MCP_ALLOWED_ORIGINS: commaList(originOf, 'an origin like https://app.example.com'),
+  // Host names /api/mcp answers to besides BASE_URL's and the loopback names (comma-separated, no
+  // port): the name a reverse proxy forwards in Host when it is not the public one. Any other Host
+  // is refused, which defeats DNS rebinding.
+  MCP_ALLOWED_HOSTS: commaList((item) => {
+    const host = parseHost(item);
+    return host && !host.hasPort ? host.hostname : null;
+  }, 'a host name like concierge.internal (no scheme, no port)'),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, 'must be postgres://… or pglite:<dir> (pglite:memory: for an in-memory database)')

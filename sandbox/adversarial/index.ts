@@ -45,6 +45,11 @@ const INDEX = [
   ['/iframe', 'Code field inside a cross-origin iframe from payments.localhost'],
   ['/iframe/odd', 'Cross-origin iframe whose code field is named fld_a with only a placeholder'],
   ['/iframe/busy', 'A payment partner\'s cross-origin iframe that stops answering for a few seconds; Continue outside it'],
+  ['/iframe/lazy', 'The payment partner\'s card iframe loads lazily, far below the fold, outside the form of Pay'],
+  ['/iframe/slow', 'The card iframe\'s document waits for a slow script before its code field: asked too early, it shows none yet'],
+  ['/iframe/late', 'The card iframe is inserted into the form as Pay is pressed (?where=page: outside the form; &what=advert: a frame with no card field instead, &once: on the first press only)'],
+  ['/iframe/sandboxed', 'The card iframe is sandboxed (?sandbox=the flags, none by default); Pay outside it'],
+  ['/shadow', 'The code field lives in a web component\'s (open) shadow root; Pay outside it'],
   ['/early', 'Security code asked on the guest-details step, before the payment page'],
   ['/select', 'Code picked from three lists of digits (select), cvc_d1..cvc_d3'],
   ['/radio', 'Code picked digit by digit from radio buttons, cvv_1..cvv_3'],
@@ -56,9 +61,13 @@ const INDEX = [
   ['/fetch/ws', 'Value sent over a WebSocket on input'],
   ['/fetch/blob', 'Value sent with fetch() as a Blob body (JSON, no content type) on change'],
   ['/fetch/stream', 'Value sent with fetch() as a ReadableStream body (duplex: half) on change'],
+  ['/preload', 'Value put into speculation rules (prefetch and prerender) on input: the browser fetches them itself'],
+  ['/preload/document', 'Document speculation rules in the page; on input a link carrying the value is added, which they prefetch'],
+  ['/preload/header', 'The same rules named by a Speculation-Rules response header'],
   ['/service-worker', 'Registers a service worker; the value is sent by the worker, outside the page'],
   ['/shared-worker', 'Hands the value to a SharedWorker, which sends it by GET query, JSON POST and WebSocket'],
   ['/worker-ws', 'Hands the value to a dedicated Worker, which sends it over its own WebSocket'],
+  ['/worker-later', 'Starts a Worker and a SharedWorker only when "Check card" is pressed; they keep sending the last code typed'],
 ] as const;
 
 export function adversarialHandler(req: Req, port: number): Res {
@@ -114,6 +123,36 @@ export function adversarialHandler(req: Req, port: number): Res {
       return htmlRes(200, page('Payment', html`<h1>Confirm your tour</h1>${CARD}
 <iframe id="adv-payment-frame" title="Secure payment" src="${paymentsOrigin}/frame/busy"></iframe>
 <form method="post" action="/odd-label" id="adv-form"><button type="submit" id="adv-submit">Continue</button></form>`));
+
+    // Card frames the page does not show at once: not loaded yet, still loading, added as Pay is pressed.
+    case 'GET /iframe/lazy':
+      return htmlRes(200, page('Payment', html`<h1>Confirm and pay</h1>${CARD}
+<form method="post" action="/iframe/paid" id="adv-form"><button type="submit" id="adv-submit">Pay now</button></form>
+<p style="margin-top:4000px">Card details are collected securely by our payment partner:</p>
+<iframe id="adv-payment-frame" title="Secure payment" loading="lazy" src="${paymentsOrigin}/frame/card"></iframe>`));
+    case 'GET /iframe/slow':
+      return htmlRes(200, page('Payment', html`<h1>Confirm and pay</h1>${CARD}
+<iframe id="adv-payment-frame" title="Secure payment" src="${paymentsOrigin}/frame/slow"></iframe>
+<form method="post" action="/iframe/paid" id="adv-form"><button type="submit" id="adv-submit">Pay now</button></form>`));
+    case 'GET /iframe/late': {
+      const where = req.query.get('where') === 'page' ? 'document.body' : 'document.getElementById("adv-form")';
+      // An advert (or chat, or analytics) frame holds no card field: a page may add one at any moment.
+      const frame = req.query.get('what') === 'advert' ? `f.title='Advert';f.srcdoc='<p>Today only: 10% off</p>';` : `f.id='adv-payment-frame';f.title='Secure payment';f.src=${JSON.stringify(`${paymentsOrigin}/frame/card`)};`;
+      const once = req.query.has('once') ? '{once:true}' : 'false';
+      return htmlRes(200, page('Payment', html`<h1>Confirm and pay</h1>${CARD}
+<form method="post" action="/iframe/paid" id="adv-form"><button type="submit" id="adv-submit">Pay now</button></form>
+${raw(`<script>document.getElementById('adv-submit').addEventListener('pointerdown',function(){var f=document.createElement('iframe');${frame}${where}.append(f);},${once});</script>`)}`));
+    }
+    case 'GET /iframe/sandboxed':
+      return htmlRes(200, page('Payment', html`<h1>Confirm and pay</h1>${CARD}
+<iframe id="adv-payment-frame" title="Secure payment" sandbox="${req.query.get('sandbox') ?? ''}" src="${paymentsOrigin}/frame/card"></iframe>
+<form method="post" action="/iframe/paid" id="adv-form"><button type="submit" id="adv-submit">Pay now</button></form>`));
+    case 'GET /shadow':
+      return htmlRes(200, page('Payment', html`<h1>Confirm and pay</h1>${CARD}<card-code id="adv-card-code"></card-code>
+<form method="post" action="/iframe/paid" id="adv-form"><button type="submit" id="adv-submit">Pay now</button></form>
+${raw(`<script>customElements.define('card-code',class extends HTMLElement{constructor(){super();this.attachShadow({mode:'open'}).innerHTML='<label for="c">Security code</label><input id="c" name="cvc" autocomplete="cc-csc" size="5">';}});</script>`)}`));
+    case 'POST /iframe/paid':
+      return done('Your payment is being processed.');
 
     // 3. early code -----------------------------------------------------------
     case 'GET /early':
@@ -212,6 +251,26 @@ ${raw(`<script>var el=document.getElementById('code');el.addEventListener('chang
 var bytes=new TextEncoder().encode(JSON.stringify({cvc:el.value}));
 var body=new ReadableStream({start:function(c){c.enqueue(bytes);c.close();}});
 fetch('/api/card/verify',{method:'POST',headers:{'content-type':'application/json'},body:body,duplex:'half'}).catch(function(){});});</script>`)}`));
+    // Speculation rules: the browser prefetches (and prerenders) what they name from its own process,
+    // outside the page's network interception.
+    case 'GET /preload':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('input',function(){var s=document.createElement('script');s.type='speculationrules';
+s.textContent=JSON.stringify({prefetch:[{source:'list',urls:['/collect?cvc='+encodeURIComponent(el.value)]}],prerender:[{source:'list',urls:['/collect?cvv='+encodeURIComponent(el.value)]}]});document.head.append(s);});</script>`)}`));
+    case 'GET /preload/document':
+    case 'GET /preload/header': {
+      const inline = req.path === '/preload/document' ? '<script type="speculationrules">{"prefetch":[{"source":"document","eagerness":"immediate"}]}</script>' : '';
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}${raw(inline)}
+<form id="adv-form" onsubmit="return false">
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-submit">Pay</button></form>
+${raw(`<script>var el=document.getElementById('code');el.addEventListener('input',function(){var a=document.createElement('a');a.href='/collect?cvc='+encodeURIComponent(el.value);a.textContent='details';document.body.append(a);});</script>`)}`), req.path === '/preload/header' ? { 'speculation-rules': '"/preload/rules.json"' } : {});
+    }
+    case 'GET /preload/rules.json':
+      return { status: 200, headers: { 'content-type': 'application/speculationrules+json', 'cache-control': 'no-store' }, body: '{"prefetch":[{"source":"document","eagerness":"immediate"}]}' };
     // A service worker's own requests do not pass through the page's network interception.
     case 'GET /service-worker':
       return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
@@ -272,6 +331,29 @@ document.getElementById('code').addEventListener('input',function(e){if(w)w.post
 try{ws=new WebSocket('ws://'+location.host+'/ws');ws.onopen=function(){postMessage('ready');};ws.onerror=function(){postMessage('socket refused');};}catch(err){postMessage('socket refused: '+err.name);}
 onmessage=function(m){if(ws&&ws.readyState===1)ws.send(JSON.stringify({cvv:m.data.cvc}));};`,
       };
+    // Workers started on a press (so under whoever presses, not as the page loads) that keep sending
+    // the last code they were given, every 200 ms, however long after it was typed.
+    case 'GET /worker-later':
+      return htmlRes(200, page('Payment', html`<h1>Payment</h1>${CARD}
+<p>Workers: <span id="adv-worker-status">not started</span></p>
+<label for="code">Security code</label><input id="code" autocomplete="cc-csc" size="5">
+<button type="button" id="adv-start">Check card</button>
+${raw(`<script>var shown=document.getElementById('adv-worker-status');var w=null;var port=null;
+document.getElementById('adv-start').addEventListener('click',function(){
+try{w=new Worker('/worker-later.js');var s=new SharedWorker('/worker-later.js?shared');port=s.port;port.start();shown.textContent='started';}catch(e){shown.textContent='refused: '+e.name;}});
+document.getElementById('code').addEventListener('input',function(e){if(w)w.postMessage(e.target.value);if(port)port.postMessage(e.target.value);});</script>`)}`));
+    case 'GET /worker-later.js':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' },
+        body: `var code='';var shared=location.search==='?shared';
+var ws=new WebSocket('ws://'+location.host+'/ws');
+function take(m){code=m.data;}
+if(shared){self.onconnect=function(e){e.ports[0].onmessage=take;};}else{self.onmessage=take;}
+setInterval(function(){if(!code)return;
+if(ws.readyState===1)ws.send(JSON.stringify({cvc:code}));
+if(shared)fetch('/collect?cvc='+encodeURIComponent(code)).catch(function(){});},200);`,
+      };
     case 'POST /api/card/verify':
       return jsonRes(200, { ok: true });
     case 'GET /collect':
@@ -294,6 +376,13 @@ export function paymentsHandler(req: Req, _port: number): Res {
       return htmlRes(200, frame(html`<form method="post" action="/frame/odd" id="pay-frame-form">
 <p>Enter the code printed next to the signature strip</p><input name="fld_a" placeholder="•••" size="5" autocomplete="off">
 <button type="submit" id="pay-frame-submit">Verify</button></form>`));
+    // The code field comes after a script that takes 2 s to arrive: until then the document is still loading.
+    case 'GET /frame/slow':
+      return htmlRes(200, frame(html`<p>Loading the secure form…</p>${raw('<script src="/frame/slow.js"></script>')}<form method="post" action="/frame/card" id="pay-frame-form">
+<label for="frame-cvc">Security code</label><input id="frame-cvc" name="cvc" autocomplete="cc-csc" inputmode="numeric" size="5">
+<button type="submit" id="pay-frame-submit">Pay now</button></form>`));
+    case 'GET /frame/slow.js':
+      return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, body: '', delayMs: 2000 };
     case 'GET /frame/busy':
       return htmlRes(200, frame(html`<p>Checking your card…</p>${raw('<script>addEventListener("load",function(){setTimeout(function(){var end=Date.now()+4000;while(Date.now()<end){}},0);});</script>')}`));
     case 'POST /frame/card':

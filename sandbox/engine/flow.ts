@@ -203,5 +203,5 @@ function confirm(p: ProviderDef, state: SandboxState, b: Booking, paidWithCard: 
   b.confirmation = { code, paidWithCard, at: new Date() };
   state.confirmations.push({ provider: p.id, code, paidWithCard });
   const res = redirect(fillPath(p.paths.confirmation, { bid: b.id }));
-  return paidWithCard && SLOW_PAY.test(venueOf(b.search.query)) ? { ...res, delayMs: SLOW_PAY_DELAY_MS } : res;
+  return paidWithCard && SLOW_PAY.test(venueOf(b.search.query)) ? { ...res, delayMs: SLOW_PAY_DELAY_MS, ...(state.slowPayHeld ? { heldUntil: state.slowPayHeld } : {}) } : res;
 }

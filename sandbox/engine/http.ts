@@ -18,6 +18,8 @@ export interface Res {
   body: string | Buffer;
   /** Answer this much later (the request has been handled already): a slow provider. */
   delayMs?: number;
+  /** And not before this settles. */
+  heldUntil?: Promise<void>;
 }
 
 export function htmlRes(status: number, body: string, headers: Record<string, string | string[]> = {}): Res {

@@ -90,6 +90,7 @@ export function createSandboxServer(
           }
         }
         if (out.delayMs) await new Promise((resolve) => setTimeout(resolve, out.delayMs));
+        if (out.heldUntil) await out.heldUntil;
         res.writeHead(out.status, out.headers);
         res.end(req.method === 'HEAD' ? undefined : out.body);
       })();

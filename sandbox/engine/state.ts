@@ -12,6 +12,8 @@ export interface SandboxState {
   confirmations: Array<{ provider: ProviderId; code: string; paidWithCard: boolean }>;
   /** Extra exact card-code field names per host label (e.g. adversarial -> f7). */
   extraCardFields: Map<string, Set<string>>;
+  /** While a test holds them (Sandbox.holdSlowPayAnswers), Slow Pay answers also wait for this. */
+  slowPayHeld: Promise<void> | null;
 }
 
 export function newState(holdSeconds: number): SandboxState {
@@ -23,5 +25,6 @@ export function newState(holdSeconds: number): SandboxState {
     receipts: [],
     confirmations: [],
     extraCardFields: new Map(),
+    slowPayHeld: null,
   };
 }

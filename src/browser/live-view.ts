@@ -1,4 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core';
+import { timeLimit } from './time-limit.ts';
 
 // The live view of a browser tab: JPEG frames from the CDP screencast, fanned out to every viewer,
 // and — for a viewer in control — mouse and keyboard input relayed back as CDP input events.
@@ -221,7 +222,7 @@ export class LiveView {
     };
     this.#lastFrame = frame;
     const sent = Promise.all([...this.#attachments].map(({ viewer }) => viewer.frame(frame).catch(() => {})));
-    await Promise.race([sent, new Promise((resolve) => setTimeout(resolve, ACK_TIMEOUT_MS).unref())]);
+    await timeLimit(sent, ACK_TIMEOUT_MS, () => undefined);
     // The ack asks Chromium for the next frame: holding it while viewers drain is the backpressure.
     await session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
   }

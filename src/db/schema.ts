@@ -57,6 +57,8 @@ export interface JobsTable {
   /** The process holding a paused booking's browser session, and when it last confirmed it. */
   hold_instance: string | null;
   hold_seen_at: NullableTimestamp;
+  /** The person submitted a payment from the held tab (an ending without the provider's confirmation is uncertain). */
+  payment_submitted_at: NullableTimestamp;
 }
 
 export interface AuditEventsTable {

@@ -46,7 +46,8 @@ export interface Decisions {
 }
 
 export type AttemptOutcome =
-  | { kind: 'paused'; page: Page; guarded: GuardedPage; held?: Held; payment?: PaymentPage; step: string; control: string; field: string; decisions: Decisions }
+  /** `field`: the card-code field the guard stopped at; null when the payment page asks for none (stopped before Pay). */
+  | { kind: 'paused'; page: Page; guarded: GuardedPage; held?: Held; payment?: PaymentPage; step: string; control: string; field: string | null; decisions: Decisions }
   | { kind: 'completed'; held?: Held; code: string; decisions: Decisions }
   | { kind: 'failed'; failure: Failure };
 
@@ -218,8 +219,21 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     if (!pay) throw new ProviderFailure('unexpected_page', `${driver.name} did not show its payment page after the review (page title "${await g.title()}")`);
     payment = pay;
     await step('payment', `Reached ${driver.name}'s payment page: ${pay.price ?? held.price}, card on file ${pay.cardOnFile ?? 'not shown'}.`);
+    // Pay is pressed only to meet the guard's refusal at the card-code field: that refusal is the
+    // pause. A payment page that asks for no code would charge the card on file at that press, and
+    // an irreversible charge is the person's to approve (the contract's invariant): stop before it.
+    if (!(await bounded(g.asksForCardCode(pay.cardField, 'Pay'), 'look for the card security code field'))) {
+      recorder.record({
+        type: 'action_denied',
+        providerId: driver.id,
+        message: `Not pressing Pay at ${driver.name}: its payment page asks for no card security code, so pressing it would charge the card on file (${pay.cardOnFile ?? 'not shown'}) at once. Stopping here for the person to approve the charge.`,
+        data: { reason: 'charge_without_card_code' },
+      }).catch(() => {});
+      return { kind: 'paused', page, guarded: g, held, payment, step: 'payment', control: 'Pay', field: null, decisions };
+    }
     await bounded(driver.pay(g), 'the payment');
-    // The guard let Pay through, so the form had no card-code field: the site booked without one.
+    // The guard let Pay through although the driver saw the code field (the guard did not read it as
+    // one): the field went empty, and only a site that books without the code confirms.
     const paidCode = await bounded(driver.confirmation(g), 'reading the confirmation');
     if (paidCode) return { kind: 'completed', held, code: paidCode, decisions };
     throw new ProviderFailure('unexpected_page', `${driver.name}'s payment step did not lead to a confirmation (page title "${await g.title()}")`);

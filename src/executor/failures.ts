@@ -1,4 +1,5 @@
 import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-api.ts';
+import { timeLimit } from '../browser/time-limit.ts';
 
 // How a provider attempt can end without a booking, and how raw errors (Playwright's, the page
 // API's, the drivers') are read as one of these. Messages are one line, with no stack, selector
@@ -36,11 +37,9 @@ export class RunAborted extends Error {
 
 /** Rejects with a TimeoutError-like failure if `work` takes longer than `ms` (browser calls with no timeout of their own). */
 export function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProviderFailure('transient', `the browser did not ${what} within ${Math.round(ms / 1000)} s`)), ms);
+  return timeLimit(work, ms, (): never => {
+    throw new ProviderFailure('transient', `the browser did not ${what} within ${Math.round(ms / 1000)} s`);
   });
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 export function oneLine(text: string, max = 300): string {

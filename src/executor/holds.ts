@@ -1,15 +1,20 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { releaseRunningContext } from '../browser/running-tabs.ts';
+import { QUERY_TIMEOUT_MS } from '../db/query-timeout.ts';
 import type { DB } from '../db/schema.ts';
-import type { NewAuditEvent } from '../jobs/audit.ts';
-import { TERMINAL_STATUSES, transition } from '../jobs/transition.ts';
+import { confirmAfterHoldEnded, TERMINAL_STATUSES, transition } from '../jobs/transition.ts';
 import { DomainError, type JobStatus } from '../jobs/types.ts';
+import { providerName } from '../providers/registry.ts';
 import type { Driver, ProviderId } from '../providers/types.ts';
 import type { GuardControls } from './guard/index.ts';
 import { GuardedPage } from './guard/page-api.ts';
 import type { GuardEvents } from './guard/events.ts';
+import { cancelEnding, expiryEnding, lossEnding, type Ending } from './hold-endings.ts';
+import { InFlight, submissionOf } from './in-flight.ts';
+import { timeLimit } from '../browser/time-limit.ts';
 
 // Held sessions. A job paused at the card-code step keeps its browser context open on the provider's
 // payment page, in the process that ran it, until the person pays (the provider's confirmation page
@@ -23,13 +28,20 @@ import type { GuardEvents } from './guard/events.ts';
 // relay), expiresAt for the countdown, setUserInControl() before relaying the person's input,
 // cancel(), and onEnd() to learn of the confirmation.
 //
-// A payment in flight. Once the person has had the tab, a form POST (or any navigation) from it may
-// be their payment: the provider may charge the card before it answers. Until the page it leads to
-// has settled, nothing ends the hold on the assumption that nothing was paid: a cancel is refused
+// A payment in flight. Once the person has had the tab, what it submits may be their payment (what
+// counts: in-flight.ts): the provider may charge the card before it answers. Until the page it leads
+// to has settled, nothing ends the hold on the assumption that nothing was paid: a cancel is refused
 // ('payment_in_flight'), the expiry waits (up to MAX_POSTPONE_MS past the deadline), and either then
 // looks for the provider's confirmation page first. A hold that ends without a confirmation after
 // the person submitted something is worded as uncertain ("check with the provider"), never as
 // "nothing was charged": only the provider knows.
+//
+// Other processes see the hold only through its row, so the holder writes there what they must
+// respect: while a payment is in flight its hold_seen_at is vouched ahead (now + VOUCH_SECONDS:
+// their sweeps leave it alone, a cancel reaching them is refused), and once the person submitted
+// one, payment_submitted_at (an ending they record is then worded as uncertain). Whatever another
+// process recorded, the provider's confirmation on the held tab has the last word: the job is
+// completed (confirmAfterHoldEnded).
 
 export type HoldEnd =
   | { kind: 'completed'; confirmationCode: string }
@@ -70,12 +82,27 @@ const SWEEP_MS = 10_000;
 const STALE_SECONDS = 20;
 /** The confirmation page stays on screen this long for the live view before the context closes. */
 const CONFIRMATION_GRACE_MS = 5_000;
-/** A submission's answer has settled once no request of it has been pending for this long (a redirect's next hop, a script's navigation after a fetch). */
-const SETTLE_MS = 500;
-/** How long past its deadline a hold waits for a payment in flight before ending as uncertain. */
+/**
+ * How long past its deadline a hold waits for a payment in flight before ending as uncertain; also
+ * how long one request may stay unanswered and still count as a payment in flight (in-flight.ts).
+ */
 export const MAX_POSTPONE_MS = 60_000;
-/** While it postpones, the holder vouches for the hold this far ahead (hold_seen_at in the future), so no other process's sweep expires it. */
+/** While a payment is in flight, the holder vouches for the hold this far ahead (hold_seen_at in the future): no other process's sweep ends it, no cancel there goes through. */
 const VOUCH_SECONDS = 15;
+/** How long a payment leaving the tab may wait for the row to say so (a slow database must not hold up the person's Pay for long). */
+const WRITE_WAIT_MS = 2_000;
+/** Waits between tries of a hold's ending the database failed to record (about 90 s in all). */
+const FINISH_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 30_000];
+/**
+ * How long after a hold ending recorded by another process the holder may still record the
+ * provider's confirmation of a payment in flight (which completes the job, confirmAfterHoldEnded):
+ * the longest wait for the provider's answer, the holder's next heartbeat, and the write's tries
+ * (each up to the query timeout) with the waits between them.
+ */
+export const LATE_CONFIRMATION_MS =
+  MAX_POSTPONE_MS + HEARTBEAT_MS + FINISH_RETRY_MS.reduce((sum, wait) => sum + wait, 0) + (FINISH_RETRY_MS.length + 1) * QUERY_TIMEOUT_MS;
+/** At shutdown, how long a payment in flight is waited for before its tab is closed. */
+const STOP_WAIT_MS = 10_000;
 
 export interface HoldInput {
   jobId: string;
@@ -104,19 +131,22 @@ class Session implements HeldSession {
   #ended = false;
   #timer: NodeJS.Timeout | null = null;
   #reader: GuardedPage;
-  /** Requests of a submission from the tab that have not been answered yet. */
-  readonly #inFlight = new Set<Request>();
-  /** Runs SETTLE_MS after the last of them was answered; a submission is in flight until then. */
-  #settleTimer: NodeJS.Timeout | null = null;
-  readonly #settledWaiters = new Set<() => void>();
+  /** The requests of a payment in flight from the tab, until their answers have settled. */
+  readonly #payment: InFlight;
   /** The person has had the tab: from then on what it submits is theirs (before, automation's, which never pays). */
   #personHadControl = false;
-  /** The person submitted something from the tab (a POST): an ending without the provider's confirmation is uncertain. */
+  /** The person submitted a payment from the tab: an ending without the provider's confirmation is uncertain. */
   #submitted = false;
   /** Every new request of the tab is aborted (while a cancel or the expiry decides), see #block. */
-  #blocker: ((route: Route) => Promise<void>) | null = null;
+  #blocked = false;
+  /** The tab's own route (see #route), once installed. */
+  #routed: Promise<void> = Promise.resolve();
   /** The expiry is waiting for a payment in flight to settle. */
   #postponing = false;
+  /** Closing because the job ended in another process (waiting for a payment in flight first). */
+  #closing = false;
+  /** This hold's writes to its row, in order (a vouch must not land after the unvouch that follows it). */
+  #writes: Promise<void> = Promise.resolve();
 
   constructor(registry: HoldRegistry, input: HoldInput) {
     this.#registry = registry;
@@ -128,6 +158,17 @@ class Session implements HeldSession {
     this.expiresAt = input.expiresAt;
     this.done = new Promise((resolve) => (this.#resolve = resolve));
     this.#reader = new GuardedPage(input.page, input.events);
+    this.#payment = new InFlight({
+      maxPendingMs: registry.maxPostponeMs,
+      // Other processes must know at once: their sweeps and cancels read the row.
+      started: () => this.#write(() => this.#registry.vouch(this.jobId)),
+      // The page the payment led to: the provider's confirmation completes the job before anyone is told it settled.
+      settling: () => this.#checkConfirmation(),
+      settled: () => {
+        if (!this.#ended && !this.#postponing) this.#write(() => this.#registry.unvouch(this.jobId));
+      },
+      gaveUp: (request) => this.#registry.log.info({ jobId: this.jobId, method: request.method() }, 'a request of the held tab went unanswered past the limit: no longer counted as a payment in flight'),
+    });
   }
 
   start(): void {
@@ -139,11 +180,12 @@ class Session implements HeldSession {
     const delay = Math.max(0, this.expiresAt.getTime() - Date.now());
     this.#timer = setTimeout(() => void this.#expire(), delay);
     this.#timer.unref();
+    this.#routed = this.page.route('**/*', (route, request) => this.#route(route, request)).then(() => {}, () => {});
     // The provider's confirmation page, once the person has paid.
     this.page.on('domcontentloaded', () => void this.#checkConfirmation());
     this.page.on('request', (request) => this.#onRequest(request));
-    this.page.on('requestfinished', (request) => this.#onAnswered(request));
-    this.page.on('requestfailed', (request) => this.#onAnswered(request));
+    this.page.on('requestfinished', (request) => this.#payment.answered(request));
+    this.page.on('requestfailed', (request) => this.#payment.answered(request));
     this.page.on('close', () => void this.#lose('the provider tab was closed'));
     this.page.on('crash', () => void this.#lose('the provider tab crashed'));
   }
@@ -163,12 +205,12 @@ class Session implements HeldSession {
   }
 
   paymentInFlight(): boolean {
-    return this.#inFlight.size > 0 || this.#settleTimer !== null;
+    return this.#payment.active;
   }
 
-  /** Whether the hold is waiting past its deadline for a payment in flight (the heartbeat vouches for it). */
-  isPostponing(): boolean {
-    return this.#postponing && !this.#ended;
+  /** Whether the holder vouches for the hold (hold_seen_at ahead): a payment is in flight, or the expiry waits for one. */
+  vouching(): boolean {
+    return !this.#ended && (this.#postponing || this.#payment.active);
   }
 
   async cancel(): Promise<CancelResult> {
@@ -177,25 +219,14 @@ class Session implements HeldSession {
     await this.#block();
     if (this.#ended) return 'ended';
     if (this.paymentInFlight()) {
-      await this.#unblock();
+      this.#unblock();
       return 'payment_in_flight';
     }
     // Paid a moment ago and the confirmation not read yet: the booking is done, not cancelled.
     await this.#checkConfirmation();
     if (this.#ended) return 'ended';
     const uncertain = this.#submitted;
-    const P = this.providerName;
-    await this.#finish({ kind: 'cancelled', ...(uncertain ? { paymentUncertain: true } : {}) }, uncertain ? {
-      to: 'error',
-      event: { type: 'job_aborted', providerId: this.providerId, message: `The person cancelled the booking held at ${P} after submitting a payment on its page that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override', paymentUncertain: true } },
-      error: { reason: 'cancelled_by_user', message: `the person cancelled at the handoff after submitting a payment that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
-      summary: `Cancelled by the person at the handoff after submitting a payment that ${P} did not confirm: check with ${P} whether the card was charged (it held: ${this.#input.what}).`,
-    } : {
-      to: 'error',
-      event: { type: 'job_aborted', providerId: this.providerId, message: `The person cancelled the booking held at ${P}; the hold is released.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override' } },
-      error: { reason: 'cancelled_by_user', message: 'the person cancelled at the handoff' },
-      summary: `Cancelled by the person at the handoff; nothing was booked at ${P} (it held: ${this.#input.what}).`,
-    });
+    await this.#finish({ kind: 'cancelled', ...(uncertain ? { paymentUncertain: true } : {}) }, cancelEnding(this.providerId, this.providerName, this.#input.what, uncertain));
     return 'cancelled';
   }
 
@@ -208,102 +239,116 @@ class Session implements HeldSession {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * The heartbeat's renewal of the vouch, queued behind this hold's own writes and made only if the
+   * hold still vouches when its turn comes: written beside them, it could land after the unvouch of
+   * a payment that settled meanwhile and refuse cancels elsewhere for VOUCH_SECONDS with nothing in flight.
+   */
+  renewVouch(): Promise<void> {
+    this.#write(async () => {
+      if (this.vouching()) await this.#registry.vouch(this.jobId);
+    });
+    return this.#writes;
+  }
+
   /** Stops watching without touching the job (the hold never became one, or the registry drops it). */
   detach(): void {
     if (this.#ended) return;
     this.#ended = true;
     if (this.#timer) clearTimeout(this.#timer);
-    this.#clearSubmission();
+    this.#payment.clear();
     this.#resolve({ kind: 'lost', reason: 'detached' });
   }
 
-  /**
-   * A request that may be the person's payment: any POST (a form, a script's fetch, in any frame)
-   * or a navigation of the tab, once the person has had it. Seen here before the request can reach
-   * the network (the guard intercepts every request, and Playwright reports it first).
-   */
+  /** Seen here before the request can reach the network (the guard intercepts every request, and Playwright reports it first). */
   #onRequest(request: Request): void {
-    if (this.#ended || !this.#personHadControl || this.#blocker) return;
-    const method = request.method();
-    const post = method !== 'GET' && method !== 'HEAD';
-    let navigation = false;
-    try {
-      navigation = request.isNavigationRequest() && request.frame() === this.page.mainFrame();
-    } catch {
-      // A worker's request has no frame: only its method tells.
+    if (this.#ended) return;
+    // A redirect's next hop is followed by the browser, block or not: the answer of what it follows.
+    if (this.#payment.follows(request)) return this.#payment.add(request);
+    if (!this.#personHadControl || this.#blocked) return;
+    const submission = submissionOf(request, this.#input.guard.learnedFields());
+    if (!submission) return;
+    if (submission === 'payment' && !this.#submitted) {
+      this.#submitted = true;
+      this.#write(() => this.#registry.recordSubmission(this.jobId));
     }
-    if (!post && !navigation) return;
-    if (post) this.#submitted = true;
-    this.#inFlight.add(request);
-    if (this.#settleTimer) clearTimeout(this.#settleTimer);
-    this.#settleTimer = null;
+    this.#payment.add(request);
   }
 
-  #onAnswered(request: Request): void {
-    if (!this.#inFlight.delete(request) || this.#inFlight.size > 0) return;
-    // A redirect answers one request and starts the next a moment later: settled only when quiet.
-    if (this.#settleTimer) clearTimeout(this.#settleTimer);
-    this.#settleTimer = setTimeout(() => void this.#settle(), SETTLE_MS);
-    this.#settleTimer.unref();
+  /** One write to the row, after this hold's previous ones; a failed one is logged and the next goes on. */
+  #write(write: () => Promise<void>): void {
+    this.#writes = this.#writes.then(write).catch((error: unknown) => this.#registry.log.warn({ err: { message: (error as Error).message }, jobId: this.jobId }, 'could not record the state of a held payment'));
   }
 
-  async #settle(): Promise<void> {
-    if (this.#inFlight.size > 0) return;
-    // The page the payment led to: the provider's confirmation completes the job before anyone is told it settled.
-    await this.#checkConfirmation();
-    if (this.#inFlight.size > 0) return;
-    this.#settleTimer = null;
-    this.#wakeSettledWaiters();
-  }
-
-  #clearSubmission(): void {
-    this.#inFlight.clear();
-    if (this.#settleTimer) clearTimeout(this.#settleTimer);
-    this.#settleTimer = null;
-    this.#wakeSettledWaiters();
-  }
-
-  #wakeSettledWaiters(): void {
-    for (const wake of this.#settledWaiters) wake();
-    this.#settledWaiters.clear();
-  }
-
-  /** Resolves once no payment is in flight (or the hold ended), or after `ms`. */
-  #untilSettled(ms: number): Promise<void> {
-    if (!this.paymentInFlight() || this.#ended) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#settledWaiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      timer.unref();
-      this.#settledWaiters.add(done);
-    });
+  /**
+   * Every request of the tab passes here before the guard's route (to which it falls back). While a
+   * cancel or the expiry decides, it is aborted. A payment leaving waits until the row says so
+   * (vouched for, submission recorded), at most WRITE_WAIT_MS: another process must not end the
+   * hold as "nothing was charged" once the provider may have the payment.
+   */
+  async #route(route: Route, request: Request): Promise<void> {
+    try {
+      if (this.#blocked) return await route.abort('blockedbyclient');
+      if (this.#payment.has(request)) await timeLimit(this.#writes, WRITE_WAIT_MS, () => undefined);
+      await route.fallback();
+    } catch {
+      // The page or context went away meanwhile.
+    }
   }
 
   /**
    * Aborts every new request of the tab: a Pay pressed while a cancel or the expiry is deciding
-   * never reaches the provider. Once this resolves, any request that got out before is in #inFlight.
+   * never reaches the provider. Once this resolves, any request that got out before is counted
+   * (Playwright reports a request before it routes it).
    */
   async #block(): Promise<void> {
-    if (this.#blocker) return;
-    const blocker = (route: Route) => route.abort('blockedbyclient').catch(() => {});
-    await this.page.route('**/*', blocker).catch(() => {});
-    this.#blocker = blocker;
+    await this.#routed;
+    this.#blocked = true;
   }
 
-  async #unblock(): Promise<void> {
-    const blocker = this.#blocker;
-    if (!blocker) return;
-    this.#blocker = null;
-    await this.page.unroute('**/*', blocker).catch(() => {});
+  #unblock(): void {
+    this.#blocked = false;
   }
 
-  /** Releases the hold because this process cannot keep it (shutdown, browser gone). */
-  async lose(reason: string): Promise<void> {
+  /**
+   * Waits, until `until`, for a payment in flight to be answered. New requests flow while it waits
+   * (the redirect or the script's navigation to the confirmation must get through); it returns with
+   * the tab blocked, and nothing in flight or `until` passed.
+   */
+  async #settleBlocked(until: number, waiting?: () => Promise<void>): Promise<void> {
+    for (;;) {
+      if (this.#ended) return;
+      await this.#block();
+      if (this.#ended || !this.paymentInFlight() || Date.now() >= until) return;
+      this.#unblock();
+      await waiting?.();
+      await this.#payment.untilSettled(until - Date.now());
+    }
+  }
+
+  /** Releases the hold because this process cannot keep it (shutdown, browser gone), once a payment in flight has been answered or `waitMs` passed. */
+  async lose(reason: string, waitMs = 0): Promise<void> {
+    if (waitMs > 0) {
+      await this.#settleBlocked(Date.now() + waitMs);
+      await this.#checkConfirmation();
+    }
     await this.#lose(reason);
+  }
+
+  /**
+   * Another process ended the job (a cancel that reached it, its sweep): the tab must close so that
+   * nobody pays for a booking that has ended. But a payment that left before may be answered yet:
+   * the tab stays until it has been (up to the postponement limit; its follow-ups, such as a
+   * script's navigation to the confirmation, get through), and a confirmation on it makes the job
+   * completed after all. The person's live view closes as the ending reaches it (its watcher reads
+   * the row), and with it their control: the guard covers the tab again.
+   */
+  async endedElsewhere(): Promise<void> {
+    if (this.#ended || this.#closing) return;
+    this.#closing = true;
+    await this.#settleBlocked(Date.now() + this.#registry.maxPostponeMs);
+    await this.#checkConfirmation();
+    await this.#lose('the job ended in another process');
   }
 
   async #checkConfirmation(): Promise<void> {
@@ -319,78 +364,61 @@ class Session implements HeldSession {
   }
 
   async #expire(): Promise<void> {
-    const deadline = this.expiresAt.getTime() + MAX_POSTPONE_MS;
-    for (;;) {
-      if (this.#ended) return;
-      await this.#block();
-      if (this.#ended || !this.paymentInFlight()) break;
-      // The person pressed Pay and the provider has not answered: the card may be charged as we
-      // speak. The hold waits for the answer (new requests flow again: the redirect to the
-      // confirmation must get through), and so do other processes' sweeps.
-      await this.#unblock();
-      if (Date.now() >= deadline) break;
-      if (!this.#postponing) {
-        this.#postponing = true;
-        this.#registry.log.info({ jobId: this.jobId }, 'hold deadline reached with a payment in flight: waiting for the provider\'s answer');
-        await this.#registry.vouch(this.jobId).catch(() => {});
-      }
-      await this.#untilSettled(deadline - Date.now());
-    }
+    // The person pressed Pay and the provider has not answered: the card may be charged as we
+    // speak. The hold waits for the answer, and so do other processes' sweeps (vouched for).
+    await this.#settleBlocked(this.expiresAt.getTime() + this.#registry.maxPostponeMs, async () => {
+      if (this.#postponing) return;
+      this.#postponing = true;
+      this.#registry.log.info({ jobId: this.jobId }, 'hold deadline reached with a payment in flight: waiting for the provider\'s answer');
+      this.#write(() => this.#registry.vouch(this.jobId));
+    });
     if (this.#ended) return;
     await this.#checkConfirmation();
     if (this.#ended) return;
-    const P = this.providerName;
     // Submitted and not confirmed (or still unanswered after the wait): only the provider knows.
     const uncertain = this.#submitted || this.paymentInFlight();
-    await this.#finish({ kind: 'expired', ...(uncertain ? { paymentUncertain: true } : {}) }, uncertain ? {
-      to: 'error',
-      event: { type: 'job_failed', providerId: this.providerId, message: `The hold at ${P} ran out after the person submitted a payment that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'handoff_expired', providerOutcome: 'manual_override', paymentUncertain: true } },
-      error: { reason: 'handoff_expired', message: `the hold ran out after a payment was submitted that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
-      summary: `The hold at ${P} ran out after the person submitted a payment that ${P} did not confirm: check with ${P} whether the card was charged (it held: ${this.#input.what}).`,
-    } : {
-      to: 'error',
-      event: { type: 'job_failed', providerId: this.providerId, message: `The hold at ${P} ran out before the card security code was entered; nothing was booked.`, data: { reason: 'handoff_expired', providerOutcome: 'manual_override' } },
-      error: { reason: 'handoff_expired', message: 'the hold ran out before the person paid' },
-      summary: `The hold at ${P} ran out before the person paid; nothing was booked (it held: ${this.#input.what}).`,
-    });
+    await this.#finish({ kind: 'expired', ...(uncertain ? { paymentUncertain: true } : {}) }, expiryEnding(this.providerId, this.providerName, this.#input.what, uncertain));
   }
 
   async #lose(reason: string): Promise<void> {
-    const P = this.providerName;
     const uncertain = this.#submitted || this.paymentInFlight();
-    await this.#finish({ kind: 'lost', reason, ...(uncertain ? { paymentUncertain: true } : {}) }, uncertain ? {
-      to: 'error',
-      event: { type: 'job_failed', providerId: this.providerId, message: `The held booking at ${P} was lost (${reason}) after the person submitted a payment that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'hold_lost', paymentUncertain: true } },
-      error: { reason: 'hold_lost', message: `${reason}, after a payment was submitted that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
-      summary: `The booking held at ${P} was lost (${reason}) after the person submitted a payment that ${P} did not confirm: check with ${P} whether the card was charged (it held: ${this.#input.what}).`,
-    } : {
-      to: 'error',
-      event: { type: 'job_failed', providerId: this.providerId, message: `The held booking at ${P} was lost (${reason}); nothing was booked.`, data: { reason: 'hold_lost' } },
-      error: { reason: 'hold_lost', message: reason },
-      summary: `The booking held at ${P} was lost (${reason}); nothing was booked (it held: ${this.#input.what}).`,
-    });
+    await this.#finish({ kind: 'lost', reason, ...(uncertain ? { paymentUncertain: true } : {}) }, lossEnding(this.providerId, this.providerName, reason, this.#input.what, uncertain));
   }
 
-  async #finish(end: HoldEnd, change: { to: 'completed' | 'error'; event: NewAuditEvent; error?: { reason: string; message: string; paymentUncertain?: boolean }; confirmationCode?: string; summary: string }, closeAfterMs = 0): Promise<void> {
+  async #finish(end: HoldEnd, change: Ending, closeAfterMs = 0): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
     if (this.#timer) clearTimeout(this.#timer);
-    this.#clearSubmission();
-    try {
-      await transition(this.#registry.db, this.jobId, {
-        to: change.to,
-        from: ['paused_payment'],
-        event: change.event,
-        set: {
-          summary: change.summary,
-          hold_instance: null,
-          ...(change.confirmationCode ? { confirmation_code: change.confirmationCode } : {}),
-          ...(change.error ? { error: JSON.stringify({ ...change.error, step: 'payment', provider: this.providerId, url: this.#input.url }) } : {}),
-        },
-      });
-    } catch (error) {
-      // Someone else settled it first (another process's sweep): the hold is over all the same.
-      if (!(error instanceof DomainError)) this.#registry.log.warn({ err: { message: (error as Error).message }, jobId: this.jobId }, 'could not record the end of a hold');
+    this.#payment.clear();
+    const set = endingColumns(change, this.providerId, this.#input.url);
+    // Nothing leaves a tab whose booking has ended (while its end is written, possibly again).
+    if (change.to === 'error') await this.#block();
+    const record = async () => {
+      try {
+        await transition(this.#registry.db, this.jobId, { to: change.to, from: ['paused_payment'], event: change.event, set });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        // Another process ended the job without seeing this tab (a cancel or a sweep it could not
+        // check against the payment here): the provider has confirmed, so the booking is made.
+        if (change.to === 'completed') await this.#confirmOverOtherEnding(change, set);
+        // Otherwise someone else settled it first (another process's sweep): the hold is over all the same.
+      }
+    };
+    // A write lost to a database failure would leave the job paused until a sweep releases it as
+    // lost: a paid booking recorded as an error. The session stays registered (its heartbeat keeps
+    // the row alive) and the write is tried again until it lands, or the service stops.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await record();
+        break;
+      } catch (error) {
+        const wait = FINISH_RETRY_MS[attempt];
+        const retry = wait !== undefined && !this.#registry.stopping;
+        this.#registry.log[retry ? 'warn' : 'error']({ err: { message: (error as Error).message }, jobId: this.jobId, ending: change.to }, retry ? 'could not record the end of a hold: trying again' : 'could not record the end of a hold');
+        if (!retry) break;
+        // Unref'd: a retry asleep when the service stops must not keep the process up for it.
+        await sleep(wait, undefined, { ref: false });
+      }
     }
     this.#resolve(end);
     for (const listener of this.#listeners) {
@@ -405,6 +433,35 @@ class Session implements HeldSession {
     if (closeAfterMs > 0) setTimeout(() => void close(), closeAfterMs).unref();
     else await close();
   }
+
+  async #confirmOverOtherEnding(change: Ending, set: EndingColumns): Promise<void> {
+    const overridden = await confirmAfterHoldEnded(this.#registry.db, this.jobId, (previous) => ({
+      event: { ...change.event, message: `${change.event.message} It had been recorded as ended (${previous}) by a process that could not see the payment; the provider's confirmation stands.`, data: { ...change.event.data, overrides: previous } },
+      set,
+    }));
+    if (overridden) this.#registry.log.warn({ jobId: this.jobId, confirmationCode: change.confirmationCode }, 'a held booking ended elsewhere was confirmed by the provider: recorded as completed');
+  }
+}
+
+/** The provider's name for an ending recorded from the row alone (a sweep, a cancel in a process not holding the tab). */
+function providerNameOf(providerId: string | undefined): string {
+  return providerName(providerId) ?? 'the provider';
+}
+
+/** What an ending writes besides the status, whoever records it: the hold let go, and the job's error says where it happened. */
+function endingColumns(ending: Ending, provider: string | null, url?: string) {
+  return {
+    summary: ending.summary,
+    hold_instance: null,
+    ...(ending.confirmationCode ? { confirmation_code: ending.confirmationCode } : {}),
+    ...(ending.error ? { error: JSON.stringify({ ...ending.error, step: 'payment', provider, ...(url === undefined ? {} : { url }) }) } : {}),
+  };
+}
+type EndingColumns = ReturnType<typeof endingColumns>;
+
+export interface HoldRegistryOptions {
+  /** MAX_POSTPONE_MS unless set (tests shorten it). */
+  maxPostponeMs?: number;
 }
 
 export class HoldRegistry {
@@ -412,13 +469,17 @@ export class HoldRegistry {
   readonly log: Logger;
   /** This process, as named in jobs.hold_instance. */
   readonly instanceId: string;
+  readonly maxPostponeMs: number;
+  /** The service is stopping: a failed write is not tried again. */
+  stopping = false;
   readonly #sessions = new Map<string, Session>();
   #timers: NodeJS.Timeout[] = [];
 
-  constructor(db: Kysely<DB>, log: Logger, instanceId: string) {
+  constructor(db: Kysely<DB>, log: Logger, instanceId: string, options: HoldRegistryOptions = {}) {
     this.db = db;
     this.log = log;
     this.instanceId = instanceId;
+    this.maxPostponeMs = options.maxPostponeMs ?? MAX_POSTPONE_MS;
   }
 
   get(jobId: string): HeldSession | undefined {
@@ -456,24 +517,39 @@ export class HoldRegistry {
   }
 
   /**
-   * Past its deadline, a hold waiting for a payment in flight says so to the other processes: its
-   * hold_seen_at is set ahead (now + VOUCH_SECONDS), which their sweeps read as "still held, do not
-   * expire". A holder that dies stops vouching, and the usual staleness rule releases the hold.
+   * A hold with a payment in flight says so to the other processes: its hold_seen_at is set ahead
+   * (now + VOUCH_SECONDS), which their sweeps read as "still held, do not end", and a cancel there
+   * as "a payment is being processed". Written as the payment leaves, and at every heartbeat while
+   * it is in flight (or the expiry waits for it). A holder that dies stops vouching, and the usual
+   * staleness rule releases the hold.
    */
   async vouch(jobId: string): Promise<void> {
     await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now() + make_interval(secs => ${VOUCH_SECONDS})` }).where('id', '=', jobId).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
   }
 
+  /** The payment has been answered: the hold is no longer vouched for ahead (a cancel elsewhere may go through again). */
+  async unvouch(jobId: string): Promise<void> {
+    await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now()` }).where('id', '=', jobId).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+  }
+
+  /** The person submitted a payment from the held tab: whoever records the end of the hold words it as uncertain. */
+  async recordSubmission(jobId: string): Promise<void> {
+    await this.db.updateTable('jobs').set({ payment_submitted_at: sql<Date>`coalesce(payment_submitted_at, now())` }).where('id', '=', jobId).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+  }
+
   async heartbeat(): Promise<void> {
     const ids = [...this.#sessions.keys()];
     if (ids.length === 0) return;
-    const vouched = ids.filter((id) => this.#sessions.get(id)?.isPostponing());
+    const vouched = ids.filter((id) => this.#sessions.get(id)?.vouching());
     const seen = ids.filter((id) => !vouched.includes(id));
-    if (seen.length > 0) await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now()` }).where('id', 'in', seen).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
-    await Promise.all(vouched.map((id) => this.vouch(id)));
+    // Never back from a vouch written meanwhile (a payment that left as this heartbeat began); the
+    // session takes its vouch back itself once the payment has been answered (unvouch).
+    if (seen.length > 0) await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`greatest(hold_seen_at, now())` }).where('id', 'in', seen).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    await Promise.all(vouched.map((id) => this.#sessions.get(id)?.renewVouch()));
     // A job ended by another process (a cancel handled where the session is not held, its sweep)
     // changed only the row: the tab here stays open, and someone connected to it could still pay
-    // for a booking that has ended. Close it. (A job still `running` is a pause being recorded.)
+    // for a booking that has ended. Close it, once a payment in flight on it has been answered.
+    // (A job still `running` is a pause being recorded.)
     const rows = await this.db.selectFrom('jobs').select(['id', 'status']).where('id', 'in', ids).execute();
     const statuses = new Map(rows.map((row) => [row.id, row.status as JobStatus]));
     const settled = ids.filter((id) => {
@@ -484,8 +560,9 @@ export class HoldRegistry {
       const session = this.#sessions.get(id);
       if (!session) return;
       this.log.info({ jobId: id }, 'closing a held session whose job ended in another process');
-      // The row already says how the job ended: the session's own transition is refused and writes nothing.
-      await session.lose('the job ended in another process');
+      // The row already says how the job ended: the session's own transition is refused and writes
+      // nothing, unless the tab shows the provider's confirmation (then the job is completed).
+      await session.endedElsewhere();
     }));
   }
 
@@ -493,7 +570,7 @@ export class HoldRegistry {
   async sweep(): Promise<number> {
     const rows = await this.db
       .selectFrom('jobs')
-      .select(['id', 'provider_id', sql<boolean>`hold_expires_at is not null and hold_expires_at <= now()`.as('expired')])
+      .select(['id', 'provider_id', sql<boolean>`hold_expires_at is not null and hold_expires_at <= now()`.as('expired'), sql<boolean>`payment_submitted_at is not null`.as('submitted')])
       .where('status', '=', 'paused_payment')
       .where((eb) =>
         eb.or([
@@ -508,22 +585,14 @@ export class HoldRegistry {
     let released = 0;
     for (const row of rows) {
       if (this.#sessions.has(row.id)) continue;
-      const expired = row.expired;
       const providerId = row.provider_id ?? undefined;
+      const P = providerNameOf(providerId);
+      // A payment the person submitted there is uncertain: the holder that saw it is gone.
+      const ending = row.expired
+        ? expiryEnding(providerId, P, null, row.submitted)
+        : lossEnding(providerId, P, 'the process holding this booking\'s browser session stopped', null, row.submitted);
       try {
-        await transition(this.db, row.id, {
-          to: 'error',
-          from: ['paused_payment'],
-          event: expired
-            ? { type: 'job_failed', providerId, message: 'The hold ran out before the card security code was entered; nothing was booked.', data: { reason: 'handoff_expired', providerOutcome: 'manual_override' } }
-            : { type: 'job_failed', providerId, message: 'The process holding this booking\'s browser session stopped; the hold is lost and nothing was booked.', data: { reason: 'hold_lost' } },
-          set: {
-            hold_instance: null,
-            error: JSON.stringify(expired
-              ? { reason: 'handoff_expired', step: 'payment', provider: providerId ?? null, message: 'the hold ran out before the person paid' }
-              : { reason: 'hold_lost', step: 'payment', provider: providerId ?? null, message: 'the process holding the browser session stopped' }),
-          },
-        });
+        await transition(this.db, row.id, { to: 'error', from: ['paused_payment'], event: ending.event, set: endingColumns(ending, providerId ?? null) });
         released += 1;
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
@@ -532,10 +601,38 @@ export class HoldRegistry {
     return released;
   }
 
-  /** At shutdown: a browser session cannot outlive its process, so its holds end now. */
+  /**
+   * A cancel that reached a process not holding the session: the row is ended here, and the holder
+   * closes its tab at its next heartbeat. Refused while the holder vouches for a payment in flight
+   * (decided under the row's lock, so a vouch written meanwhile is seen); worded as uncertain when
+   * the person submitted one.
+   */
+  async cancelElsewhere(jobId: string): Promise<CancelResult> {
+    try {
+      await transition(this.db, jobId, {
+        to: 'error',
+        from: ['paused_payment'],
+        decide: async (trx) => {
+          const row = await trx.selectFrom('jobs').select(['provider_id', sql<boolean>`hold_instance is not null and hold_seen_at > now()`.as('vouched'), sql<boolean>`payment_submitted_at is not null`.as('submitted')]).where('id', '=', jobId).executeTakeFirstOrThrow();
+          if (row.vouched) throw new DomainError('payment_in_flight', `job ${jobId} has a payment in flight in the process holding it`);
+          const providerId = row.provider_id ?? undefined;
+          const ending = cancelEnding(providerId, providerNameOf(providerId), null, row.submitted);
+          return { event: ending.event, set: endingColumns(ending, providerId ?? null) };
+        },
+      });
+      return 'cancelled';
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.code === 'payment_in_flight') return 'payment_in_flight';
+      return 'ended';
+    }
+  }
+
+  /** At shutdown: a browser session cannot outlive its process, so its holds end now (a payment in flight is given a few seconds to be answered). */
   async stop(): Promise<void> {
+    this.stopping = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
-    await Promise.all([...this.#sessions.values()].map((s) => s.lose('the service stopped')));
+    await Promise.all([...this.#sessions.values()].map((s) => s.lose('the service stopped', STOP_WAIT_MS)));
   }
 }

@@ -110,8 +110,10 @@ export function heldRecord(driver: Driver, request: SearchRequest, held: Held, p
   };
 }
 
-export function pausedSummary(driver: Driver, what: string, expiresAt: Date, decisions: Decisions): string {
-  return `Held at ${driver.name}: ${what}.${decisionNotes(decisions)} Waiting for the card security code until ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+/** `codeAsked` false: the payment page charges the card on file with no code; the person approves the charge. */
+export function pausedSummary(driver: Driver, what: string, expiresAt: Date, decisions: Decisions, codeAsked = true): string {
+  const until = `until ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+  return `Held at ${driver.name}: ${what}.${decisionNotes(decisions)} ${codeAsked ? 'Waiting for the card security code' : 'Waiting for the person to approve the charge'} ${until}`;
 }
 
 export function completedSummary(driver: Driver, what: string, code: string, decisions: Decisions): string {

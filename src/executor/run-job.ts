@@ -181,7 +181,9 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
         const ownHold = now + deps.settings.holdSeconds * 1000;
         const expiresAt = new Date(siteHold && siteHold > now ? Math.min(siteHold, ownHold) : ownHold);
         const what = heldDescription(plan.request, outcome.held, outcome.payment, outcome.step);
-        const summary = pausedSummary(driver, what, expiresAt, outcome.decisions);
+        // No card-code field: the payment page would charge the card on file at one press of Pay.
+        const codeAsked = outcome.field !== null;
+        const summary = pausedSummary(driver, what, expiresAt, outcome.decisions, codeAsked);
         const token = handoffToken(deps.secretKey, jobId, expiresAt.toISOString());
         deps.holds.add({ jobId, driver, context, page: outcome.page, guard, events: recorder, expiresAt, what, url: outcome.page.url().split('?')[0] ?? '' });
         paused = true; // only once the registry holds the session: until then the run closes it on failure
@@ -193,9 +195,11 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
             event: {
               type: 'paused_payment',
               providerId: driver.id,
-              message: `Stopped before the card security code at ${driver.name}: ${what}. The person completes the payment at the handoff URL until ${expiresAt.toISOString()}.`,
+              message: codeAsked
+                ? `Stopped before the card security code at ${driver.name}: ${what}. The person completes the payment at the handoff URL until ${expiresAt.toISOString()}.`
+                : `Stopped before the charge at ${driver.name}: ${what}. Its payment page charges the card on file without a security code; the person approves the charge at the handoff URL until ${expiresAt.toISOString()}.`,
               // What is held, as data for the handoff page and the person's bookings (null: the site asked for the code before its review page).
-              data: { providerOutcome: 'accepted', holdExpiresAt: expiresAt.toISOString(), step: outcome.step, held: outcome.held ? heldRecord(driver, plan.request, outcome.held, outcome.payment, outcome.decisions) : null },
+              data: { providerOutcome: 'accepted', holdExpiresAt: expiresAt.toISOString(), step: outcome.step, cardCodeAsked: codeAsked, held: outcome.held ? heldRecord(driver, plan.request, outcome.held, outcome.payment, outcome.decisions) : null },
             },
           });
         } catch (error) {

@@ -11,6 +11,12 @@ import type { Driver, ProviderId } from './types.ts';
 
 export const DRIVERS: Readonly<Record<ProviderId, Driver>> = { tablebook, dinenow, staysearch, roomly, skyfare, jetdeck, tixhub, eventgo };
 
+/** A provider's name as its site spells it (an unknown id as it is), or null without one. */
+export function providerName(id: string | null | undefined): string | null {
+  if (!id) return null;
+  return Object.hasOwn(DRIVERS, id) ? DRIVERS[id as ProviderId].name : id;
+}
+
 /** The configured order per scenario: first choice first. */
 export const PROVIDER_ORDER: Readonly<Record<Scenario, readonly ProviderId[]>> = {
   restaurant: ['tablebook', 'dinenow'],

@@ -16,3 +16,8 @@ export function hasControlCharacter(value: string): boolean {
 export function hasFormatCharacter(value: string): boolean {
   return /\p{Cf}/u.test(value);
 }
+
+/** Whether PostgreSQL text can hold the value: no U+0000 and no unpaired UTF-16 surrogate. */
+export function isStorable(value: string): boolean {
+  return value.isWellFormed() && !value.includes('\u0000');
+}

@@ -8,7 +8,7 @@ import { runJob as run } from '../../src/executor/run-job.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { auditOf, createJob, outcomes, requests, runJob, types } from './helpers.ts';
+import { auditOf, createJob, directRunDeps, firstClaim, outcomes, requests, runJob, types } from './helpers.ts';
 
 // consent.maxJobDurationSeconds stops a run cleanly. The shortest limit the API accepts is 30 s, so
 // the run is slowed with EXECUTOR_STEP_DELAY_MS (a test aid: a pause before each step) until it
@@ -73,16 +73,7 @@ for (const backend of BACKENDS) {
           return args.result;
         },
       };
-      const log = createLogger('silent');
-      await run({
-        db: service.services.db.withPlugin(slowFallback),
-        pool,
-        holds: new HoldRegistry(service.services.db, log, 'test-instance'),
-        log,
-        secretKey: service.services.secretKey,
-        stopping: new AbortController().signal,
-        settings: { holdSeconds: 900, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
-      }, jobId, { signal: new AbortController().signal, retryCount: 0, lastTry: false });
+      await run(directRunDeps(service, pool, new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance'), service.services.db.withPlugin(slowFallback)), jobId, firstClaim());
 
       const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
       assert.equal(job.status, 'error');

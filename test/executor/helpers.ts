@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import type { BrowserPool } from '../../src/browser/pool.ts';
+import type { HoldRegistry } from '../../src/executor/holds.ts';
+import type { Claim, RunDeps } from '../../src/executor/run-job.ts';
+import { createLogger } from '../../src/observability/logger.ts';
 import { call } from '../helpers/http.ts';
 import type { TestService } from '../helpers/service.ts';
 
@@ -64,4 +68,25 @@ export function assertCountersAgree(job: any, events: any[]): void {
 /** Every provider attempt ends with exactly one event carrying providerOutcome. */
 export function outcomes(events: any[]): Array<[string, string]> {
   return events.filter((e) => e.providerOutcome).map((e) => [e.providerId, e.providerOutcome]);
+}
+
+/**
+ * What a test needs to call runJob itself (outside the service's workers): its own browser pool,
+ * hold registry or database wrapper, with the service's settings and no step delay.
+ */
+export function directRunDeps(service: TestService, pool: BrowserPool, holds: HoldRegistry, db: RunDeps['db'] = service.services.db): RunDeps {
+  return {
+    db,
+    pool,
+    holds,
+    log: createLogger('silent'),
+    secretKey: service.services.secretKey,
+    stopping: new AbortController().signal,
+    settings: { holdSeconds: 900, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
+  };
+}
+
+/** A claim as the queue gives it on a job's first and only try. */
+export function firstClaim(): Claim {
+  return { signal: new AbortController().signal, retryCount: 0, lastTry: false };
 }

@@ -185,7 +185,7 @@ for (const backend of BACKENDS) {
 
       const end = await Promise.race([held.done, new Promise<null>((resolve) => setTimeout(() => resolve(null), HEARTBEAT_MS + 2_000))]);
       assert.deepEqual(end, { kind: 'lost', reason: 'the job ended in another process' }, 'the session ended within a heartbeat');
-      for (let i = 0; i < 20 && !held.page.isClosed(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 200 && !held.page.isClosed(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(held.page.isClosed(), true, 'the tab is closed: nobody can pay on it');
       assert.equal(service.services.executor.holds.get(job.jobId), undefined);
       const done = await waitForJob(service, key, job.jobId, { until: ['error'] });

@@ -6,7 +6,7 @@ import { runJob, type RunDeps } from '../../src/executor/run-job.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { auditOf, createJob, requests, types } from './helpers.ts';
+import { auditOf, createJob, directRunDeps, firstClaim, requests, types } from './helpers.ts';
 
 // A run stopped by something other than the provider (here the hold registry refuses the session at
 // the pause), driven through the real run on a real job, browser and sandbox. On the queue's last
@@ -32,17 +32,8 @@ for (const backend of BACKENDS) {
       service = await startTestService(backend.url, {}, { sandbox: true });
       key = await service.mintKey();
       pool = new BrowserPool({ chromiumPath: service.config.CHROMIUM_PATH });
-      const log = createLogger('silent');
-      holds = new BrokenHolds(service.services.db, log, 'test-instance');
-      deps = {
-        db: service.services.db,
-        pool,
-        holds,
-        log,
-        secretKey: service.services.secretKey,
-        stopping: new AbortController().signal,
-        settings: { holdSeconds: 900, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
-      };
+      holds = new BrokenHolds(service.services.db, createLogger('silent'), 'test-instance');
+      deps = directRunDeps(service, pool, holds);
     });
     after(async () => {
       await pool.close();
@@ -72,7 +63,7 @@ for (const backend of BACKENDS) {
 
     test('before the last try: the error goes back to the queue, which will retry the job', async () => {
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Noma' }));
-      await assert.rejects(runJob(deps, jobId, { signal: new AbortController().signal, retryCount: 0, lastTry: false }), /the hold registry is unavailable/);
+      await assert.rejects(runJob(deps, jobId, firstClaim()), /the hold registry is unavailable/);
       const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
       assert.equal(job.status, 'running', 'left for the next try');
     });

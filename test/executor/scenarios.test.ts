@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { rawRequest } from '../sandbox/drivers.ts';
 import { assertCountersAgree, outcomes, requests, runJob, venue } from './helpers.ts';
 
 // Hotels, flights and activities run end to end like restaurants (the contract's "activity is not
@@ -69,6 +70,30 @@ for (const backend of BACKENDS) {
         const roundTrip = await book(requests.flight({ return_date: requests.flight().request.params.date }));
         assert.equal(roundTrip.job.status, 'error');
         assert.equal(roundTrip.job.error.reason, 'unsupported_request', 'a return trip is not booked as a one-way surprise');
+      });
+
+      test('flight: the guest page gets the traveller\'s own identity documents from the profile (birth date, passport, issuing country, known traveler number), on each airline site', async () => {
+        const traveller = { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', phone: '+1 202 555 0147', dob: '1906-12-09', passport_number: 'p9876543', passport_country: 'us', known_traveler_number: 'KT4455667' };
+        // Where each site lists the travellers it holds (its review page), from the payment page the session is held on.
+        const reviewOf: Record<string, (payment: string) => string> = {
+          skyfare: (path) => path.replace(/\/payment$/, '/review'),
+          jetdeck: (path) => path.replace(/\/checkout$/, '/confirm-details'),
+        };
+        for (const provider of ['skyfare', 'jetdeck']) {
+          const { job } = await book({ ...requests.flight({}, { allowedProviders: [provider] }), profile: traveller });
+          assert.equal(job.status, 'paused_payment', `${provider}: ${job.summary}`);
+          const held = service.services.executor.holds.get(job.jobId)!;
+          const url = new URL(held.page.url());
+          const cookie = (await held.page.context().cookies(url.origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+          const review = await rawRequest(Number(url.port), url.host, reviewOf[provider]!(url.pathname), { headers: { cookie } });
+          assert.equal(review.status, 200, provider);
+          const listed = review.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+          const expected = provider === 'skyfare'
+            ? 'Passenger 1 Grace Hopper · born 1906-12-09 · passport P9876543 (United States) · KTN KT4455667'
+            : 'HOPPER/Grace — DOB 1906-12-09, passport P9876543 US (United States), KTN KT4455667';
+          assert.ok(listed.includes(expected), `${provider} holds the traveller as given (${expected}): ${listed.slice(listed.indexOf('Grace') - 40, listed.indexOf('Grace') + 160)}`);
+          await held.cancel();
+        }
       });
 
       test('activity: a seat type picks the matching section; Sold Out everywhere is no_availability', async () => {

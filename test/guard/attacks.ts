@@ -32,7 +32,15 @@ export interface Attack {
   kind?: 'text' | 'select' | 'choice';
   /** The page hands the code to a worker: wait until the page says whether its worker started. */
   worker?: boolean;
+  /**
+   * The code field is in a sandboxed frame that runs no script: no page script can put a code in or
+   * send it, and the in-page layer's listeners do not run there either (the browser calls no script
+   * of that document). Raw typing and the form's own submission are for layers 1 and 3.
+   */
+  scriptless?: boolean;
 }
+
+const sandboxed = (flags: string) => `/iframe/sandboxed?sandbox=${encodeURIComponent(flags)}`;
 
 export const ATTACKS: Attack[] = [
   { path: '/odd-label', fields: ['input[name="f7"]'], submit: '#adv-submit' },
@@ -41,6 +49,9 @@ export const ATTACKS: Attack[] = [
   { path: '/odd-label/split', fields: ['input[name="d1"]', 'input[name="d2"]', 'input[name="d3"]'], submit: '#adv-submit' },
   { path: '/iframe', frame: '#adv-payment-frame', fields: ['#frame-cvc'], submit: '#pay-frame-submit' },
   { path: '/iframe/odd', frame: '#adv-payment-frame', fields: ['input[name="fld_a"]'], submit: '#pay-frame-submit' },
+  { path: sandboxed('allow-scripts allow-forms'), frame: '#adv-payment-frame', fields: ['#frame-cvc'], submit: '#pay-frame-submit' },
+  { path: sandboxed('allow-scripts allow-same-origin allow-forms'), frame: '#adv-payment-frame', fields: ['#frame-cvc'], submit: '#pay-frame-submit' },
+  { path: sandboxed('allow-forms'), frame: '#adv-payment-frame', fields: ['#frame-cvc'], submit: '#pay-frame-submit', scriptless: true },
   { path: '/early', fields: ['#sc'], submit: '#adv-submit' },
   { path: '/autosubmit', fields: ['#cvv'] },
   { path: '/fetch', fields: ['#code'], blur: true },
@@ -49,6 +60,9 @@ export const ATTACKS: Attack[] = [
   { path: '/fetch/ws', fields: ['#code'] },
   { path: '/fetch/blob', fields: ['#code'], blur: true },
   { path: '/fetch/stream', fields: ['#code'], blur: true, http2Only: true },
+  { path: '/preload', fields: ['#code'] },
+  { path: '/preload/document', fields: ['#code'] },
+  { path: '/preload/header', fields: ['#code'] },
   { path: '/select', kind: 'select', fields: ['#cvc-d1', '#cvc-d2', '#cvc-d3'], submit: '#adv-submit' },
   { path: '/radio', kind: 'choice', fields: [...CODE].map((d, i) => `input[name="cvv_${i + 1}"][value="${d}"]`), submit: '#adv-submit' },
   { path: '/shared-worker', fields: ['#code'], worker: true },

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCardCodeName, looksLikeCardCode } from '../../src/executor/guard/card-fields.ts';
 import { cardFieldInMessage, cardFieldInRequest } from '../../src/executor/guard/request-scan.ts';
+import { describeOrigin, describeUrl } from '../../src/executor/guard/events.ts';
 
 // The classifier every guard layer shares, and the network layer's reading of requests: pure checks.
 
@@ -42,5 +43,18 @@ describe('the network layer reads every encoding', () => {
     assert.equal(scan('http://x/search', 'restaurant_name=Security+Code+Bar&city=Paris&party_size=2', 'application/x-www-form-urlencoded'), null);
     assert.equal(scan('http://x/p', JSON.stringify({ note: 'my cvc is on the back' }), 'application/json'), null);
     assert.equal(scan('http://x/?q=1', null), null);
+  });
+});
+
+describe('how the guard names a URL in its audit messages', () => {
+  test('origin and path, never the query, and no digit anywhere (the page chooses host, port and path, and may put a code it holds in any of them)', () => {
+    assert.equal(describeUrl('https://pay.example/checkout/pay?cvc=123&card=4242'), 'https://pay.example/checkout/pay');
+    assert.equal(describeUrl('https://pay.example/collect/4821/v2'), 'https://pay.example/collect/####/v#');
+    assert.equal(describeUrl('https://4821.pay.example:4821/x'), 'https://####.pay.example:####/x');
+    assert.equal(describeUrl('http://tablebook.localhost:4100/book'), 'http://tablebook.localhost:####/book');
+    assert.equal(describeOrigin('https://4821.pay.example/frame/card?cvc=1'), 'https://####.pay.example');
+    assert.equal(describeUrl('about:srcdoc'), 'about:srcdoc');
+    assert.equal(describeUrl('data:text/html,<p>1234</p>'), 'data:');
+    assert.equal(describeUrl('blob:https://pay.example/5f3e1234-0a1b-4c2d-8e9f-0123456789ab'), 'blob:');
   });
 });

@@ -113,10 +113,79 @@ describe('payment guard, driver layer alone', () => {
     const frame = await (await page.waitForSelector('#adv-payment-frame')).contentFrame();
     await frame!.waitForLoadState('load');
     await page.waitForTimeout(100);
-    await assert.rejects(g.submit('#adv-submit', 'continue'), (e: unknown) => e instanceof CardCheckFailed && /a frame from http:\/\/payments\.localhost:\d+: the page did not answer/.test(e.message));
+    await assert.rejects(g.submit('#adv-submit', 'continue'), (e: unknown) => e instanceof CardCheckFailed && /a frame from http:\/\/payments\.localhost:#+: the page did not answer/.test(e.message));
     assert.match(page.url(), /\/iframe\/busy$/, 'not pressed');
-    assert.deepEqual(log.deniedBy('driver'), [`Payment guard (driver layer) refused to press 'Continue': it could not check a frame from ${sandbox.origin('payments')} for a card security code field.`]);
+    assert.deepEqual(log.deniedBy('driver'), [`Payment guard (driver layer) refused to press 'Continue': it could not check a frame from ${sandbox.origin('payments').replace(/[0-9]/g, '#')} for a card security code field.`]);
     assert.equal(log.entries.filter((e) => e.kind === 'allowed').length, 0);
+    await context.close();
+  });
+
+  test('a card field the page does not show at once is never taken for "none": in a frame lazy, still loading, sandboxed or added as Pay is pressed, or in a shadow root, Pay is refused (the pause)', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log, { timeoutMs: 8_000 });
+    const origin = sandbox.origin('adversarial');
+    const sandboxed = (flags: string) => `/iframe/sandboxed?sandbox=${encodeURIComponent(flags)}`;
+    const cases: Array<[string, string]> = [
+      ['/iframe/lazy', 'cvc'], // far below the fold, outside the form: loaded and asked
+      ['/iframe/slow', 'cvc'], // its document still loading: asked once it is there
+      ['/iframe/late', 'card iframe'], // put into the form as the pointer goes down on Pay
+      ['/iframe/late?where=page', 'cvc'], // put beside the form: the press stops, the new frame is asked
+      ...['', 'allow-forms', 'allow-scripts', 'allow-scripts allow-same-origin'].map((flags): [string, string] => [sandboxed(flags), 'cvc']),
+      ['/shadow', 'cvc'], // inside a web component's shadow root
+    ];
+    for (const [path, field] of cases) {
+      await g.goto(`${origin}${path}`);
+      // The press's own time, not the page's load (a slow frame takes 2 s): under its 8 s limit.
+      const started = Date.now();
+      await assert.rejects(g.submit('#adv-submit', 'pay'), (e: unknown) => e instanceof CardStepReached && e.field === field, path);
+      assert.ok(Date.now() - started < 7_000, `${path}: decided without running into the time limit`);
+      await page.waitForTimeout(200);
+      assert.equal(page.url(), `${origin}${path}`, `${path}: Pay was not pressed`);
+    }
+    assert.equal(log.entries.filter((e) => e.kind === 'allowed').length, 0);
+    assert.equal(log.deniedBy('driver').length, cases.length);
+    await context.close();
+  });
+
+  test('a frame with no card field that appears as a control is pressed (an advert) is asked, then the control is pressed again; a page that adds one at every press is not pressed', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log, { timeoutMs: 8_000 });
+    const origin = sandbox.origin('adversarial');
+    await g.goto(`${origin}/iframe/late?where=page&what=advert&once`);
+    await g.submit('#adv-submit', 'pay');
+    assert.equal(page.url(), `${origin}/iframe/paid`, 'the second press went through');
+    assert.deepEqual(log.deniedBy('driver'), []);
+    assert.deepEqual(log.entries.map((e) => e.kind), ['allowed']);
+
+    await g.goto(`${origin}/iframe/late?where=page&what=advert`);
+    await assert.rejects(g.submit('#adv-submit', 'pay'), (e: unknown) => e instanceof CardCheckFailed && /a frame appeared on the page each time the control was pressed/.test(e.message));
+    await page.waitForTimeout(200);
+    assert.equal(page.url(), `${origin}/iframe/late?where=page&what=advert`, 'never pressed through');
+    assert.equal(await page.locator('iframe[title=Advert]').count(), 3, 'pressed three times, stopped each time');
+    assert.deepEqual(log.deniedBy('driver'), ["Payment guard (driver layer) refused to press 'Pay now': a frame appeared on the page each of the 3 times it was pressed."]);
+    assert.deepEqual(sandbox.cardCodesReceived(), []);
+    await context.close();
+  });
+
+  test('whether a payment page asks for the card code is asked of every frame: a code field in a partner\'s iframe or a shadow root counts, a page without one does not', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log, { timeoutMs: 8_000 });
+    const origin = sandbox.origin('adversarial');
+    // The driver's own selector names nothing on these pages: only the guard's look finds the field.
+    for (const path of ['/iframe', '/iframe/lazy', '/shadow']) {
+      await g.goto(`${origin}${path}`);
+      assert.equal(await g.asksForCardCode('#no-such-field', 'Pay'), true, path);
+    }
+    await g.goto(`${origin}/iframe/late?where=page&what=advert`);
+    assert.equal(await g.asksForCardCode('#no-such-field', 'Pay'), false, 'a page with no code field anywhere');
+    assert.equal(await g.asksForCardCode('#adv-submit', 'Pay'), true, 'the selector, when it matches');
+    assert.deepEqual(log.entries, [], 'looking presses nothing and records nothing');
     await context.close();
   });
 

@@ -3,9 +3,10 @@
  * on the hooks documented in sandbox/README.md, which is the point: if these
  * break, the documentation is wrong.
  */
+import assert from 'node:assert/strict';
 import http from 'node:http';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
-import type { ProviderId, Scenario } from '../../sandbox/index.ts';
+import type { ProviderId, Sandbox, Scenario } from '../../sandbox/index.ts';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -337,4 +338,16 @@ export async function unlabelledControls(page: Page): Promise<string[]> {
       return !forLabel && !e.closest('label');
     })
     .map((e) => e.outerHTML.slice(0, 120)));
+}
+
+/**
+ * The sandbox keeps of a card code only that one arrived: each receipt is a host, a path, a field
+ * name and a time. Its page-chosen parts (path, field) never hold `code`; the host's port and the
+ * time are numbers of their own, which may contain any digits by chance.
+ */
+export function assertNoCodeStored(sandbox: Sandbox, code: string): void {
+  for (const receipt of sandbox.cardCodesReceived()) {
+    assert.deepEqual(Object.keys(receipt).sort(), ['at', 'field', 'host', 'path']);
+    assert.ok(!receipt.path.includes(code) && !receipt.field.includes(code), `the value itself is never stored (${receipt.path} ${receipt.field})`);
+  }
 }

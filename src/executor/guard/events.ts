@@ -8,6 +8,33 @@ export const LAYER_NAMES: Record<GuardLayer, string> = {
   network: 'network layer',
 };
 
+/**
+ * A URL as the guard's messages name it: origin and path, never the query, and no digit (each one
+ * '#'). The page chooses all of it, host and port included: a page that had the person's code (typed
+ * while they were in control) could put it anywhere in a URL it requests, and an audit event must
+ * never carry a card code. A code is digits; the names an operator reads a refusal by mostly are not.
+ */
+export function describeUrl(url: string): string {
+  return describe(url, (u) => `${u.origin}${u.pathname}`);
+}
+
+/** A frame's origin as the guard's messages name it: digits masked, as in describeUrl. */
+export function describeOrigin(url: string): string {
+  return describe(url, (u) => u.origin);
+}
+
+function describe(url: string, part: (u: URL) => string): string {
+  try {
+    const u = new URL(url);
+    // about:blank, about:srcdoc; a data: or blob: URL is named by its scheme alone (a blob: URL has
+    // its creator's origin, and its "path" is that origin again with the blob's id).
+    if (u.origin === 'null' || u.protocol === 'blob:') return u.protocol === 'about:' ? `about:${u.pathname.slice(0, 20)}` : u.protocol;
+    return part(u).replace(/[0-9]/g, '#');
+  } catch {
+    return 'an unparseable URL';
+  }
+}
+
 export interface GuardEvents {
   denied(layer: GuardLayer, message: string): void;
   allowed(message: string): void;

@@ -1,6 +1,7 @@
-import type { Locator, Page, Response } from 'playwright-core';
-import { IN_PAGE_CLASSIFIER } from './card-fields.ts';
-import type { GuardEvents } from './events.ts';
+import type { Frame, Locator, Page, Response } from 'playwright-core';
+import { describeOrigin, type GuardEvents } from './events.ts';
+import { timeLimit } from '../../browser/time-limit.ts';
+import { armPress, classifyChoice, classifyControl, classifyField, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
 
 // Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
 // press controls, but it has no way to put text into a card-code field, and it refuses to press a
@@ -9,6 +10,9 @@ import type { GuardEvents } from './events.ts';
 // waits only for the person's card code.
 
 /** The pause point: a driver tried to go past the card-code step. */
+/** How many times a control is pressed while frames keep appearing on the page as it is pressed. */
+const MAX_PRESSES = 3;
+
 export class CardStepReached extends Error {
   readonly field: string;
   readonly control: string;
@@ -72,59 +76,6 @@ export class HttpStatusError extends Error {
     this.url = url;
   }
 }
-
-/* Page-side checks, built from the shared classifier's source so every layer agrees. */
-const classifyField = new Function('el', `${IN_PAGE_CLASSIFIER}\nreturn cardFieldOf(el);`) as (el: Element) => string | null;
-const classifyControl = new Function(
-  'el',
-  `${IN_PAGE_CLASSIFIER}
-  const label = ((el.innerText || el.value || el.getAttribute('aria-label') || el.id || el.tagName) + '').trim().replace(/\\s+/g, ' ').slice(0, 60);
-  const form = el.form || el.closest('form');
-  let field = null;
-  let frame = false;
-  if (form) {
-    for (const f of Array.from(form.elements)) { field = cardChoiceOf(f); if (field) break; }
-    if (!field) for (const f of Array.from(form.querySelectorAll('input, textarea, select'))) { field = cardChoiceOf(f); if (field) break; }
-    frame = form.querySelector('iframe') !== null;
-  }
-  return { label, field, frame };`,
-) as (el: Element) => { label: string; field: string | null; frame: boolean };
-/** Also a radio button or checkbox whose name or labels read as a card code (a code picked digit by digit). */
-const classifyChoice = new Function('el', `${IN_PAGE_CLASSIFIER}\nreturn cardChoiceOf(el);`) as (el: Element) => string | null;
-const firstCardField = new Function(`${IN_PAGE_CLASSIFIER}
-  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { const f = cardChoiceOf(el); if (f) return f; }
-  return null;`) as () => string | null;
-/**
- * Fills a whole form in one round trip: every target is classified first, and if any is a card-code
- * field nothing is filled. Values go in through the elements' own setters with input and change
- * events, as a person's typing would leave them.
- */
-const fillFields = new Function(
-  'fields',
-  `${IN_PAGE_CLASSIFIER}
-  const targets = [];
-  for (const [selector, value] of fields) {
-    const el = document.querySelector(selector);
-    if (!el) return { missing: selector };
-    const card = cardChoiceOf(el);
-    if (card) return { card };
-    targets.push([el, value]);
-  }
-  for (const [el, value] of targets) {
-    const proto = el.tagName === 'SELECT' ? HTMLSelectElement.prototype : el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
-    el.focus();
-    setter.call(el, value);
-    if (el.tagName === 'SELECT' && el.value !== value) return { rejected: value };
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-    el.dispatchEvent(new Event('change', { bubbles: true }));
-    el.blur();
-  }
-  return {};`,
-) as (fields: Array<[string, string]>) => { missing?: string; card?: string; rejected?: string };
-const focusFirstCardField = new Function(`${IN_PAGE_CLASSIFIER}
-  for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) { if (cardFieldOf(el)) { el.focus(); return document.activeElement === el; } }
-  return false;`) as () => boolean;
 
 export interface Row {
   attrs: Record<string, string>;
@@ -220,19 +171,60 @@ export class GuardedPage {
    */
   async submit(selector: string, what: string): Promise<number | null> {
     const target = await this.#one(selector);
-    const control = await this.#bounded(target.evaluate(classifyControl), 'classify a control');
-    // Any control, not only a button: a link or a scripted element can start the payment as well.
-    const onPage = !control.field && !control.frame ? await this.#cardFieldAnywhere(control.label) : null;
-    const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
-    if (field) {
-      this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control.label}': the next step takes the card security code ('${field}'). Stopping here for the person to pay.`);
-      throw new CardStepReached(field, control.label);
+    // A frame that appears as the control is pressed stops the press until it has been asked. Pages
+    // add frames of their own (adverts, analytics, chat) at any moment: one with no card field is
+    // now known, and the control is pressed again; a page that keeps adding them is not pressed.
+    for (let press = 1; ; press++) {
+      const pressed = await this.#pressOnce(target, what);
+      if (pressed.kind === 'navigated') return pressed.status;
+      if (press === MAX_PRESSES) {
+        this.#events.denied('driver', `Payment guard (driver layer) refused to press '${pressed.control}': a frame appeared on the page each of the ${MAX_PRESSES} times it was pressed.`);
+        throw new CardCheckFailed(pressed.control, 'a frame appeared on the page each time the control was pressed');
+      }
     }
-    this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
-    const navigation = this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
-    navigation.catch(() => {}); // awaited below; a failed click must not leave it unhandled
-    await target.click({ timeout: this.#timeout });
-    return this.#arrived(await navigation);
+  }
+
+  /** One press, watched from before the check to the click: it navigates, or a frame with no card field stopped it. */
+  async #pressOnce(target: Locator, what: string): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string }> {
+    // Armed first, so that what appears between the check below and the click is seen at the click.
+    const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
+    let armed = true;
+    try {
+      const control = await this.#bounded(target.evaluate(classifyControl), 'classify a control');
+      // Any control, not only a button: a link or a scripted element can start the payment as well.
+      const onPage = !control.field && !control.frame ? await this.#cardFieldAnywhere(control.label) : null;
+      const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
+      if (field) this.#pause(control.label, field);
+      const navigation = this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
+      navigation.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
+      await target.click({ timeout: this.#timeout });
+      // The document is gone when the click navigated it away: nothing stopped the click then.
+      const stopped = await watch.evaluate((w) => w.disarm()).catch(() => null);
+      armed = false;
+      if (stopped) {
+        // The click did not go through. A new frame in the control's form is a card iframe; one
+        // elsewhere is asked like every other frame (it may still be loading).
+        const late = stopped.field ?? (stopped.frameInForm ? 'card iframe' : await this.#cardFieldAnywhere(control.label));
+        if (late) this.#pause(control.label, late);
+        return { kind: 'frame_appeared', control: control.label };
+      }
+      this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
+      return { kind: 'navigated', status: this.#arrived(await navigation) };
+    } finally {
+      // Disarmed after the click already (or its document is gone): one round trip less per press.
+      if (armed) await watch.evaluate((w) => w.disarm()).catch(() => {});
+      await watch.dispose().catch(() => {});
+    }
+  }
+
+  /**
+   * Whether the page asks for the card security code: the field `selector` names, or a card-code
+   * field in any frame or open shadow root (a payment partner's iframe holds it on many sites). A
+   * frame that cannot be asked is not a "no": CardCheckFailed, as pressing would meet.
+   */
+  async asksForCardCode(selector: string, control: string): Promise<boolean> {
+    if (await this.exists(selector)) return true;
+    return (await this.#cardFieldAnywhere(control)) !== null;
   }
 
   /** Focuses the first card-code field the page shows (any frame): the person types there at once. */
@@ -283,6 +275,12 @@ export class GuardedPage {
     }, cells), 'read the page');
   }
 
+  /** The pause: the next step takes the card code. An action_denied event, then CardStepReached. */
+  #pause(control: string, field: string): never {
+    this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control}': the next step takes the card security code ('${field}'). Stopping here for the person to pay.`);
+    throw new CardStepReached(field, control);
+  }
+
   /** Every way of putting something into a card-code field ends here: an action_denied event, then the refusal. */
   #refuse(field: string, how: 'fill' | 'choose a value in' | 'tick'): never {
     this.#events.denied('driver', `Payment guard (driver layer) refused to ${how} the card security code field '${field}'.`);
@@ -291,11 +289,9 @@ export class GuardedPage {
 
   /** Questions to the page have no timeout of their own in Playwright: a hung tab must not hang the run. */
   #bounded<T>(work: Promise<T>, what: string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new PageUnresponsive(what, this.#timeout)), this.#timeout);
+    return timeLimit(work, this.#timeout, (): never => {
+      throw new PageUnresponsive(what, this.#timeout);
     });
-    return Promise.race([work, limit]).finally(() => clearTimeout(timer));
   }
 
   #arrived(response: Response | null): number | null {
@@ -322,11 +318,11 @@ export class GuardedPage {
     for (const frame of this.#page.frames()) {
       let found: string | null;
       try {
-        found = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field');
+        found = await this.#askFrame(frame);
       } catch (error) {
         // A frame removed from the page shows nothing any more; every other failure is not knowing.
         if (frame.isDetached()) continue;
-        const where = frame === this.#page.mainFrame() ? 'the page' : `a frame from ${frameOrigin(frame.url())}`;
+        const where = frame === this.#page.mainFrame() ? 'the page' : `a frame from ${describeOrigin(frame.url())}`;
         this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control}': it could not check ${where} for a card security code field.`);
         throw new CardCheckFailed(control, `${where}: ${(error as Error).message.split('\n')[0]}`);
       }
@@ -334,13 +330,27 @@ export class GuardedPage {
     }
     return null;
   }
-}
 
-function frameOrigin(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'an unknown origin';
+  /**
+   * Asks one frame for a card-code field once it has its document. A frame with none yet (lazy and
+   * below the fold, or waiting for its first answer) cannot be asked: a lazy one is loaded now, and
+   * the question waits for the document (within the time limit). One still being parsed is asked
+   * again once it is complete: its code field may come further down.
+   */
+  async #askFrame(frame: Frame): Promise<string | null> {
+    if (frame !== this.#page.mainFrame() && frame.url() === '') {
+      const owner = await this.#bounded(frame.frameElement(), 'find a frame');
+      await this.#bounded(owner.evaluate((el) => {
+        if ((el as HTMLIFrameElement).loading === 'lazy') (el as HTMLIFrameElement).loading = 'eager';
+      }), 'load a frame');
+      await owner.dispose().catch(() => {});
+    }
+    const first = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field');
+    if (first.field || first.parsed) return first.field;
+    await this.#bounded(frame.waitForLoadState('domcontentloaded'), 'wait for a frame to load');
+    const again = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field');
+    if (again.field || again.parsed) return again.field;
+    throw new Error('its document was still loading');
   }
 }
 

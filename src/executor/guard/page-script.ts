@@ -6,20 +6,26 @@ import { IN_PAGE_CLASSIFIER } from './card-fields.ts';
 //   binding('deny', how, field)  a blocked attempt (how: typing, pasting, script, submitting)
 //   binding('learn', names)      names of card-code fields present in the page (network layer)
 //   binding('mode')              'automation' or 'user': who is in control of this tab now
-//   binding('worker', kind)      a worker the page tried to start while automation is in control
+//   binding('unseen', what, started?)  a worker or connection the page tried to start while automation
+//                                is in control (or, with 'started', started while the person is)
+//   binding('preload')           speculation rules the page added, removed while automation is in control
 // Only field names ever cross the binding, never a value.
 
 export const GUARD_BINDING = '__conciergeGuard';
 /** Defined in every frame: asks the executor again who is in control (called when control changes). */
 export const GUARD_PULL = '__conciergeGuardPull';
-/** The same, for the network layer's worker refusal (installed without the in-page layer too). */
-export const WORKER_PULL = '__conciergeGuardWorkerPull';
+/** The same, for the network layer's refusal of what it cannot see (unseen-script.ts; installed without the in-page layer too). */
+export const UNSEEN_PULL = '__conciergeGuardUnseenPull';
 /** Every script's "ask again who is in control", called in every frame of a tab when control changes. */
-export const GUARD_PULLS = [GUARD_PULL, WORKER_PULL] as const;
+export const GUARD_PULLS = [GUARD_PULL, UNSEEN_PULL] as const;
 
-const prelude = `
+/** `call(...)`: the binding as the page found it at start (a page cannot swap it later), never throwing. */
+export const BINDING_CALL = `
   const binding = window[${JSON.stringify(GUARD_BINDING)}];
   const call = (...args) => { try { return typeof binding === 'function' ? binding(...args) : undefined; } catch (e) { return undefined; } };
+`;
+
+const prelude = `${BINDING_CALL}
   ${IN_PAGE_CLASSIFIER}
 `;
 
@@ -206,49 +212,4 @@ export const LEARNER_SCRIPT = `(() => {
   document.addEventListener('DOMContentLoaded', scan);
   window.addEventListener('focusin', scan, true);
   window.addEventListener('beforeinput', scan, true);
-})();`;
-
-/**
- * Support for layer 3: while automation is in control, a page may not start a worker (dedicated or
- * shared). A worker's traffic is out of the network layer's reach: Playwright intercepts neither a
- * shared worker's requests nor any worker's WebSocket (its WebSocket routing is a shim in the page's
- * own globals), and the DevTools protocol cannot hold a WebSocket frame at all. Preparing each
- * worker's globals over CDP before its script runs is a race: Playwright's own session lets every
- * new worker run at once (tried: the worker's socket was open before a second session's command
- * arrived). So no worker runs while automation is in control; a page that needs one gets it once the
- * person is in control of the tab. Init scripts run in every realm of every frame, about:blank and
- * srcdoc iframes and popups included, before the page's scripts, so no untouched constructor is left
- * to reach; the original one is kept only in this closure (the prototype's `constructor` points to
- * the guarded one). Service workers are blocked by the context (BrowserPool).
- */
-export const WORKER_SCRIPT = `(() => {
-  if (window.__conciergeGuardWorkers) return;
-  Object.defineProperty(window, '__conciergeGuardWorkers', { value: true });
-  const binding = window[${JSON.stringify(GUARD_BINDING)}];
-  const call = (...args) => { try { return typeof binding === 'function' ? binding(...args) : undefined; } catch (e) { return undefined; } };
-  // Until the executor answers, automation is in control: the safe side.
-  let automation = true;
-  const pull = () => {
-    const answer = call('mode');
-    if (answer && typeof answer.then === 'function') return answer.then((mode) => { automation = mode !== 'user'; }, () => {});
-    return undefined;
-  };
-  Object.defineProperty(window, ${JSON.stringify(WORKER_PULL)}, { value: pull, writable: false, configurable: false, enumerable: false });
-  pull();
-  for (const name of ['Worker', 'SharedWorker']) {
-    const Original = window[name];
-    if (typeof Original !== 'function') continue;
-    const Guarded = function (...args) {
-      if (!new.target) return Original(...args); // the browser's own TypeError
-      if (automation) {
-        call('worker', name);
-        throw new DOMException('Starting a ' + (name === 'Worker' ? 'worker' : 'shared worker') + ' is refused while automation is in control of this tab', 'SecurityError');
-      }
-      return Reflect.construct(Original, args, new.target === Guarded ? Original : new.target);
-    };
-    Object.defineProperty(Guarded, 'name', { value: name });
-    Object.defineProperty(Guarded, 'prototype', { value: Original.prototype, writable: false, enumerable: false, configurable: false });
-    Object.defineProperty(Original.prototype, 'constructor', { value: Guarded, writable: false, enumerable: false, configurable: false });
-    Object.defineProperty(window, name, { value: Guarded, writable: false, enumerable: false, configurable: false });
-  }
 })();`;
