@@ -18,14 +18,15 @@ export interface BrowserSessions {
   setUserInControl(jobId: string, userInControl: boolean): Promise<void>;
   /**
    * The person cancels: the holder ends the job (error, cancelled_by_user, audit event) and closes
-   * the session; or refuses while a payment from the tab awaits the provider's answer. 'not_held'
-   * when no session of this job is held in this process.
+   * the session; or refuses while a payment from the tab awaits the provider's answer. When the
+   * session is held by another process, the job is ended here unless that process vouches for a
+   * payment in flight, and it closes its tab at its next heartbeat.
    */
-  cancel(jobId: string): Promise<CancelResult | 'not_held'>;
+  cancel(jobId: string): Promise<CancelResult>;
 }
 
 /** The executor's sessions in this process: its hold registry, and the tabs of its running jobs. */
-export function executorSessions(holds: Pick<HoldRegistry, 'get'>): BrowserSessions {
+export function executorSessions(holds: Pick<HoldRegistry, 'get' | 'cancelElsewhere'>): BrowserSessions {
   const held = (jobId: string) => {
     const session = holds.get(jobId);
     return session && !session.isEnded() ? session : null;
@@ -36,6 +37,6 @@ export function executorSessions(holds: Pick<HoldRegistry, 'get'>): BrowserSessi
     setUserInControl: async (jobId, userInControl) => {
       await held(jobId)?.setUserInControl(userInControl);
     },
-    cancel: async (jobId) => held(jobId)?.cancel() ?? 'not_held',
+    cancel: async (jobId) => held(jobId)?.cancel() ?? holds.cancelElsewhere(jobId),
   };
 }

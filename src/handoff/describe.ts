@@ -1,4 +1,5 @@
 import type { AuditEvent, Job } from '../jobs/types.ts';
+import { providerName } from '../providers/registry.ts';
 
 // Plain-words descriptions of a job for the person: what they asked for, what the provider holds,
 // and the decisions taken on their behalf. Pure functions over the job and its audit events.
@@ -81,22 +82,6 @@ export function jobTitle(job: Job): string {
   }
 }
 
-const PROVIDER_NAMES: Record<string, string> = {
-  tablebook: 'TableBook',
-  dinenow: 'DineNow',
-  staysearch: 'StaySearch',
-  roomly: 'Roomly',
-  skyfare: 'SkyFare',
-  jetdeck: 'JetDeck',
-  tixhub: 'TixHub',
-  eventgo: 'EventGo',
-};
-
-export function providerName(id: string | null | undefined): string | null {
-  if (!id) return null;
-  return PROVIDER_NAMES[id] ?? id;
-}
-
 function longDate(iso: string | null): string | null {
   if (!iso || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return null;
   const date = new Date(`${iso}T00:00:00Z`);
@@ -174,6 +159,15 @@ export function timeline(events: AuditEvent[]): Decision[] {
     if (e.type === 'time_adjusted' && typeof e.fromTime === 'string' && typeof e.toTime === 'string') title = `Time adjusted ${e.fromTime} → ${e.toTime}`;
     return { at: e.timestamp, type: e.type, title, message: e.message };
   });
+}
+
+/**
+ * Whether the held payment page asks for the card security code. A page that charges the card on
+ * file at one press of Pay asks for none (the executor stopped before pressing it): the person then
+ * approves the charge, and being told to type a code into a field that is not there would stall them.
+ */
+export function cardCodeAsked(events: AuditEvent[]): boolean {
+  return [...events].reverse().find((e) => e.type === 'paused_payment')?.cardCodeAsked !== false;
 }
 
 /** The decisions worth showing beside the held booking: time changes and fallbacks, and why. */

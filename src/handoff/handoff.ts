@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
-import { transition } from '../jobs/transition.ts';
-import { DomainError, type AuditEvent, type Job } from '../jobs/types.ts';
+import type { AuditEvent, Job } from '../jobs/types.ts';
 import { findJobByHandoffToken, handoffOpen } from '../executor/handoff.ts';
+import { LATE_CONFIRMATION_MS } from '../executor/holds.ts';
+import { isHoldEnding } from '../jobs/transition.ts';
 import type { BrowserSessions } from './browser-sessions.ts';
 
 // The handoff: the person finishes a booking held at the card-code step. Who may open it:
@@ -17,6 +18,15 @@ import type { BrowserSessions } from './browser-sessions.ts';
 
 /** How long after the job ended its handoff link still shows the outcome. */
 export const RECEIPT_GRACE_MS = 30 * 60_000;
+
+/**
+ * Whether the job's end may still turn into a booking: a hold ending recorded by a process that
+ * could not see the person's payment in flight on the held tab. If the provider then confirms, the
+ * holder records it and the job is completed, so a page showing the ending keeps asking until then.
+ */
+export function confirmationMayFollow(job: Pick<Job, 'status' | 'error' | 'completedAt'>, now = Date.now()): boolean {
+  return job.status === 'error' && isHoldEnding(job.error?.reason) && job.completedAt !== null && now - Date.parse(job.completedAt) < LATE_CONFIRMATION_MS;
+}
 
 export interface HandoffDeps {
   db: Kysely<DB>;
@@ -92,28 +102,10 @@ export type CancelOutcome =
 export async function cancelHandoff(deps: HandoffDeps, token: string, visitor: Visitor): Promise<CancelOutcome> {
   const access = await openHandoff(deps, token, visitor);
   if (access.kind !== 'open') return access;
-  const { jobId } = access.job;
-  // The process holding the session ends the job and closes the tab; with no session here (its
-  // process went away a moment ago) the job is ended directly, with the same event.
-  const handled = await deps.sessions.cancel(jobId);
+  // The process holding the session ends the job and closes the tab; a process that does not hold it
+  // ends the job in the row (unless the holder vouches for a payment in flight there).
+  const handled = await deps.sessions.cancel(access.job.jobId);
   if (handled === 'payment_in_flight') return { kind: 'payment_in_flight', job: access.job };
-  if (handled === 'not_held') {
-    try {
-      await transition(deps.db, jobId, {
-        to: 'error',
-        from: ['paused_payment'],
-        event: {
-          type: 'job_aborted',
-          message: 'The person cancelled the booking at the handoff; the hold is released.',
-          ...(access.job.providerId ? { providerId: access.job.providerId } : {}),
-          data: { reason: CANCELLED_BY_USER, providerOutcome: 'manual_override' },
-        },
-        set: { error: JSON.stringify({ reason: CANCELLED_BY_USER, step: 'payment', provider: access.job.providerId, message: 'the person cancelled at the handoff' }) },
-      });
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'invalid_transition') throw error;
-    }
-  }
   // Completed or expired a moment earlier: the cancel changed nothing, and says so.
   const after = await openHandoff(deps, token, visitor);
   if (after.kind !== 'ended') return after;

@@ -1,4 +1,4 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { appendAuditEvent, type NewAuditEvent } from './audit.ts';
 import { DomainError, type JobStatus } from './types.ts';
@@ -20,14 +20,25 @@ const ALLOWED: Record<JobStatus, readonly JobStatus[]> = {
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['paused_payment', 'completed', 'no_availability', 'needs_login', 'captcha', 'error'];
 
-export interface TransitionInput {
+interface TransitionMove {
   to: JobStatus;
   /** The move is made only from one of these (defaults to every status allowed to reach `to`). */
   from?: readonly JobStatus[];
-  event: NewAuditEvent;
-  set?: Omit<Updateable<JobsTable>, 'status' | 'updated_at' | 'id'>;
   /** Fencing: the move is made only while this executor run still owns the job (jobs.run_id). */
   runId?: string;
+}
+
+export interface TransitionInput extends TransitionMove {
+  event: NewAuditEvent;
+  set?: Omit<Updateable<JobsTable>, 'status' | 'updated_at' | 'id'>;
+}
+
+/**
+ * A move whose event and changes depend on what the row says under its lock, once the move is
+ * allowed (not a moment before): `decide` gives them; throwing a DomainError refuses the move.
+ */
+export interface DecidedTransition extends TransitionMove {
+  decide: (trx: Transaction<DB>) => Promise<Pick<TransitionInput, 'event' | 'set'>>;
 }
 
 function assertRun(jobId: string, row: { run_id: string | null }, runId: string | undefined): void {
@@ -36,7 +47,7 @@ function assertRun(jobId: string, row: { run_id: string | null }, runId: string 
   }
 }
 
-export async function transition(db: Kysely<DB>, jobId: string, input: TransitionInput): Promise<{ from: JobStatus; to: JobStatus }> {
+export async function transition(db: Kysely<DB>, jobId: string, input: TransitionInput | DecidedTransition): Promise<{ from: JobStatus; to: JobStatus }> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('jobs').select(['status', 'run_id']).where('id', '=', jobId).forUpdate().executeTakeFirst();
     if (!row) throw new DomainError('job_not_found', `job ${jobId} does not exist`);
@@ -44,19 +55,50 @@ export async function transition(db: Kysely<DB>, jobId: string, input: Transitio
     const from = row.status as JobStatus;
     const permitted = ALLOWED[from].includes(input.to) && (!input.from || input.from.includes(from));
     if (!permitted) throw new DomainError('invalid_transition', `job ${jobId} cannot move from ${from} to ${input.to}`);
+    const { event, set } = 'decide' in input ? await input.decide(trx) : input;
     const terminal = TERMINAL_STATUSES.includes(input.to);
     await trx
       .updateTable('jobs')
       .set({
-        ...input.set,
+        ...set,
         status: input.to,
         updated_at: new Date(),
         ...(terminal ? { completed_at: new Date() } : {}),
       })
       .where('id', '=', jobId)
       .execute();
-    await appendAuditEvent(trx, jobId, input.event);
+    await appendAuditEvent(trx, jobId, event);
     return { from, to: input.to };
+  });
+}
+
+/** How a held booking may have been ended by a process that could not see its tab (executor/hold-endings.ts writes them). */
+export const HOLD_ENDINGS = ['cancelled_by_user', 'handoff_expired', 'hold_lost'] as const;
+export type HoldEndingReason = (typeof HOLD_ENDINGS)[number];
+
+/** Whether a job's error reason is a held booking's end (one a provider's later confirmation may override). */
+export function isHoldEnding(reason: unknown): reason is HoldEndingReason {
+  return typeof reason === 'string' && (HOLD_ENDINGS as readonly string[]).includes(reason);
+}
+
+/**
+ * The one move out of a final status. A held booking ended by a process that could not see the held
+ * tab (a cancel or a sweep in another process, while the person's payment was on its way) whose
+ * tab then showed the provider's confirmation: the provider booked and charged, and a job that says
+ * `error` would send the person to book again. The job becomes `completed`; the audit log keeps
+ * both events. `change` gets the earlier ending's reason. Returns false (nothing written) unless
+ * the job is an `error` with one of HOLD_ENDINGS.
+ */
+export async function confirmAfterHoldEnded(db: Kysely<DB>, jobId: string, change: (previousReason: string) => { event: NewAuditEvent; set: TransitionInput['set'] }): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('jobs').select(['status', 'error']).where('id', '=', jobId).forUpdate().executeTakeFirst();
+    const reason = row?.error?.reason;
+    if (row?.status !== 'error' || !isHoldEnding(reason)) return false;
+    const { event, set } = change(reason);
+    const now = new Date();
+    await trx.updateTable('jobs').set({ ...set, error: null, status: 'completed', updated_at: now, completed_at: now }).where('id', '=', jobId).execute();
+    await appendAuditEvent(trx, jobId, event);
+    return true;
   });
 }
 

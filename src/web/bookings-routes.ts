@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { getBooking, listBookings, type Booking } from '../handoff/bookings.ts';
-import { describeHeld, describeRequest, jobTitle, providerName, statusWords, timeline } from '../handoff/describe.ts';
+import { describeHeld, describeRequest, jobTitle, statusWords, timeline } from '../handoff/describe.ts';
+import { providerName } from '../providers/registry.ts';
 import { holdIsOpen } from '../handoff/handoff.ts';
 import type { JobLinks } from '../jobs/handoff-url.ts';
 import { randomSecret } from '../security/secrets.ts';
-import { BOOKINGS_SCRIPT, BOOKINGS_SCRIPT_PATH, pageSecurityHeaders, renderFragment, sendAsset, sendView } from './handoff-render.ts';
+import { BOOKINGS_SCRIPT, BOOKINGS_SCRIPT_PATH, pageSecurityHeaders, renderFragment, sendView } from './handoff-render.ts';
+import { sendAsset } from './render.ts';
 import type { WebContext } from './handoff-routes.ts';
 import { signedInUser, signInPathFor } from './visitor.ts';
 

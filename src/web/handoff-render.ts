@@ -57,12 +57,3 @@ export function renderFragment(view: string, data: Record<string, unknown>): str
 export function sendNotice(reply: FastifyReply, status: number, title: string, message: string, options: RenderOptions & { link?: { href: string; text: string } }): FastifyReply {
   return sendView(reply, 'handoff-notice', { title, message, link: options.link ?? null }, { ...options, status });
 }
-
-/** Serves one of the static files above. */
-export function sendAsset(reply: FastifyReply, type: 'css' | 'js', body: Buffer): FastifyReply {
-  return reply
-    .type(type === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8')
-    .header('cache-control', 'public, max-age=300')
-    .header('x-content-type-options', 'nosniff')
-    .send(body);
-}

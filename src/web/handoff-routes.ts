@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Page } from 'playwright-core';
 import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import { liveViewOf } from '../browser/live-view.ts';
 import { executorSessions, type BrowserSessions } from '../handoff/browser-sessions.ts';
-import { adjustments, describeHeld, handoffOutcome, headline, statusWords } from '../handoff/describe.ts';
-import { cancelHandoff, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
+import { adjustments, cardCodeAsked, describeHeld, handoffOutcome, headline, statusWords } from '../handoff/describe.ts';
+import { cancelHandoff, confirmationMayFollow, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
 import { JobWatcher } from '../handoff/job-watch.ts';
 import { openSessionView } from '../handoff/session-view.ts';
 import { TERMINAL_STATUSES } from '../jobs/transition.ts';
@@ -16,11 +17,11 @@ import {
   HANDOFF_SCRIPT_PATH,
   HANDOFF_STYLESHEET,
   HANDOFF_STYLESHEET_PATH,
-  sendAsset,
   sendNotice,
   sendView,
 } from './handoff-render.ts';
 import { CLOSE_RECONNECT, type LiveViewConnection } from './live-view-socket.ts';
+import { sendAsset } from './render.ts';
 import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from './live-view-routes.ts';
 import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf } from './visitor.ts';
 
@@ -47,6 +48,18 @@ type TokenParams = { Params: { token: string } };
 interface ControlClaim {
   connection: LiveViewConnection | null;
   superseded: boolean;
+  /** Its socket closed, or its handshake never became one. */
+  released: boolean;
+  /** The page load it came from (the client's `screen` parameter), when it said. */
+  screen: string | null;
+  /** Until it opens: the claim it takes the tab from (which keeps it if this one never opens). */
+  previous: ControlClaim | null;
+}
+
+/** The live-view client names its page load (random, per load; a reload is a new screen) so that its reconnects are known as its own. */
+function screenOf(request: FastifyRequest): string | null {
+  const screen = (request.query as Record<string, unknown> | undefined)?.screen;
+  return typeof screen === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(screen) ? screen : null;
 }
 
 /** Why a controlling view ended: another screen opened the payment page (the client offers to take it back). */
@@ -81,6 +94,7 @@ export function statusMessage(job: Job): Record<string, unknown> {
   const message: Record<string, unknown> = { t: 'status', status: job.status, words: statusWords(job) };
   if (job.status === 'completed' && job.confirmationCode) message.confirmationCode = job.confirmationCode;
   if (job.status === 'error') message.message = handoffOutcome(job).message;
+  if (confirmationMayFollow(job)) message.confirmationMayFollow = true;
   return message;
 }
 
@@ -93,6 +107,32 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
   // its page offers to take the tab back. The guard stands aside for the tab while a controller is
   // connected (or connecting), and covers it again when none is.
   const controllers = new Map<string, ControlClaim>();
+  // Screens taken over, per held tab (gone with it). Such a screen's connection may have dropped
+  // before it heard why (a phone offline when another screen took over); its page then reconnects by
+  // itself, and must not take the tab back from the screen in control: it is told it was taken over,
+  // again. Taking the tab back is the person's choice (the page's button reloads: a new screen).
+  const takenOver = new WeakMap<Page, Set<string>>();
+
+  /**
+   * A screen's socket is open: the screens it claimed the tab from (the one in control, any still
+   * connecting) are told and closed. The same page reconnecting (its connection dropped) takes over
+   * from itself: its old connection, dead or dying, is closed without telling the page it was taken
+   * over. Any other screen is remembered as taken over, even one whose connection had dropped.
+   */
+  const takeOver = (page: Page, claim: ControlClaim) => {
+    for (let previous = claim.previous; previous; previous = previous.previous) {
+      if (previous.superseded) continue;
+      previous.superseded = true;
+      const itself = previous.screen !== null && previous.screen === claim.screen;
+      if (!itself && previous.screen !== null) {
+        const screens = takenOver.get(page) ?? new Set<string>();
+        screens.add(previous.screen);
+        takenOver.set(page, screens);
+      }
+      previous.connection?.end(itself ? 'reconnected' : TAKEN_OVER);
+    }
+    claim.previous = null;
+  };
 
   const refuse = (request: FastifyRequest<TokenParams>, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
     switch (access.kind) {
@@ -114,9 +154,13 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
    * What became of the booking, at the link that was to pay for it: the confirmation code and what
    * was booked, or that it was cancelled or ran out. Never the live view, never Cancel.
    */
-  const sendOutcome = async (request: FastifyRequest, reply: FastifyReply, ended: { job: Job; events: AuditEvent[] }, signedIn: boolean, status = 200, note?: string) => {
+  const sendOutcome = async (request: FastifyRequest<TokenParams>, reply: FastifyReply, ended: { job: Job; events: AuditEvent[] }, signedIn: boolean, status = 200, note?: string) => {
     const outcome = handoffOutcome(ended.job);
+    // An ending the provider may still overturn: the page asks, and shows the booking if it comes.
+    const awaiting = confirmationMayFollow(ended.job);
     return sendView(reply, 'handoff-done', {
+      awaitConfirmation: awaiting ? `/handoff/${request.params.token}/status` : null,
+      scripts: awaiting ? [HANDOFF_SCRIPT_PATH] : [],
       user: await signedInUser(request),
       title: outcome.title,
       note: note ?? null,
@@ -141,6 +185,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       held,
       headline: headline(held),
       adjustments: adjustments(events),
+      codeAsked: cardCodeAsked(events),
       holdExpiresAt: expires?.toISOString() ?? null,
       holdRemaining: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`,
       holdUntil: expires ? `${expires.toISOString().slice(11, 16)} UTC` : null,
@@ -196,9 +241,20 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     return message;
   });
 
-  /** A screen let go of the tab (closed, never connected, or taken over): if it was the one in control, nobody is now. */
+  /**
+   * A screen let go of the tab (closed, never connected, or taken over). If it was the one in
+   * control: a screen it was taking the tab from, still connected, keeps it (a handshake that failed
+   * takes nothing); otherwise nobody is in control now.
+   */
   const release = (jobId: string, claim: ControlClaim) => {
+    claim.released = true;
     if (controllers.get(jobId) !== claim) return;
+    let back = claim.previous;
+    while (back && (back.released || back.superseded)) back = back.previous;
+    if (back) {
+      controllers.set(jobId, back);
+      return;
+    }
     controllers.delete(jobId);
     // Nobody in control: the guard covers the tab again.
     void ctx.sessions.setUserInControl(jobId, false).catch(() => {});
@@ -215,29 +271,45 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       const { jobId } = access.job;
       const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };
-      // This screen takes over, before the switch below is awaited: a screen that connects, or
-      // leaves, meanwhile then finds the tab claimed and does not hand it back to automation.
-      const claim: ControlClaim = { connection: null, superseded: false };
-      const previous = controllers.get(jobId);
-      controllers.set(jobId, claim);
-      if (previous) {
-        previous.superseded = true;
-        previous.connection?.end(TAKEN_OVER);
+      const screen = screenOf(request);
+      if (screen && takenOver.get(page)?.has(screen)) {
+        return {
+          view: null,
+          mode: 'control',
+          opened(connection: LiveViewConnection) {
+            connection.end(TAKEN_OVER);
+            return () => {};
+          },
+        };
       }
+      // This screen claims the tab before the switch below is awaited: a screen that connects, or
+      // leaves, meanwhile then finds the tab claimed and does not hand it back to automation. The
+      // screen in control keeps it until this one's socket is open (takeOver).
+      const claim: ControlClaim = { connection: null, superseded: false, released: false, screen, previous: controllers.get(jobId) ?? null };
+      controllers.set(jobId, claim);
+      const releaseOnce = () => {
+        if (!claim.released) release(jobId, claim);
+      };
+      // Released when the socket closes, also when the handshake never becomes a connection (the
+      // upgrade refused, its client gone).
+      const client = request.raw.socket;
+      if (client.destroyed) releaseOnce();
+      else client.once('close', releaseOnce);
       // The person takes the keyboard: automation stands still and the guard stands aside for this
       // tab, before the first keystroke can arrive.
       try {
         await ctx.sessions.setUserInControl(jobId, true);
       } catch (error) {
-        release(jobId, claim);
+        releaseOnce();
         throw error;
       }
-      let released = false;
-      const releaseOnce = () => {
-        if (!released) release(jobId, claim);
-        released = true;
-      };
-      // Released when the socket closes; or at once if the upgrade never completes.
+      // Its client went away meanwhile: the claim was let go, perhaps before the switch above
+      // landed. With nobody in control the tab goes back to automation; nothing is served.
+      if (claim.released) {
+        if (!controllers.has(jobId)) await ctx.sessions.setUserInControl(jobId, false).catch(() => {});
+        return { refused: 410, message: 'gone' };
+      }
+      // And at the latest 10 s from now if the upgrade has not completed by then.
       const unclaimed = setTimeout(releaseOnce, 10_000);
       unclaimed.unref();
       let finalWait: NodeJS.Timeout | undefined;
@@ -246,11 +318,19 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
         mode: 'control',
         opened(connection: LiveViewConnection) {
           clearTimeout(unclaimed);
-          // Another screen took over while this one was connecting.
-          if (claim.superseded) {
+          // Another screen took over while this one was connecting, or had taken it over from this
+          // page before (whose connection had dropped, and which reconnected by itself meanwhile).
+          if (claim.superseded || (screen !== null && takenOver.get(page)?.has(screen))) {
             connection.end(TAKEN_OVER);
             return releaseOnce;
           }
+          // The upgrade took so long that the claim was let go (the guard covers the tab again):
+          // this connection must not relay input unclaimed; the client connects again at once.
+          if (claim.released) {
+            connection.end('retry', CLOSE_RECONNECT);
+            return () => {};
+          }
+          takeOver(page, claim);
           claim.connection = connection;
           connection.notify(statusMessage(access.job));
           const stop = watcher.watchJob(jobId, (job) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/websocket'; // its route options (`websocket: true`)
 import type { LiveView, ViewEnd } from '../browser/live-view.ts';
 import { serveLiveView, type LiveViewConnection, type Socket } from './live-view-socket.ts';
+import { sendAsset } from './render.ts';
 
 // HTTP glue of the live view: the client script, and WebSocket routes that admit a viewer only
 // from the service's own origin and only with a grant from the surface that owns the route
@@ -28,12 +29,7 @@ const CLIENT_SCRIPT = readFileSync(new URL('./static/live-view.js', import.meta.
 
 /** Serves the client script (same origin, so the pages' CSP can stay at 'self'). */
 export function liveViewClientRoute(app: FastifyInstance): void {
-  app.get(LIVE_VIEW_CLIENT_PATH, async (_request, reply) => {
-    reply.header('content-type', 'text/javascript; charset=utf-8');
-    reply.header('cache-control', 'public, max-age=300');
-    reply.header('x-content-type-options', 'nosniff');
-    return CLIENT_SCRIPT;
-  });
+  app.get(LIVE_VIEW_CLIENT_PATH, async (_request, reply) => sendAsset(reply, 'js', CLIENT_SCRIPT));
 }
 
 const grants = new WeakMap<FastifyRequest, LiveViewGrant>();

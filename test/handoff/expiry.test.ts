@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { LATE_CONFIRMATION_MS } from '../../src/executor/holds.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
@@ -46,6 +47,16 @@ for (const backend of BACKENDS) {
         assert.match(await page.innerText('[data-outcome]'), /The hold ended before the payment was made\. Nothing was charged\./);
         assert.match(await page.innerText('h1'), /Hold expired/);
         assert.equal(await page.locator('[data-live-view], [data-cancel], [data-confirmation-code]').count(), 0, 'no live view, Cancel or code');
+        // For a while a payment in flight elsewhere could still be confirmed: the page keeps asking...
+        const status = () => fetch(`${paused.handoffUrl}/status`).then((r) => r.json());
+        assert.equal((await status()).confirmationMayFollow, true);
+        assert.equal(await page.getAttribute('[data-outcome]', 'data-await-confirmation'), `${new URL(paused.handoffUrl).pathname}/status`);
+        // ...and once no confirmation can come, it does not.
+        await service.services.db.updateTable('jobs').set({ completed_at: new Date(Date.now() - LATE_CONFIRMATION_MS - 1_000) }).where('id', '=', jobId).execute();
+        assert.equal((await status()).confirmationMayFollow, undefined);
+        await page.reload();
+        assert.match(await page.innerText('h1'), /Hold expired/);
+        assert.equal(await page.getAttribute('[data-outcome]', 'data-await-confirmation'), null);
       } finally {
         await page.close();
       }

@@ -22,10 +22,17 @@ export function distinctCode(haystack: string): string {
   }
 }
 
-/** The code as a whole token: not inside a longer run of letters or digits (a UUID, a port, an epoch
- *  time) nor the fraction of a decimal number (a logged `responseTime` of 12.5739 ms). */
+/** The code as a whole token: not inside a longer run of letters, digits, `-` or `_` (a port, an
+ *  epoch time, a UUID's all-digit group such as `-7744-`, a base64url token), nor either part of a
+ *  decimal number (a logged `responseTime` of 7744.12 or 12.7744 ms). A code leaked as a value, in a
+ *  URL, a form or a sentence (`"7744"`, `cvc=7744`, `code 7744.`) is still found. */
 export function containsCode(text: string, code: string): boolean {
-  return new RegExp(`(?<![0-9A-Za-z]|[0-9]\\.)${code}(?![0-9A-Za-z])`).test(text);
+  return new RegExp(`(?<![0-9A-Za-z_-]|[0-9]\\.)${code}(?![0-9A-Za-z_-]|\\.[0-9])`).test(text);
+}
+
+/** The first line carrying `code`, shown when a search fails so a chance match can be told from a leak. */
+export function lineWithCode(lines: string[], code: string): string | undefined {
+  return lines.find((line) => containsCode(line, code));
 }
 
 /**

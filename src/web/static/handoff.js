@@ -12,6 +12,7 @@
   var cancel = document.querySelector('[data-cancel]');
   var instructions = document.querySelector('[data-instructions]');
   var finished = false;
+  var watchingLate = false; // the ending shown may still turn into the provider's confirmation
   var takenOver = false; // another screen opened this payment page and has the provider's page now
 
   function two(n) { return (n < 10 ? '0' : '') + n; }
@@ -76,9 +77,41 @@
     if (live) live.setAttribute('data-taken-over', '');
   }
 
+  // An ending recorded by a process that could not see a payment in flight may still become the
+  // booking, if the provider confirms it (the status then says `confirmationMayFollow`). The page
+  // asks `url` again every 5 s while it is on screen, and at once when it comes back into view,
+  // until the status says nothing more can come; each answer goes to `onStatus`.
+  function watchForConfirmation(url, onStatus) {
+    var timer = null;
+    var pending = false;
+    var more = true;
+    var check = function () {
+      timer = null;
+      if (!more || pending || document.visibilityState !== 'visible') return;
+      pending = true;
+      fetch(url, { cache: 'no-store', credentials: 'same-origin', headers: { accept: 'application/json' } })
+        .then(function (r) { return r.ok ? r.json() : r.status >= 500 ? undefined : null; })
+        .then(function (m) {
+          if (m === undefined) return; // the server failed this time: ask again
+          if (!m || m.status !== 'error' || m.confirmationMayFollow !== true) more = false;
+          onStatus(m);
+        }, function () { /* offline: ask again */ })
+        .then(function () {
+          pending = false;
+          if (more && !timer) timer = setTimeout(check, 5000);
+        });
+    };
+    document.addEventListener('visibilitychange', function () {
+      if (document.visibilityState === 'visible' && more && !timer) check();
+    });
+    timer = setTimeout(check, 5000);
+  }
+
   function report(m) {
     if (m && m.t === 'ended' && m.reason === 'taken_over' && !finished) return showTakenOver();
-    if (!m || m.t !== 'status' || finished) return;
+    if (!m || m.t !== 'status') return;
+    // Only the provider's late confirmation changes an ending already shown.
+    if (finished && !(watchingLate && m.status === 'completed')) return;
     if (m.status === 'paused_payment') {
       // `open: false` comes from the status URL: paused, but past its hold. Not the end: the holder
       // is recording the expiry, or waiting for the provider's answer to a payment in flight.
@@ -97,10 +130,24 @@
       document.title = 'Booked \u00b7 Concierge';
     } else {
       show('bad', m.words || 'This booking has ended.', '', m.message || '');
+      if (m.confirmationMayFollow === true && statusUrl && !watchingLate) {
+        watchingLate = true;
+        watchForConfirmation(statusUrl, report);
+      }
     }
   }
 
-  if (!live) return;
+  if (!live) {
+    // The outcome page (no live view; also what a Cancel answers): if the provider confirms after
+    // all, the payment link opened afresh shows the code.
+    var awaiting = outcome && outcome.getAttribute('data-await-confirmation');
+    if (awaiting) {
+      watchForConfirmation(awaiting, function (m) {
+        if (m && m.status === 'completed') window.location.assign(awaiting.replace(/\/status$/, ''));
+      });
+    }
+    return;
+  }
   var statusUrl = live.getAttribute('data-status');
   var asking = false;
 

@@ -33,6 +33,10 @@
     var retries = 0;
     var pending = null; // latest undecoded frame; older ones are skipped
     var decoding = false;
+    // This page load, as the server knows it: a reconnect after a dropped connection is this screen
+    // again, never a new one (a screen taken over meanwhile is told so, and does not take the tab
+    // back by itself). A reload is a new screen.
+    var screenId = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) { return (b < 16 ? '0' : '') + b.toString(16); }).join('');
 
     function state(name) {
       root.setAttribute('data-state', name);
@@ -76,6 +80,7 @@
       state('connecting');
       var url = new URL(root.getAttribute('data-socket'), window.location.href);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      if (control) url.searchParams.set('screen', screenId);
       socket = new WebSocket(url.href);
       socket.binaryType = 'arraybuffer';
       socket.onopen = function () {
