@@ -16,7 +16,12 @@ export function safeReturnTo(raw: unknown, baseUrl: string): string {
     return DEFAULT_RETURN_TO;
   }
   if (url.origin !== new URL(baseUrl).origin) return DEFAULT_RETURN_TO;
-  return `${url.pathname}${url.search}`;
+  // The parser resolves dot segments, so "/.//evil.example" (or "/a/..//evil.example") comes out
+  // as "//evil.example": a scheme-relative address a browser follows to another host. What is
+  // returned is checked again, as written.
+  const path = `${url.pathname}${url.search}`;
+  if (path.startsWith('//')) return DEFAULT_RETURN_TO;
+  return path;
 }
 
 /** The sign-in address that comes back to `returnTo` afterwards. */

@@ -12,8 +12,18 @@ import { sameOriginWithToken } from './current-user.ts';
 // Sign-in, its callback and sign-out; and, when configured, the development identity provider's
 // own pages. Handlers parse, call one function, and shape the reply.
 
-const FLOW_COOKIE = 'concierge_signin';
 const FLOW_TTL_SECONDS = 600;
+
+/**
+ * The cookie that holds a sign-in in progress. It decides whose account the callback signs the
+ * browser in to, so over https it is a __Host- cookie like the session's: Secure, this host only,
+ * path "/". A plain name could be planted by anyone who can answer one plain-http request to this
+ * host (a network attacker) or by a sibling subdomain; with their own seed and the callback URL of
+ * their own sign-in they would sign the person in to their account (login CSRF).
+ */
+function signInFlowCookie(secureCookies: boolean): string {
+  return secureCookies ? '__Host-concierge_signin' : 'concierge_signin';
+}
 
 export interface IdentityRouteOptions {
   services: Services;
@@ -25,6 +35,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
   const { services, relyingParty, devIdp } = options;
   const { db, log } = services;
   const { baseUrl, cookieName, secureCookies } = app.identity;
+  const flowCookie = signInFlowCookie(secureCookies);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
   app.get('/signin', async (request: FastifyRequest<{ Querystring: { return_to?: string } }>, reply) => {
@@ -36,8 +47,8 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       log.error({ err: { message: (error as Error).message } }, 'sign-in could not start');
       return sendErrorPage(reply, 503, 'Sign-in is unavailable', 'The identity provider cannot be reached right now. Try again in a minute.');
     }
-    reply.setCookie(FLOW_COOKIE, `${start.seed}.${Buffer.from(returnTo).toString('base64url')}`, {
-      path: '/signin',
+    reply.setCookie(flowCookie, `${start.seed}.${Buffer.from(returnTo).toString('base64url')}`, {
+      path: '/',
       httpOnly: true,
       sameSite: 'lax',
       secure: secureCookies,
@@ -48,9 +59,9 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
   });
 
   app.get('/signin/callback', async (request, reply) => {
-    const cookie = request.cookies[FLOW_COOKIE] ?? '';
+    const cookie = request.cookies[flowCookie] ?? '';
     const [seed = '', encodedReturn = ''] = cookie.split('.');
-    reply.clearCookie(FLOW_COOKIE, { path: '/signin' });
+    reply.clearCookie(flowCookie, { path: '/', secure: secureCookies, httpOnly: true, sameSite: 'lax' });
     if (seed.length !== 43) {
       return sendErrorPage(reply, 400, 'Sign-in expired', 'This sign-in was not started in this browser, or it took too long. Start again.');
     }
@@ -77,7 +88,9 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     if (!sameOriginWithToken(request, request.body?.csrf)) return sendErrorPage(reply, 403, 'Not allowed', 'This request did not come from your own Concierge page.');
     const value = request.cookies[cookieName];
     if (value) await endSession(db, value);
-    reply.clearCookie(cookieName, { path: '/' });
+    // With the attributes it was set with: a browser ignores a __Host- cookie without Secure, so
+    // a bare clearing left the (ended) session's cookie in place.
+    reply.clearCookie(cookieName, { path: '/', secure: secureCookies, httpOnly: true, sameSite: 'lax' });
     return sendPage(reply, 'signed-out', {});
   });
 

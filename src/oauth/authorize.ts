@@ -4,6 +4,7 @@ import { findClient } from './clients.ts';
 import { AUTHORIZATION_REQUEST_TTL_SECONDS, CODE_CHALLENGE, mint, secondsFromNow } from './tokens.ts';
 import { formatScope, scopeCovers, splitScope } from './scopes.ts';
 import { sha256 } from '../security/secrets.ts';
+import { errorDescription } from './errors.ts';
 
 // GET /oauth/authorize. The order of the checks matters (RFC 6749 §4.1.2.1): until the client and
 // its redirect URI are known to be genuine, nothing is sent to that URI: a request with a bad
@@ -24,7 +25,7 @@ export type AuthorizeOutcome =
   /** Stored; the person goes on to consent with this id. */
   | { kind: 'consent'; requestId: string };
 
-const SINGLE = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'];
+const SINGLE = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource', 'prompt'];
 const MAX_STATE = 2048;
 
 /**
@@ -46,7 +47,10 @@ function one(params: AuthorizeParams, name: string): string | undefined {
   return Array.isArray(value) ? undefined : value;
 }
 
-export async function startAuthorization(db: Kysely<DB>, context: AuthorizeContext, params: AuthorizeParams): Promise<AuthorizeOutcome> {
+/** Whether the browser asking is signed in (asked only when the answer matters: prompt=none). */
+export type SignedIn = () => Promise<boolean>;
+
+export async function startAuthorization(db: Kysely<DB>, context: AuthorizeContext, params: AuthorizeParams, signedIn: SignedIn = async () => false): Promise<AuthorizeOutcome> {
   // 1. The client and its redirect URI, before anything is sent anywhere.
   const clientId = params.client_id;
   if (typeof clientId !== 'string' || clientId === '') return { kind: 'error_page', error: 'invalid_request', message: 'The request does not say which application is asking (client_id is missing or repeated).' };
@@ -63,7 +67,7 @@ export async function startAuthorization(db: Kysely<DB>, context: AuthorizeConte
   const state = typeof stateRaw === 'string' ? stateRaw : undefined;
   const fail = (error: string, description: string): AuthorizeOutcome => ({
     kind: 'redirect',
-    location: redirectWith(redirectUri, context.issuer, { error, error_description: description, state }),
+    location: redirectWith(redirectUri, context.issuer, { error, error_description: errorDescription(description), state }),
   });
   const repeated = SINGLE.find((name) => Array.isArray(params[name]));
   if (repeated) return fail('invalid_request', `${repeated} must not be repeated`);
@@ -84,11 +88,25 @@ export async function startAuthorization(db: Kysely<DB>, context: AuthorizeConte
   const scopeRaw = one(params, 'scope');
   const requested = scopeRaw === undefined || scopeRaw.trim() === '' ? splitScope(client.scope) : splitScope(scopeRaw);
   if (requested.length === 0 || !scopeCovers(client.scope, requested)) {
-    return fail('invalid_scope', `the scope must be a subset of "${client.scope}"`);
+    return fail('invalid_scope', `the scope must be a subset of '${client.scope}'`);
   }
 
   const resource = one(params, 'resource');
   if (resource !== undefined && resource !== context.resource) return fail('invalid_target', `the only resource here is ${context.resource}`);
+
+  // prompt (OpenID Connect Core §3.1.2.1, which OAuth clients borrow). The person approves every
+  // request on the consent page, so prompt=none ("show nothing") can never be honoured: it is
+  // answered at once, as OpenID providers do, instead of showing the page the client said it
+  // could not show. prompt=consent is met (the page is always shown); other values, login
+  // included (signing in again when a session exists), are ignored (RFC 6749 §3.1).
+  const prompt = one(params, 'prompt');
+  const prompts = prompt === undefined ? [] : prompt.split(' ').filter(Boolean);
+  if (prompts.includes('none')) {
+    if (prompts.length > 1) return fail('invalid_request', 'prompt=none cannot be combined with other values');
+    return (await signedIn())
+      ? fail('consent_required', 'the person must approve this request on the consent page; send it without prompt=none')
+      : fail('login_required', 'the person must sign in and approve this request; send it without prompt=none');
+  }
 
   const id = mint('');
   await db

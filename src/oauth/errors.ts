@@ -16,3 +16,12 @@ export class OAuthError extends Error {
     this.retryAfter = options.retryAfter;
   }
 }
+
+/**
+ * An error_description as RFC 6749 allows it (§4.1.2.1, §5.2): printable ASCII without '"' and
+ * '\\' (%x20-21 / %x23-5B / %x5D-7E). Double quotes become single ones, a backslash a slash, any
+ * other character (a non-ASCII or control character echoed from the request) '?'.
+ */
+export function errorDescription(text: string): string {
+  return text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7e]/g, '?');
+}

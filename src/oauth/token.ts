@@ -22,7 +22,7 @@ export async function exchangeToken(deps: TokenDeps, credentials: PresentedCrede
   const grantType = params.grant_type;
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
   if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
-    throw new OAuthError('unsupported_grant_type', `grant_type ${JSON.stringify(grantType.slice(0, 60))} is not supported; use authorization_code or refresh_token`);
+    throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported; use authorization_code or refresh_token`);
   }
   const claim = claimClient(throttle, credentials);
   if (grantType === 'refresh_token') {

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import type { Services } from '../services.ts';
 import { csrfToken, currentUser, redirectToSignIn, sameOriginWithToken } from '../identity/index.ts';
 import { listConnectedApps, revokeGrant } from '../oauth/connected-apps.ts';
-import { sendErrorPage, sendPage, STYLESHEET, STYLESHEET_PATH } from './render.ts';
+import { sendAsset, sendErrorPage, sendPage, STYLESHEET, STYLESHEET_PATH } from './render.ts';
 
 function when(date: Date | null): string | null {
   return date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : null;
@@ -14,7 +14,7 @@ export async function webPages(app: FastifyInstance, opts: { services: Services 
   const { db } = opts.services;
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
-  app.get(STYLESHEET_PATH, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
+  app.get(STYLESHEET_PATH, async (_request, reply) => sendAsset(reply, 'css', STYLESHEET));
 
   app.get('/developers/connected-apps', async (request, reply) => {
     const user = await currentUser(request);

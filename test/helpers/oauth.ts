@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import * as oauth from 'oauth4webapi';
 import type { TestService } from './service.ts';
@@ -200,4 +201,9 @@ export async function approvedCode(service: TestService, context: BrowserContext
   const code = outcome.callbackUrl.searchParams.get('code');
   if (!code) throw new Error(`no code in ${outcome.callbackUrl.href}`);
   return { ...outcome, code };
+}
+
+/** The consent page runs one script, the service's own consent.js: nothing inline, nothing a client's metadata brought. */
+export async function assertOnlyConsentScript(page: Page): Promise<void> {
+  assert.deepEqual(await page.locator('script').evaluateAll((els) => els.map((e) => [e.getAttribute('src'), e.textContent])), [['/assets/consent.js', '']]);
 }

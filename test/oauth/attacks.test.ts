@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { approvedCode, authorizationUrl, discover, launchChromium, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext, type RegisteredClient } from '../helpers/oauth.ts';
+import { approvedCode, assertOnlyConsentScript, authorizationUrl, discover, launchChromium, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext, type RegisteredClient } from '../helpers/oauth.ts';
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { AuthError } from '../../src/auth/bearer.ts';
 import { sha256 } from '../../src/security/secrets.ts';
@@ -110,6 +110,70 @@ for (const backend of BACKENDS) {
         assert.equal(reply.status, 400, redirect);
         assert.equal(reply.location, null, redirect);
       }
+    });
+
+    describe('repeated parameters and prompt on authorize', () => {
+      const storedRequests = async () => Number((await service.services.db.selectFrom('oauth_authorization_requests').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+      test('a parameter given twice (RFC 6749 §3.1), even with the same value, is invalid_request back to the client with iss, and nothing is stored', async () => {
+        // A repeated scope read as "none given" would be widened to the client's whole scope, a
+        // repeated state dropped, a repeated resource ignored: each is refused instead.
+        const twice: Record<string, [string, string]> = {
+          response_type: ['code', 'code'],
+          scope: ['read', 'book'],
+          state: ['st-123', 'st-123'],
+          code_challenge: ['', ''],
+          code_challenge_method: ['S256', 'S256'],
+          resource: [`${service.config.BASE_URL}/api/mcp`, `${service.config.BASE_URL}/api/mcp`],
+          prompt: ['consent', 'consent'],
+        };
+        const before = await storedRequests();
+        for (const [name, values] of Object.entries(twice)) {
+          const params = new URLSearchParams(await validParams());
+          if (name === 'code_challenge') values[0] = values[1] = params.get('code_challenge')!;
+          params.delete(name);
+          for (const value of values) params.append(name, value);
+          const reply = await authorize({}, `${service.url}/oauth/authorize?${params}`);
+          assert.equal(reply.status, 303, name);
+          const location = new URL(reply.location!);
+          assert.equal(`${location.origin}${location.pathname}`, REDIRECT_URI, name);
+          assert.equal(location.searchParams.get('error'), 'invalid_request', name);
+          assert.equal(location.searchParams.get('error_description'), `${name} must not be repeated`, name);
+          assert.equal(location.searchParams.get('iss'), service.config.BASE_URL, name);
+          assert.equal(location.searchParams.has('code'), false, name);
+        }
+        assert.equal(await storedRequests(), before);
+      });
+
+      test('prompt=none is answered at once (login_required without a session, consent_required with one), with state and iss, and stores nothing', async () => {
+        const before = await storedRequests();
+        const anonymous = await authorize(await validParams({ prompt: 'none' }));
+        assert.equal(anonymous.status, 303);
+        const first = new URL(anonymous.location!);
+        assert.equal(`${first.origin}${first.pathname}`, REDIRECT_URI);
+        assert.equal(first.searchParams.get('error'), 'login_required');
+        assert.equal(first.searchParams.get('state'), 'st-123');
+        assert.equal(first.searchParams.get('iss'), service.config.BASE_URL);
+        const url = `${service.url}/oauth/authorize?${new URLSearchParams(await validParams({ prompt: 'none' }))}`;
+        const signedIn = await ada.request.get(url, { maxRedirects: 0 });
+        assert.equal(signedIn.status(), 303);
+        const second = new URL(signedIn.headers().location!);
+        assert.equal(`${second.origin}${second.pathname}`, REDIRECT_URI);
+        assert.equal(second.searchParams.get('error'), 'consent_required');
+        assert.equal(second.searchParams.get('state'), 'st-123');
+        assert.equal(second.searchParams.get('iss'), service.config.BASE_URL);
+        const mixed = new URL((await authorize(await validParams({ prompt: 'none consent' }))).location!);
+        assert.equal(mixed.searchParams.get('error'), 'invalid_request');
+        assert.equal(await storedRequests(), before);
+      });
+
+      test('prompt=consent (what MCP clients send with offline_access) and prompt=login go on to the consent page as usual', async () => {
+        for (const prompt of ['consent', 'login', 'select_account']) {
+          const reply = await authorize(await validParams({ prompt }));
+          assert.equal(reply.status, 303, prompt);
+          assert.match(reply.location!, /^\/oauth\/consent\?request=/, prompt);
+        }
+      });
     });
 
     describe('redirect URIs with a query of their own', () => {
@@ -397,6 +461,38 @@ for (const backend of BACKENDS) {
         await consent.page.close();
       });
 
+      test('double-clickjacking: Approve answers only once the page has been shown and focused for a moment, so a click meant for another page cannot land on it', async () => {
+        const consent = await openConsent(service, ada, app);
+        // As the server sends it (and as it stays without scripts): Approve off, Deny on; the page may run only this origin's own scripts.
+        const served = await ada.request.get(consent.page.url());
+        assert.match(await served.text(), /<button class="primary" type="submit" name="decision" value="approve" data-approve disabled>Approve<\/button>/);
+        assert.match(served.headers()['content-security-policy']!, /^default-src 'none'; script-src 'self'; /);
+        await consent.page.waitForFunction(() => !(document.querySelector('[data-approve]') as HTMLButtonElement).disabled);
+        // The window gets the focus back (a popup that covered it closed under the person's double-click): the second click lands on Approve.
+        const landed = await consent.page.evaluate(() => {
+          const approve = document.querySelector('[data-approve]') as HTMLButtonElement;
+          (window as unknown as { settledFrom: number }).settledFrom = performance.now();
+          window.dispatchEvent(new Event('focus'));
+          const disabled = approve.disabled;
+          approve.click();
+          return disabled;
+        });
+        assert.equal(landed, true, 'Approve was off as the focus came back');
+        const waited = await consent.page.evaluate(() => new Promise<number>((resolve) => {
+          const approve = document.querySelector('[data-approve]') as HTMLButtonElement;
+          const check = () => (approve.disabled ? setTimeout(check, 20) : resolve(performance.now() - (window as unknown as { settledFrom: number }).settledFrom));
+          check();
+        }));
+        assert.ok(waited >= 690, `Approve came back after ${Math.round(waited)} ms, longer than a double-click`);
+        assert.equal(new URL(consent.page.url()).pathname, '/oauth/consent', 'the click that landed submitted nothing');
+        const stored = await service.services.db.selectFrom('oauth_authorization_requests').select('decided_at').where('id_hash', '=', sha256(consent.requestId)).executeTakeFirstOrThrow();
+        assert.equal(stored.decided_at, null, 'nothing was granted');
+        // The person's own click, once the page has settled, approves as usual.
+        await consent.page.click('button[name=decision][value=approve]');
+        assert.ok((await consent.callback).searchParams.get('code'));
+        await consent.page.close();
+      });
+
       test('consent acts on the stored request, not on values re-posted by the browser', async () => {
         const consent = await openConsent(service, ada, app, { scope: 'read' });
         const response = await ada.request.post(`${service.url}/oauth/consent`, {
@@ -418,7 +514,7 @@ for (const backend of BACKENDS) {
       const name = '<img src=x onerror="document.title=1"><script>document.title="owned"</script>Évil & "Co"';
       const hostile = await registerClient(as, { client_name: name });
       const consent = await openConsent(service, ada, hostile);
-      assert.equal(await consent.page.locator('script').count(), 0);
+      await assertOnlyConsentScript(consent.page);
       assert.equal(await consent.page.locator('main img').count(), 0);
       assert.equal(await consent.page.locator('h1').innerText(), `${name} wants to use your Concierge account`);
       assert.notEqual(await consent.page.title(), 'owned');
@@ -494,6 +590,41 @@ for (const backend of BACKENDS) {
         assert.equal(right.status, 429);
       });
 
+      test('token and revocation answers, errors included, are never cached (Cache-Control: no-store, Pragma: no-cache)', async () => {
+        const tokens = await pair();
+        const replies = {
+          'token 200': await refresh(app, tokens.refresh_token),
+          'token 400 invalid_grant': await refresh(app, 'crt_unknown'),
+          'token 401 invalid_client': await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: [app.client.client_id, 'wrong'] }),
+          'token 400 unsupported_grant_type': await token({ grant_type: 'password' }, { basic: basic(app) }),
+          'revoke 200': await postForm(`${service.url}/oauth/revoke`, { token: tokens.access_token }, { basic: basic(app) }),
+          'revoke 400 invalid_request': await postForm(`${service.url}/oauth/revoke`, {}, { basic: basic(app) }),
+        };
+        for (const [name, reply] of Object.entries(replies)) {
+          assert.equal(reply.headers.get('cache-control'), 'no-store', name);
+          assert.equal(reply.headers.get('pragma'), 'no-cache', name);
+          if (reply.status >= 400) {
+            assert.deepEqual(Object.keys(reply.body).sort(), ['error', 'error_description'], name);
+            assert.match(reply.headers.get('content-type') ?? '', /^application\/json/, name);
+          }
+        }
+      });
+
+      test('error_description keeps to RFC 6749\'s character set (printable ASCII without \'"\' and \'\\\\\'), even when it echoes the request', async () => {
+        const allowed = /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/;
+        const readOnly = await approvedCode(service, ada, app, { scope: 'read' });
+        const tokens = (await redeem(app, readOnly.code, readOnly.codeVerifier)).body as { refresh_token: string };
+        const narrow = await registerClient(as, { client_name: 'Narrow App', scope: 'read' });
+        const { url } = await authorizationUrl(service, narrow, { scope: 'book' });
+        const descriptions: Record<string, string | null | undefined> = {
+          'unsupported grant_type, echoed': (await token({ grant_type: 'pass"word\\\u00e9\u202e' }, { basic: basic(app) })).body.error_description,
+          'malformed refresh scope': (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: '{}' }, { basic: basic(app) })).body.error_description,
+          'wider refresh scope': (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'book' }, { basic: basic(app) })).body.error_description,
+          'authorize invalid_scope': new URL((await authorize({}, url.href)).location!).searchParams.get('error_description'),
+        };
+        for (const [name, description] of Object.entries(descriptions)) assert.match(description ?? '', allowed, `${name}: ${description}`);
+      });
+
       test('unsupported, missing or repeated parameters and non-form bodies are refused', async () => {
         assert.equal((await token({ grant_type: 'password', username: 'a', password: 'b' }, { basic: basic(app) })).body.error, 'unsupported_grant_type');
         assert.equal((await token({ grant_type: 'client_credentials' }, { basic: basic(app) })).body.error, 'unsupported_grant_type');
@@ -511,6 +642,24 @@ for (const backend of BACKENDS) {
     });
 
     describe('revocation', () => {
+      const revoke = (c: RegisteredClient, form: Record<string, string>) => postForm(`${service.url}/oauth/revoke`, form, { basic: basic(c) });
+
+      test('token_type_hint only orders the search (RFC 7009 §2.1): a wrong, unknown or missing hint still revokes the token, and only that one', async () => {
+        for (const hint of ['access_token', 'unknown_kind', undefined]) {
+          const tokens = await pair();
+          const reply = await revoke(app, { token: tokens.refresh_token, ...(hint ? { token_type_hint: hint } : {}) });
+          assert.equal(reply.status, 200, String(hint));
+          assert.equal((await refresh(app, tokens.refresh_token)).body.error, 'invalid_grant', String(hint));
+          assert.equal((await bearer(tokens.access_token)).kind, 'oauth', String(hint));
+        }
+        for (const hint of ['refresh_token', 'unknown_kind']) {
+          const tokens = await pair();
+          assert.equal((await revoke(app, { token: tokens.access_token, token_type_hint: hint })).status, 200, hint);
+          await assertDead(tokens.access_token);
+          assert.equal((await refresh(app, tokens.refresh_token)).status, 200, hint);
+        }
+      });
+
       test('another client\'s token is not revoked (and the answer is still 200)', async () => {
         const tokens = await pair();
         for (const t of [tokens.access_token, tokens.refresh_token]) {

@@ -6,10 +6,33 @@ import Provider from 'oidc-provider';
 import { BACKENDS, freePort, startTestService, type TestService } from '../helpers/service.ts';
 import { approvedCode, discover, launchChromium, postForm, REDIRECT_URI, registerClient } from '../helpers/oauth.ts';
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
+import { csrfTokenFor } from '../../src/identity/sessions.ts';
 
 // Federation: the service signs people in through any OpenID Connect issuer named by OIDC_ISSUER.
 // The test starts its own oidc-provider on its own port, with oidc-provider's built-in login and
 // consent pages (not the service's development provider), as an external identity provider.
+
+const IDP_SECRET = 'external-secret-for-tests';
+
+/**
+ * An oidc-provider on its own port, as an external identity provider for one client whose redirect
+ * URI is `${serviceBase}/signin/callback`. The subject is not the email: the service must key people
+ * by (issuer, subject).
+ */
+async function startExternalIssuer(clientId: string, serviceBase: string): Promise<{ issuer: string; idp: Server }> {
+  const issuer = `http://127.0.0.1:${await freePort()}`;
+  const provider = new Provider(issuer, {
+    clients: [{ client_id: clientId, client_secret: IDP_SECRET, redirect_uris: [`${serviceBase}/signin/callback`] }],
+    pkce: { required: () => true },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    async findAccount(_ctx: unknown, id: string) {
+      return { accountId: id, claims: async () => ({ sub: id, email: `${id}@external.example`, email_verified: true }) };
+    },
+  });
+  const idp = createServer(provider.callback());
+  await new Promise<void>((resolve) => idp.listen(Number(new URL(issuer).port), '127.0.0.1', resolve));
+  return { issuer, idp };
+}
 
 describe('sign-in through an external OpenID Connect issuer', () => {
   let idp: Server;
@@ -19,26 +42,14 @@ describe('sign-in through an external OpenID Connect issuer', () => {
   let context: BrowserContext;
 
   before(async () => {
-    const idpPort = await freePort();
-    issuer = `http://127.0.0.1:${idpPort}`;
     const servicePort = await freePort();
-    const provider = new Provider(issuer, {
-      clients: [{ client_id: 'concierge-test', client_secret: 'external-secret-for-tests', redirect_uris: [`http://127.0.0.1:${servicePort}/signin/callback`] }],
-      pkce: { required: () => true },
-      claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-      // The subject is not the email: the service must key people by (issuer, subject).
-      async findAccount(_ctx: unknown, id: string) {
-        return { accountId: id, claims: async () => ({ sub: id, email: `${id}@external.example`, email_verified: true }) };
-      },
-    });
-    idp = createServer(provider.callback());
-    await new Promise<void>((resolve) => idp.listen(idpPort, '127.0.0.1', resolve));
+    ({ issuer, idp } = await startExternalIssuer('concierge-test', `http://127.0.0.1:${servicePort}`));
     service = await startTestService(BACKENDS[0]!.url, {
       PORT: String(servicePort),
       BASE_URL: `http://127.0.0.1:${servicePort}`,
       OIDC_ISSUER: issuer,
       OIDC_CLIENT_ID: 'concierge-test',
-      OIDC_CLIENT_SECRET: 'external-secret-for-tests',
+      OIDC_CLIENT_SECRET: IDP_SECRET,
     });
     browser = await launchChromium();
     context = await browser.newContext();
@@ -92,5 +103,100 @@ describe('sign-in through an external OpenID Connect issuer', () => {
     assert.equal(response!.status(), 400);
     assert.equal((await stranger.cookies()).some((c) => c.name === 'concierge_session'), false);
     await stranger.close();
+  });
+});
+
+// Over https the cookies that decide who is signed in are __Host- cookies (Secure, this host only,
+// path "/"), which a network attacker answering a plain-http request, or a sibling subdomain,
+// cannot plant. The service here is published as https (BASE_URL), reached over http by the test.
+describe('sign-in cookies when BASE_URL is https', () => {
+  let idp: Server;
+  let issuer: string;
+  let service: TestService;
+  let browser: Browser;
+  let base: string;
+
+  before(async () => {
+    const servicePort = await freePort();
+    base = `https://127.0.0.1:${servicePort}`;
+    ({ issuer, idp } = await startExternalIssuer('concierge-tls', base));
+    service = await startTestService(BACKENDS[0]!.url, { PORT: String(servicePort), BASE_URL: base, OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'concierge-tls', OIDC_CLIENT_SECRET: IDP_SECRET });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+    await new Promise((resolve) => idp?.close(resolve));
+  });
+
+  const cookieNamed = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+
+  /** Starts a sign-in as `login` and returns its flow cookie and the callback URL the provider sent back, not yet visited. */
+  async function signInUpToCallback(login: string): Promise<{ flowCookie: string; callbackUrl: URL }> {
+    const start = await fetch(`${service.url}/signin`, { redirect: 'manual' });
+    assert.equal(start.status, 303);
+    const setCookie = cookieNamed(start, '__Host-concierge_signin');
+    assert.ok(setCookie, start.headers.getSetCookie().join('\n'));
+    assert.match(setCookie, /; Path=\/(;|$)/);
+    assert.match(setCookie, /; Secure(;|$)/);
+    assert.match(setCookie, /; HttpOnly(;|$)/);
+    const flowCookie = setCookie.split(';')[0]!.slice('__Host-concierge_signin='.length);
+    const context = await browser.newContext();
+    try {
+      let callback: URL | undefined;
+      // Nothing answers https there (the browser's request fails); its URL is all that is kept.
+      context.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.origin === base) callback = url;
+      });
+      const page = await context.newPage();
+      await page.goto(start.headers.get('location')!);
+      await page.fill('input[name=login]', login);
+      await page.fill('input[name=password]', 'anything');
+      for (let step = 0; step < 4 && !callback; step++) {
+        await page.click('button[type=submit]', { timeout: 5000 }).catch(() => {});
+        for (let i = 0; i < 200 && !callback && new URL(page.url()).origin === issuer; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(callback, 'the provider sent the browser back');
+      return { flowCookie, callbackUrl: callback };
+    } finally {
+      await context.close();
+    }
+  }
+
+  test('login CSRF: a planted sign-in cookie without the __Host- prefix signs nobody in; the genuine cookie does', async () => {
+    // The attacker's own sign-in, stopped before its callback: their seed and their callback URL.
+    const { flowCookie, callbackUrl } = await signInUpToCallback('mallory');
+    const callback = `${service.url}${callbackUrl.pathname}${callbackUrl.search}`;
+    // Planted in the victim's browser under the plain name (all a plain-http answer can set).
+    const planted = await fetch(callback, { redirect: 'manual', headers: { cookie: `concierge_signin=${flowCookie}` } });
+    assert.equal(planted.status, 400);
+    assert.equal(cookieNamed(planted, '__Host-concierge_session'), undefined);
+    // The same callback in the browser that started it (the __Host- cookie) signs in: the planted
+    // attempt was refused for its cookie alone, and burnt nothing.
+    const genuine = await fetch(callback, { redirect: 'manual', headers: { cookie: `__Host-concierge_signin=${flowCookie}` } });
+    assert.equal(genuine.status, 303);
+    const session = cookieNamed(genuine, '__Host-concierge_session');
+    assert.ok(session);
+    assert.match(session, /; Path=\/(;|$)/);
+    assert.match(session, /; Secure(;|$)/);
+    // The flow cookie is cleared with the attributes a browser needs to accept it (Secure, path "/").
+    const cleared = cookieNamed(genuine, '__Host-concierge_signin');
+    assert.ok(cleared && /; Secure(;|$)/.test(cleared) && /; Path=\/(;|$)/.test(cleared), cleared);
+  });
+
+  test('sign-out clears the __Host- session cookie with the attributes a browser needs to accept it', async () => {
+    const { flowCookie, callbackUrl } = await signInUpToCallback('sam');
+    const signedIn = await fetch(`${service.url}${callbackUrl.pathname}${callbackUrl.search}`, { redirect: 'manual', headers: { cookie: `__Host-concierge_signin=${flowCookie}` } });
+    const session = cookieNamed(signedIn, '__Host-concierge_session')!.split(';')[0]!.slice('__Host-concierge_session='.length);
+    const out = await fetch(`${service.url}/signout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: `__Host-concierge_session=${session}`, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf: csrfTokenFor(session) }).toString(),
+    });
+    assert.equal(out.status, 200);
+    const cleared = cookieNamed(out, '__Host-concierge_session');
+    assert.ok(cleared && /; Secure(;|$)/.test(cleared) && /; Path=\/(;|$)/.test(cleared), cleared);
   });
 });

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { approvedCode, authorizationUrl, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
+import { approvedCode, assertOnlyConsentScript, authorizationUrl, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { AuthError } from '../../src/auth/bearer.ts';
+import { sessionUser } from '../../src/identity/sessions.ts';
 
 // The authorization code flow as a strict, independent client (oauth4webapi) runs it, with the
 // person's part (sign-in at the development identity provider, consent) in a real Chromium.
@@ -231,6 +232,28 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('sign-in always starts a fresh session: a session id planted in the browser is not the one signed in, and it ends', async () => {
+      // The attacker's own valid session, planted in the person's browser before they sign in.
+      const mallory = await signedInContext(service, browser, 'mallory@example.com');
+      const planted = (await mallory.cookies()).find((c) => c.name === 'concierge_session')!.value;
+      await mallory.close();
+      const context = await browser.newContext();
+      try {
+        await context.addCookies([{ name: 'concierge_session', value: planted, url: service.url }]);
+        const page = await context.newPage();
+        await page.goto(`${service.url}/signin?return_to=${encodeURIComponent('/developers/connected-apps')}`);
+        await page.fill('input[name=email]', 'victim@example.com');
+        await Promise.all([page.waitForURL((url) => url.pathname === '/developers/connected-apps'), page.click('button[type=submit].primary')]);
+        await page.close();
+        const fresh = (await context.cookies()).find((c) => c.name === 'concierge_session')!.value;
+        assert.notEqual(fresh, planted);
+        assert.equal((await sessionUser(service.services.db, fresh))?.email, 'victim@example.com');
+        assert.equal(await sessionUser(service.services.db, planted), null);
+      } finally {
+        await context.close();
+      }
+    });
+
     test('obtainAccessToken (the helper other areas use) signs in a new user and returns a working pair', async () => {
       const tokens = await obtainAccessToken(service, { email: 'grace@example.com', scope: 'read', browser });
       assert.equal(tokens.userEmail, 'grace@example.com');
@@ -290,7 +313,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual(await page.locator('ul.scopes li').allInnerTexts(), ['read: See the status and decision log of bookings it started for you.']);
         assert.doesNotMatch(text, /Start bookings/);
         // Shown, never run or parsed as markup.
-        assert.equal(await page.locator('script').count(), 0);
+        await assertOnlyConsentScript(page);
         assert.equal(await main.locator('b').count(), 0);
         assert.notEqual(await page.title(), 'owned');
         assert.equal(await page.locator('.warning').count(), 0);

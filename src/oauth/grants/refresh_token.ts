@@ -20,7 +20,7 @@ export function refreshParams(params: GrantParams): { token: string; wanted: str
   let wanted: string[] = [];
   if (params.scope !== undefined && params.scope !== '') {
     const parsed = parseScopeParameter(params.scope);
-    if (parsed === null) throw new OAuthError('invalid_scope', 'scope must be space-separated scopes out of "book read"');
+    if (parsed === null) throw new OAuthError('invalid_scope', "scope must be space-separated scopes out of 'book read'");
     wanted = parsed;
   }
   // A narrower scope applies to the new access token; the refresh token keeps its own (RFC 6749 §6).
@@ -81,7 +81,7 @@ async function whyNot(db: Kysely<DB>, client: ClientRow, tokenHash: string, want
   }
   if (row.revoked_at !== null || row.family_revoked_at !== null || row.grant_revoked_at !== null) return new OAuthError('invalid_grant', 'the refresh token has been revoked');
   if (row.expires_at.getTime() <= Date.now()) return new OAuthError('invalid_grant', 'the refresh token has expired');
-  if (!scopeCovers(row.scope, wanted)) return new OAuthError('invalid_scope', `the requested scope is wider than the one granted ("${row.scope}")`);
+  if (!scopeCovers(row.scope, wanted)) return new OAuthError('invalid_scope', `the requested scope is wider than the one granted ('${row.scope}')`);
   // Claimed by a concurrent request between our update and this read.
   return new OAuthError('invalid_grant', 'the refresh token was already used');
 }

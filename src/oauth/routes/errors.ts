@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { OAuthError } from '../errors.ts';
+import { errorDescription, OAuthError } from '../errors.ts';
 import { sendErrorPage } from '../../web/render.ts';
 
 // The OAuth surface's one error renderer. Endpoints called by clients answer
@@ -15,10 +15,18 @@ declare module 'fastify' {
 
 const STATUS: Record<string, number> = { invalid_client: 401, too_many_requests: 429, server_error: 500, temporarily_unavailable: 503 };
 
+/**
+ * Registration (RFC 7591) describes errors in free ASCII text and names what it refused (a
+ * look-alike letter, a quoted brand); the RFC 6749 endpoints keep to that RFC's character set.
+ */
+function isRegistration(request: FastifyRequest): boolean {
+  return request.routeOptions.url === '/oauth/register';
+}
+
 export function toOAuthError(error: unknown, request: FastifyRequest): OAuthError {
   if (error instanceof OAuthError) return error;
   const e = error as Partial<FastifyError>;
-  const registering = request.routeOptions.url === '/oauth/register';
+  const registering = isRegistration(request);
   const malformed = registering ? 'invalid_client_metadata' : 'invalid_request';
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -50,5 +58,5 @@ export function sendOAuthError(error: unknown, request: FastifyRequest, reply: F
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
     .type('application/json; charset=utf-8')
-    .send({ error: oauthError.error, error_description: oauthError.message });
+    .send({ error: oauthError.error, error_description: isRegistration(request) ? oauthError.message : errorDescription(oauthError.message) });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { csrfToken, currentUser, redirectToSignIn, sameOriginWithToken } from '../../identity/index.ts';
-import { sendErrorPage, sendPage, securityHeaders } from '../../web/render.ts';
+import { CONSENT_SCRIPT, CONSENT_SCRIPT_PATH, sendAsset, sendErrorPage, sendPage, securityHeaders } from '../../web/render.ts';
 import { pendingAuthorization, startAuthorization, type AuthorizeContext, type AuthorizeParams } from '../authorize.ts';
 import { decideAuthorization } from '../consent.ts';
 import { redirectOrigin } from '../redirect-uris.ts';
@@ -27,7 +27,7 @@ export function authorizationPageRoutes(app: FastifyInstance, db: Kysely<DB>, co
   // path lacks.
   const authorizeOptions = { exposeHeadRoute: false, config: { html: true, rateLimit: { max: AUTHORIZE_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } } };
   app.get('/oauth/authorize', authorizeOptions, async (request: FastifyRequest<{ Querystring: AuthorizeParams }>, reply) => {
-    const outcome = await startAuthorization(db, context, request.query);
+    const outcome = await startAuthorization(db, context, request.query, async () => (await currentUser(request)) !== null);
     securityHeaders(reply);
     if (outcome.kind === 'error_page') return sendErrorPage(reply, 400, 'This link cannot be used', outcome.message);
     if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 303);
@@ -54,9 +54,10 @@ export function authorizationPageRoutes(app: FastifyInstance, db: Kysely<DB>, co
         redirectHost: new URL(pending.redirectUri).host,
         scopes: scopeList(pending.scope).map((s) => ({ name: s, description: SCOPE_DESCRIPTIONS[s] })),
       },
-      { formTargets: [origin] },
+      { formTargets: [origin], scripts: [CONSENT_SCRIPT_PATH] },
     );
   });
+  app.get(CONSENT_SCRIPT_PATH, async (_request, reply) => sendAsset(reply, 'js', CONSENT_SCRIPT));
 
   app.post('/oauth/consent', html, async (request: FastifyRequest<{ Body: { request?: string; csrf?: string; decision?: string } }>, reply) => {
     const body = request.body ?? {};
