@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { isStorable } from '../security/text.ts';
 import type { QueryRange } from './clamp.ts';
 
 // Provider metrics are computed from the audit log. The executor ends every provider attempt with
@@ -27,18 +28,8 @@ export const METRICS_DAYS_MAX = 365;
 export const METRICS_DAYS: QueryRange = { default: METRICS_DAYS_DEFAULT, min: 1, max: METRICS_DAYS_MAX };
 
 export async function getProviderMetrics(db: Kysely<DB>, providerId: string, timeRangeDays: number): Promise<ProviderMetrics> {
-  const row = await db
-    .selectFrom('audit_events')
-    .select([
-      sql<number>`count(*) filter (where data->>'providerOutcome' = 'accepted')::int`.as('accepted'),
-      sql<number>`count(*) filter (where data->>'providerOutcome' = 'failed')::int`.as('failed'),
-      sql<number>`count(*) filter (where data->>'providerOutcome' = 'manual_override')::int`.as('overrides'),
-      sql<Date | null>`max(created_at)`.as('last'),
-    ])
-    .where('provider_id', '=', providerId)
-    .where('created_at', '>=', sql<Date>`now() - make_interval(days => ${timeRangeDays})`)
-    .where(sql<boolean>`data ? 'providerOutcome'`)
-    .executeTakeFirstOrThrow();
+  // No provider id holds what PostgreSQL text cannot, so no event matches one: nothing to count.
+  const row = isStorable(providerId) ? await countOutcomes(db, providerId, timeRangeDays) : { accepted: 0, failed: 0, overrides: 0, last: null };
   const total = row.accepted + row.failed;
   return {
     providerId,
@@ -50,4 +41,19 @@ export async function getProviderMetrics(db: Kysely<DB>, providerId: string, tim
     lastEventAt: row.last ? new Date(row.last).toISOString() : null,
     timeRangeDays,
   };
+}
+
+function countOutcomes(db: Kysely<DB>, providerId: string, timeRangeDays: number) {
+  return db
+    .selectFrom('audit_events')
+    .select([
+      sql<number>`count(*) filter (where data->>'providerOutcome' = 'accepted')::int`.as('accepted'),
+      sql<number>`count(*) filter (where data->>'providerOutcome' = 'failed')::int`.as('failed'),
+      sql<number>`count(*) filter (where data->>'providerOutcome' = 'manual_override')::int`.as('overrides'),
+      sql<Date | null>`max(created_at)`.as('last'),
+    ])
+    .where('provider_id', '=', providerId)
+    .where('created_at', '>=', sql<Date>`now() - make_interval(days => ${timeRangeDays})`)
+    .where(sql<boolean>`data ? 'providerOutcome'`)
+    .executeTakeFirstOrThrow();
 }

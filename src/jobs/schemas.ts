@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorable } from '../security/text.ts';
 import { SCENARIOS, type Scenario } from './types.ts';
 import { errorMap, says, toIssues, type Issue } from './validation.ts';
 
@@ -34,11 +35,20 @@ const calendarDate = (what: string) =>
 
 const futureDate = (what: string) => calendarDate(what).refine((v) => !isCalendarDate(v) || v >= earliestBookableDate(), says('is in the past'));
 
+/**
+ * PostgreSQL stores neither U+0000 nor an unpaired UTF-16 surrogate (in text or in jsonb): free text
+ * carrying one is refused here, as the client's mistake, rather than failing the write later as a
+ * 500 that a retry can never cure. The fields with a pattern cannot carry either.
+ */
+const STORABLE = says('must not contain the character U+0000 or an unpaired UTF-16 surrogate');
+
 const time24 = (what: string) => z.string().regex(TIME, says('must be a 24-hour time as HH:MM')).describe(`${what}, HH:MM (24 h)`);
 const count = (what: string, max: number) =>
   z.number().int(says('must be a whole number')).min(1, says('must be at least 1')).max(max, says(`must be at most ${max}`)).describe(`${what} (1 to ${max})`);
 const text = (what: string, max = 200) =>
-  z.string().trim().min(1, says('must not be empty')).max(max, says(`must be at most ${max} characters long`)).describe(what);
+  z.string().trim().min(1, says('must not be empty')).max(max, says(`must be at most ${max} characters long`)).refine(isStorable, STORABLE).describe(what);
+/** A client's own identifier, kept as sent. */
+const identifier = (what: string, { required = false } = {}) => (required ? z.string().min(1) : z.string()).max(200).refine(isStorable, STORABLE).describe(what);
 const money = (what: string) =>
   z.number().positive(says('must be greater than 0')).max(1_000_000, says('must be at most 1000000')).describe(`${what}, in the provider's currency`);
 const airport = (what: string) =>
@@ -164,10 +174,10 @@ export type Consent = z.infer<typeof consentSchema>;
 
 export const clientMetadataSchema = z
   .object({
-    agentId: z.string().max(200).describe('Your agent, for your own correlation').optional(),
-    userId: z.string().max(200).describe('Your end user, for your own correlation').optional(),
-    sessionId: z.string().max(200).describe('Your session, for your own correlation').optional(),
-    idempotencyKey: z.string().min(1).max(200).describe('Retry safety: the same key returns the same job').optional(),
+    agentId: identifier('Your agent, for your own correlation').optional(),
+    userId: identifier('Your end user, for your own correlation').optional(),
+    sessionId: identifier('Your session, for your own correlation').optional(),
+    idempotencyKey: identifier('Retry safety: the same key returns the same job', { required: true }).optional(),
   })
   .strict();
 export type ClientMetadata = z.infer<typeof clientMetadataSchema>;

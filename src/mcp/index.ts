@@ -7,12 +7,13 @@ import { authorizeMessage } from './authorize.ts';
 import { callerOf, type Caller } from './caller.ts';
 import { fromAuthError, jsonRpcError, JSON_RPC, McpHttpError, sendMcpError } from './http-errors.ts';
 import { isJsonContentType, isSupportedProtocolVersion, responseModeFor, SUPPORTED_PROTOCOL_VERSIONS, type ResponseMode } from './negotiate.ts';
-import { allowedOrigins, corsHeaders, PREFLIGHT_HEADERS } from './origin.ts';
+import { parseHost } from '../security/host.ts';
+import { allowedHostnames, allowedOrigins, corsHeaders, PREFLIGHT_HEADERS } from './origin.ts';
 import { RequestTransport } from './transport.ts';
 import { createMcpServer } from './server.ts';
 import type { ToolContext } from './tools/types.ts';
 
-// POST /api/mcp: MCP Streamable HTTP, stateless. In order: Origin (every method), credential,
+// POST /api/mcp: MCP Streamable HTTP, stateless. In order: Host and Origin (every method), credential,
 // media types, then the one JSON-RPC message: batch and shape, protocol revision, scope; then the
 // process's MCP server answers it (src/mcp/transport.ts) and the reply is one JSON body or a
 // one-event SSE stream. GET and DELETE (server streams, session ends) do not exist without sessions.
@@ -38,6 +39,7 @@ function idOf(body: unknown): RequestId | null {
 
 export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
+  const hostnames = allowedHostnames(services.config);
   const origins = allowedOrigins(services.config);
   const resource = `${services.config.BASE_URL}/api/mcp`;
   const transport = new RequestTransport();
@@ -50,6 +52,17 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
   app.setErrorHandler((error, request, reply) => sendMcpError(request, reply, error));
 
   app.addHook('onRequest', async (request, reply) => {
+    // The Host as this socket received it, never X-Forwarded-Host: any client may send that one.
+    const host = parseHost(request.headers.host);
+    if (host === null || !hostnames.has(host.hostname)) {
+      throw new McpHttpError(
+        403,
+        'host_not_allowed',
+        host === null
+          ? `a Host header naming this service is required (protection against DNS rebinding); use ${services.config.BASE_URL}/api/mcp`
+          : `this endpoint does not answer to the Host ${host.hostname} (protection against DNS rebinding); use ${services.config.BASE_URL}/api/mcp, or the operator can add the name to MCP_ALLOWED_HOSTS`,
+      );
+    }
     const origin = request.headers.origin;
     if (origin === undefined) return;
     if (!origins.has(origin)) {

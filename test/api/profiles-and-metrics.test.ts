@@ -56,6 +56,15 @@ for (const backend of BACKENDS) {
         assertApiError(await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/profiles', { key: acme, raw: '[1]', headers: { 'content-type': 'application/json' } })), 400, 'invalid_request');
       });
 
+      test('a name PostgreSQL cannot store (U+0000, an unpaired surrogate) is 400 invalid_request, not a 500', async () => {
+        const reply = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/profiles', { key: acme, body: { ...PROFILE, first_name: 'A\u0000da', last_name: '\ud800' } }));
+        assertApiError(reply, 400, 'invalid_request');
+        assert.deepEqual(reply.body.error.details, [
+          { path: 'first_name', message: 'first_name must not contain the character U+0000 or an unpaired UTF-16 surrogate' },
+          { path: 'last_name', message: 'last_name must not contain the character U+0000 or an unpaired UTF-16 surrogate' },
+        ]);
+      });
+
       test('GET lists only the organisation\'s own profiles, oldest first', async () => {
         const a1 = await store(PROFILE);
         const a2 = await store({ ...PROFILE, first_name: 'Second' });
@@ -269,6 +278,10 @@ for (const backend of BACKENDS) {
 
       test('provider ids are taken verbatim (percent-decoded)', async () => {
         assert.equal((await metrics('open%20table')).providerId, 'open table');
+        // No provider id can hold U+0000 (PostgreSQL text cannot): no event matches, as for any unknown id.
+        const nul = await metrics('resy%00');
+        assert.equal(nul.providerId, 'resy\u0000');
+        assert.equal(nul.totalAttempts, 0);
       });
     });
   });

@@ -108,6 +108,34 @@ for (const backend of BACKENDS) {
           ].sort(),
         );
       });
+
+      // PostgreSQL stores neither (in text or jsonb): taken as valid, such a body failed the write as
+      // 500 job_create_failed, whose advice (retry with the same key) could never succeed.
+      test('free text PostgreSQL cannot store (U+0000, an unpaired surrogate) is refused at its field, not a 500', async () => {
+        const message = (field: string) => `${field} must not contain the character U+0000 or an unpaired UTF-16 surrogate`;
+        const issues = await rejected({
+          request: { scenario: 'restaurant', params: { ...restaurantRequest().request.params, restaurant_name: 'No\u0000ma', city: 'Copen\ud800hagen', cuisine: '\udc00' } },
+          profile: { ...PROFILE, last_name: 'Love\u0000lace', known_traveler_number: 'KT\ud83d' },
+          consent: { blockedProviders: ['resy\u0000'], allowedProviders: ['\ud800'] },
+          clientMetadata: { agentId: 'a\u0000', userId: '\udfff', sessionId: 's\u0000', idempotencyKey: 'k\ud800' },
+        });
+        assert.deepEqual(issues, [
+          { path: 'profile.last_name', message: message('last_name') },
+          { path: 'profile.known_traveler_number', message: message('known_traveler_number') },
+          { path: 'consent.allowedProviders.0', message: message('allowedProviders[0]') },
+          { path: 'consent.blockedProviders.0', message: message('blockedProviders[0]') },
+          { path: 'clientMetadata.agentId', message: message('agentId') },
+          { path: 'clientMetadata.userId', message: message('userId') },
+          { path: 'clientMetadata.sessionId', message: message('sessionId') },
+          { path: 'clientMetadata.idempotencyKey', message: message('idempotencyKey') },
+          { path: 'request.params.restaurant_name', message: message('restaurant_name') },
+          { path: 'request.params.city', message: message('city') },
+          { path: 'request.params.cuisine', message: message('cuisine') },
+        ]);
+        // Characters outside the Basic Multilingual Plane come as surrogate pairs: those are text.
+        const jobId = await accepted({ ...restaurantRequest({ restaurant_name: 'Sushi 🍣 Saitō', city: '𠮷野' }), clientMetadata: { idempotencyKey: 'key-🔑' } });
+        assert.equal((await getJob(service.services.jobs, null, jobId))!.params.restaurant_name, 'Sushi 🍣 Saitō');
+      });
     });
 
     describe('restaurant', () => {
@@ -179,6 +207,8 @@ for (const backend of BACKENDS) {
       test('budgets are positive numbers', async () => {
         has(await rejected(restaurantRequest({ budget_per_person: 0 })), 'request.params.budget_per_person', 'budget_per_person must be greater than 0');
         has(await rejected(restaurantRequest({ budget_per_person: '50' })), 'request.params.budget_per_person', 'budget_per_person must be a number, not a string');
+        has(await rejected(restaurantRequest({ budget_per_person: 1_000_001 })), 'request.params.budget_per_person', 'budget_per_person must be at most 1000000');
+        await accepted(restaurantRequest({ budget_per_person: 1_000_000, restaurant_name: 'Budget ceiling' }));
       });
     });
 
@@ -342,6 +372,9 @@ for (const backend of BACKENDS) {
           [{ blockedProviders: [''] }, 'consent.blockedProviders.0', 'blockedProviders[0] must not be empty'],
           [{ allowVenueSwitch: null }, 'consent.allowVenueSwitch', 'allowVenueSwitch must be true or false, not null'],
           [{ surprise: true }, 'consent.surprise', 'surprise is not a known field'],
+          [{ allowedProviders: Array.from({ length: 33 }, (_, i) => `p${i}`) }, 'consent.allowedProviders', 'allowedProviders must have at most 32 items'],
+          [{ blockedProviders: Array.from({ length: 33 }, (_, i) => `p${i}`) }, 'consent.blockedProviders', 'blockedProviders must have at most 32 items'],
+          [{ blockedProviders: ['x'.repeat(65)] }, 'consent.blockedProviders.0', 'blockedProviders[0] must be at most 64 characters long'],
         ];
         for (const [consent, path, message] of cases) {
           assert.deepEqual(await rejected({ ...restaurantRequest(), consent }), [{ path, message }], JSON.stringify(consent));
@@ -356,6 +389,9 @@ for (const backend of BACKENDS) {
         has(await rejected({ ...restaurantRequest(), clientMetadata: { idempotencyKey: '' } }), 'clientMetadata.idempotencyKey', 'idempotencyKey must not be empty');
         has(await rejected({ ...restaurantRequest(), clientMetadata: { traceparent: 'x' } }), 'clientMetadata.traceparent', 'traceparent is not a known field');
         has(await rejected({ ...restaurantRequest(), clientMetadata: 'agent-7' }), 'clientMetadata', 'clientMetadata must be an object, not a string');
+        for (const field of ['agentId', 'userId', 'sessionId', 'idempotencyKey']) {
+          has(await rejected({ ...restaurantRequest(), clientMetadata: { [field]: 'x'.repeat(201) } }), `clientMetadata.${field}`, `${field} must be at most 200 characters long`);
+        }
         await accepted({ ...restaurantRequest({ restaurant_name: 'Metadata' }), clientMetadata: { agentId: 'a', userId: 'u', sessionId: 's' } });
       });
     });

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import { apiKeyCacheOf } from '../../src/auth/api-key-cache.ts';
 import assert from 'node:assert/strict';
 import { METHODS } from 'node:http';
-import { rawCall } from '../helpers/http.ts';
+import { rawCall, rawRequest } from '../helpers/http.ts';
 import { sql } from 'kysely';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { bookingArguments, INITIALIZE, rpc, textOf, within, type RpcReply } from '../helpers/mcp.ts';
@@ -11,6 +11,8 @@ import { revokeApiKey } from '../../src/auth/api-keys.ts';
 const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 const PING = { jsonrpc: '2.0', id: 3, method: 'ping' };
 const APP_ORIGIN = 'https://agent.example.com';
+/** The name a reverse proxy forwards in Host (MCP_ALLOWED_HOSTS). */
+const PROXIED_HOST = 'concierge.internal';
 
 for (const backend of BACKENDS) {
   describe(`POST /api/mcp over raw HTTP on ${backend.name}`, () => {
@@ -18,7 +20,7 @@ for (const backend of BACKENDS) {
     let key: string;
     let base: string;
     before(async () => {
-      service = await startTestService(backend.url, { MCP_ALLOWED_ORIGINS: `${APP_ORIGIN}, http://127.0.0.1:9` });
+      service = await startTestService(backend.url, { MCP_ALLOWED_ORIGINS: `${APP_ORIGIN}, http://127.0.0.1:9`, MCP_ALLOWED_HOSTS: PROXIED_HOST });
       key = await service.mintKey('Acme Travel');
       base = service.services.config.BASE_URL;
     });
@@ -189,6 +191,19 @@ for (const backend of BACKENDS) {
       assert.equal(charset.status, 200);
     });
 
+    test('a body over 1 MiB is 413 payload_too_large in the {error, message} envelope; one just under is read', async () => {
+      const padded = (size: number) => {
+        const message = JSON.stringify({ ...PING, params: { _meta: { pad: '' } } });
+        return message.replace('"pad":""', `"pad":"${'x'.repeat(size - message.length)}"`);
+      };
+      const over = await rpc(service.url, undefined, { bearer: key, raw: padded(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } });
+      assert.equal(over.status, 413);
+      assert.deepEqual(over.body, { error: 'payload_too_large', message: 'the request body is larger than 1 MiB' });
+      const under = await rpc(service.url, undefined, { bearer: key, raw: padded(1024 * 1024), headers: { 'content-type': 'application/json' } });
+      assert.equal(under.status, 200, under.text.slice(0, 200));
+      assert.deepEqual(under.body, { jsonrpc: '2.0', id: 3, result: {} });
+    });
+
     test('an unsupported MCP-Protocol-Version header is 400', async () => {
       const reply = await rpc(service.url, LIST, { bearer: key, headers: { 'mcp-protocol-version': '2023-01-01' } });
       assert.equal(reply.status, 400);
@@ -263,6 +278,44 @@ for (const backend of BACKENDS) {
         assert.equal(reply.headers.get('access-control-allow-origin'), null);
         const preflight = await rpc(service.url, undefined, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
         assert.equal(preflight.status, 403);
+      }
+    });
+
+    // DNS rebinding: a page on a name the attacker points at this service reaches it with that name
+    // in Host (and, from a browser, as its Origin too). fetch sets Host itself: node:http sends it as given.
+    test('a Host that is not BASE_URL\'s, a loopback name or MCP_ALLOWED_HOSTS is 403 host_not_allowed, before anything else', async () => {
+      const { port } = new URL(service.url);
+      const body = JSON.stringify(LIST);
+      const post = (host: string, headers: Record<string, string> = {}) =>
+        rawCall(service.url, 'POST', '/api/mcp', { host, authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body);
+      for (const host of [`rebind.attacker.example:${port}`, 'rebind.attacker.example', `127.0.0.1.attacker.example:${port}`, `localhost.attacker.example:${port}`, `${PROXIED_HOST}.attacker.example`]) {
+        for (const reply of [await post(host), await post(host, { origin: `http://${host}` })]) {
+          assert.equal(reply.status, 403, host);
+          assert.deepEqual(Object.keys(reply.body), ['error', 'message'], host);
+          assert.equal(reply.body.error, 'host_not_allowed', host);
+          assert.match(reply.body.message, /MCP_ALLOWED_HOSTS/);
+          assert.equal(reply.headers.get('access-control-allow-origin'), null);
+        }
+        // Also without a credential (not 401), on the preflight and on the methods that are 405.
+        assert.equal((await rawCall(service.url, 'POST', '/api/mcp', { host, 'content-type': 'application/json' }, body)).body.error, 'host_not_allowed');
+        assert.equal((await rawCall(service.url, 'OPTIONS', '/api/mcp', { host, origin: `http://${host}`, 'access-control-request-method': 'POST' })).status, 403);
+        assert.equal((await rawCall(service.url, 'GET', '/api/mcp', { host })).body.error, 'host_not_allowed');
+      }
+      // An HTTP/1.0 request may come without Host at all: refused too.
+      const bare = await rawRequest(service.url, `POST /api/mcp HTTP/1.0\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      assert.equal(bare.status, 403);
+      assert.equal(bare.body.error, 'host_not_allowed');
+      // The check is /api/mcp's own: the rest of the service answers whatever Host it is reached by.
+      assert.equal((await rawCall(service.url, 'GET', '/healthz', { host: 'rebind.attacker.example' })).status, 200);
+    });
+
+    test('BASE_URL\'s host, the loopback names and MCP_ALLOWED_HOSTS are answered, on any port and in any case', async () => {
+      const { port } = new URL(service.url);
+      assert.equal(new URL(base).host, `127.0.0.1:${port}`, 'the test service\'s BASE_URL');
+      for (const host of [`127.0.0.1:${port}`, '127.0.0.1', `localhost:${port}`, 'LocalHost', '[::1]:8080', `${PROXIED_HOST}:${port}`, 'Concierge.Internal', `${PROXIED_HOST}.`]) {
+        const reply = await rawCall(service.url, 'POST', '/api/mcp', { host, authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, JSON.stringify(PING));
+        assert.equal(reply.status, 200, host);
+        assert.deepEqual(reply.body, { jsonrpc: '2.0', id: 3, result: {} }, host);
       }
     });
 

@@ -57,6 +57,8 @@ for (const backend of BACKENDS) {
         if (tool.name.startsWith('book_')) {
           assert.deepEqual(tool.annotations, { readOnlyHint: false, destructiveHint: false, openWorldHint: true });
           assert.match(tool.description!, /never pays/);
+          // Every scenario is booked for real, activities too (the contract's "not executed yet" is behind us).
+          assert.match(tool.description!, /drives [\w' ]+ websites in a real browser/, `${tool.name} says it books`);
         } else {
           assert.deepEqual(tool.annotations, { readOnlyHint: true, openWorldHint: false });
         }
@@ -71,6 +73,8 @@ for (const backend of BACKENDS) {
       assert.deepEqual(restaurant.properties.profile.required, ['first_name', 'last_name', 'email', 'phone']);
       assert.equal(restaurant.properties.consent.properties.paymentPolicy.const, 'stop_before_cvc');
       assert.equal(restaurant.properties.idempotencyKey.type, 'string');
+      // What the flight sites cannot sell is said before a model asks for it.
+      assert.match(byName.book_flight!.description!, /One-way fares for the one traveller the profile describes/);
       const flight = byName.book_flight!.inputSchema as any;
       assert.deepEqual(flight.properties.cabin_class.enum, ['economy', 'premium_economy', 'business', 'first']);
       assert.deepEqual(flight.properties.profile.required, ['first_name', 'last_name', 'email', 'phone', 'dob', 'passport_number', 'passport_country']);
@@ -135,6 +139,15 @@ for (const backend of BACKENDS) {
       assert.ok(body.issues.find((i: any) => i.path === 'surprise'));
       const after = await service.services.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       assert.equal(Number(after.n), Number(before.n));
+    });
+
+    test('text the database cannot store (U+0000, an unpaired surrogate) is an invalid_arguments tool error, not job_create_failed', async () => {
+      const args = bookingArguments().book_restaurant as Record<string, unknown>;
+      const result = await mcp.client.callTool({ name: 'book_restaurant', arguments: { ...args, restaurant_name: 'No\u0000ma', idempotencyKey: 'k\ud800' } });
+      assert.equal(result.isError, true);
+      const body = textOf(result);
+      assert.equal(body.error, 'invalid_arguments');
+      assert.deepEqual(body.issues.map((i: { path: string }) => i.path).sort(), ['idempotencyKey', 'restaurant_name']);
     });
 
     test('cross-field rules are the REST ones: hotel dates, flight passport fields, a missing profile', async () => {

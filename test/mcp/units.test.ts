@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isJsonContentType, responseModeFor } from '../../src/mcp/negotiate.ts';
 import { MCP_STATUSES, mcpStatus, nextPollSeconds } from '../../src/mcp/status.ts';
-import { allowedOrigins } from '../../src/mcp/origin.ts';
+import { allowedHostnames, allowedOrigins } from '../../src/mcp/origin.ts';
+import { parseHost } from '../../src/security/host.ts';
 import { JOB_STATUSES } from '../../src/jobs/types.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
@@ -59,5 +60,28 @@ describe('MCP_ALLOWED_ORIGINS', () => {
     for (const bad of ['app.example.com', 'https://app.example.com/path', 'ftp://files.example.com', 'https://a.example.com,*']) {
       assert.throws(() => loadConfig({}, { MCP_ALLOWED_ORIGINS: bad }), (error: unknown) => error instanceof ConfigError && /MCP_ALLOWED_ORIGINS/.test(error.message), bad);
     }
+  });
+});
+
+describe('MCP_ALLOWED_HOSTS', () => {
+  test('allowed host names are BASE_URL\'s, the loopback names and the configured ones, normalised', () => {
+    const config = loadConfig({}, { BASE_URL: 'https://concierge.example.com', MCP_ALLOWED_HOSTS: ' Concierge.Internal , 10.0.0.7,[::2], bücher.example. ' });
+    assert.deepEqual(config.MCP_ALLOWED_HOSTS, ['concierge.internal', '10.0.0.7', '[::2]', 'xn--bcher-kva.example']);
+    assert.deepEqual([...allowedHostnames(config)], ['concierge.example.com', 'localhost', '127.0.0.1', '[::1]', 'concierge.internal', '10.0.0.7', '[::2]', 'xn--bcher-kva.example']);
+    assert.deepEqual(loadConfig({}, {}).MCP_ALLOWED_HOSTS, []);
+  });
+
+  test('anything but a bare host name stops the configuration, naming the variable', () => {
+    for (const bad of ['concierge.internal:3000', 'https://concierge.internal', 'concierge.internal/api', '*', '::1', '[::1]:80', 'a b', 'user@host']) {
+      assert.throws(() => loadConfig({}, { MCP_ALLOWED_HOSTS: bad }), (error: unknown) => error instanceof ConfigError && /MCP_ALLOWED_HOSTS/.test(error.message), bad);
+    }
+  });
+
+  test('a Host header is read as a host name and whether a port came with it; anything else is not one', () => {
+    assert.deepEqual(parseHost('LOCALHOST:3000'), { hostname: 'localhost', hasPort: true });
+    assert.deepEqual(parseHost('[::1]:80'), { hostname: '[::1]', hasPort: true });
+    assert.deepEqual(parseHost('[::1]'), { hostname: '[::1]', hasPort: false });
+    assert.deepEqual(parseHost('example.com.'), { hostname: 'example.com', hasPort: false });
+    for (const bad of [undefined, '', ' ', 'evil.example/x', 'a@b', 'a?b', 'a#b', 'a\\b', '::1', 'ex ample', '*']) assert.equal(parseHost(bad), null, String(bad));
   });
 });

@@ -93,12 +93,14 @@ const TEXT: Record<Scenario, BookingToolText> = {
     title: 'Book a flight (preview)',
     description:
       'Preview. Start booking a flight for the user: origin and destination airports (IATA codes), departure date and number of passengers, optionally a return date, cabin class and a preferred airline, flight number, departure time or price. ' +
-      'profile must also carry the passenger\'s dob, passport_number and passport_country. The service drives airline booking websites in a real browser and falls back between providers. ',
+      'profile must also carry the passenger\'s dob, passport_number and passport_country. The service drives airline booking websites in a real browser and falls back between providers. ' +
+      'One-way fares for the one traveller the profile describes: a return_date, or more than 1 passenger, ends the job in error before any booking; book each way and each traveller with its own call. ',
   },
   activity: {
     title: 'Book event or activity tickets (preview)',
     description:
-      'Preview: the request is accepted and recorded as a job, but activity bookings are not executed yet. Start booking tickets for a named event in a city on a date: number of tickets, optionally a seat type and a maximum price per ticket, plus the buyer\'s contact details in profile. ',
+      'Start booking tickets for a named event in a city on a date: number of tickets, optionally a seat type and a maximum price per ticket, plus the buyer\'s contact details in profile. ' +
+      'The service drives ticketing websites in a real browser and falls back between providers. ',
   },
 };
 
