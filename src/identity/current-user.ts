@@ -4,6 +4,7 @@ import type { DB } from '../db/schema.ts';
 import { csrfTokenFor, sessionUser, type SessionUser } from './sessions.ts';
 import { digestsEqual, sha256 } from '../security/secrets.ts';
 import { safeReturnTo, signInPath } from './return-to.ts';
+import type { IdentityCookies } from './cookies.ts';
 
 // What the pages of the web application (consent, connected apps, later handoff and bookings) ask
 // of identity: who is signed in, their CSRF token, and how to send someone to sign in and back.
@@ -11,8 +12,7 @@ import { safeReturnTo, signInPath } from './return-to.ts';
 export interface IdentityContext {
   db: Kysely<DB>;
   baseUrl: string;
-  cookieName: string;
-  secureCookies: boolean;
+  cookies: IdentityCookies;
 }
 
 declare module 'fastify' {
@@ -24,7 +24,7 @@ declare module 'fastify' {
 const CACHE = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
 
 function sessionValue(request: FastifyRequest): string | undefined {
-  return request.cookies?.[request.server.identity.cookieName];
+  return request.cookies?.[request.server.identity.cookies.session];
 }
 
 /** The signed-in user of this request, or null. Looked up once per request. */

@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import { createDevIdentityProvider, DEV_IDP_PATH } from './dev-idp.ts';
 import { RelyingParty } from './relying-party.ts';
 import { identityRoutes } from './routes.ts';
+import { identityCookies } from './cookies.ts';
 
 export { currentUser, csrfToken, sameOriginWithToken, redirectToSignIn } from './current-user.ts';
 export { safeReturnTo, signInPath } from './return-to.ts';
@@ -16,13 +17,11 @@ export { safeReturnTo, signInPath } from './return-to.ts';
  */
 async function identity(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { config } = opts.services;
-  const secureCookies = config.BASE_URL.startsWith('https:');
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
   app.decorate('identity', {
     db: opts.services.db,
     baseUrl: config.BASE_URL,
-    cookieName: secureCookies ? '__Host-concierge_session' : 'concierge_session',
-    secureCookies,
+    cookies: identityCookies(config.BASE_URL.startsWith('https:')),
   });
 
   const redirectUri = `${config.BASE_URL}/signin/callback`;

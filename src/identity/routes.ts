@@ -14,17 +14,6 @@ import { sameOriginWithToken } from './current-user.ts';
 
 const FLOW_TTL_SECONDS = 600;
 
-/**
- * The cookie that holds a sign-in in progress. It decides whose account the callback signs the
- * browser in to, so over https it is a __Host- cookie like the session's: Secure, this host only,
- * path "/". A plain name could be planted by anyone who can answer one plain-http request to this
- * host (a network attacker) or by a sibling subdomain; with their own seed and the callback URL of
- * their own sign-in they would sign the person in to their account (login CSRF).
- */
-function signInFlowCookie(secureCookies: boolean): string {
-  return secureCookies ? '__Host-concierge_signin' : 'concierge_signin';
-}
-
 export interface IdentityRouteOptions {
   services: Services;
   relyingParty: RelyingParty;
@@ -34,8 +23,7 @@ export interface IdentityRouteOptions {
 export async function identityRoutes(app: FastifyInstance, options: IdentityRouteOptions): Promise<void> {
   const { services, relyingParty, devIdp } = options;
   const { db, log } = services;
-  const { baseUrl, cookieName, secureCookies } = app.identity;
-  const flowCookie = signInFlowCookie(secureCookies);
+  const { baseUrl, cookies } = app.identity;
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
   app.get('/signin', async (request: FastifyRequest<{ Querystring: { return_to?: string } }>, reply) => {
@@ -47,21 +35,15 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       log.error({ err: { message: (error as Error).message } }, 'sign-in could not start');
       return sendErrorPage(reply, 503, 'Sign-in is unavailable', 'The identity provider cannot be reached right now. Try again in a minute.');
     }
-    reply.setCookie(flowCookie, `${start.seed}.${Buffer.from(returnTo).toString('base64url')}`, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookies,
-      maxAge: FLOW_TTL_SECONDS,
-    });
+    reply.setCookie(cookies.signIn, `${start.seed}.${Buffer.from(returnTo).toString('base64url')}`, { ...cookies.attributes, maxAge: FLOW_TTL_SECONDS });
     securityHeaders(reply);
     return reply.redirect(start.url, 303);
   });
 
   app.get('/signin/callback', async (request, reply) => {
-    const cookie = request.cookies[flowCookie] ?? '';
+    const cookie = request.cookies[cookies.signIn] ?? '';
     const [seed = '', encodedReturn = ''] = cookie.split('.');
-    reply.clearCookie(flowCookie, { path: '/', secure: secureCookies, httpOnly: true, sameSite: 'lax' });
+    reply.clearCookie(cookies.signIn, cookies.attributes);
     if (seed.length !== 43) {
       return sendErrorPage(reply, 400, 'Sign-in expired', 'This sign-in was not started in this browser, or it took too long. Start again.');
     }
@@ -75,10 +57,10 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     }
     const user = await upsertUser(db, identity);
     // A fresh session id at every sign-in (no fixation); the browser's previous one ends.
-    const previous = request.cookies[cookieName];
+    const previous = request.cookies[cookies.session];
     if (previous) await endSession(db, previous);
     const session = await createSession(db, user.id);
-    reply.setCookie(cookieName, session, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies, maxAge: SESSION_TTL_SECONDS });
+    reply.setCookie(cookies.session, session, { ...cookies.attributes, maxAge: SESSION_TTL_SECONDS });
     securityHeaders(reply);
     const returnTo = safeReturnTo(Buffer.from(encodedReturn, 'base64url').toString('utf8'), baseUrl);
     return reply.redirect(returnTo, 303);
@@ -86,11 +68,9 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
 
   app.post('/signout', async (request: FastifyRequest<{ Body: { csrf?: string } }>, reply) => {
     if (!sameOriginWithToken(request, request.body?.csrf)) return sendErrorPage(reply, 403, 'Not allowed', 'This request did not come from your own Concierge page.');
-    const value = request.cookies[cookieName];
+    const value = request.cookies[cookies.session];
     if (value) await endSession(db, value);
-    // With the attributes it was set with: a browser ignores a __Host- cookie without Secure, so
-    // a bare clearing left the (ended) session's cookie in place.
-    reply.clearCookie(cookieName, { path: '/', secure: secureCookies, httpOnly: true, sameSite: 'lax' });
+    reply.clearCookie(cookies.session, cookies.attributes);
     return sendPage(reply, 'signed-out', {});
   });
 
