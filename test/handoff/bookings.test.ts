@@ -12,7 +12,8 @@ import { launchChromium } from './browsers.ts';
 import { signInAtDevIdp, userIdOf } from './helpers.ts';
 
 // Watching a running job (sessionUrl) and a person's bookings page with live updates. The executor
-// runs slowly here (a pause before each step) so that a run can be watched while it runs.
+// runs slowly here (a second's pause before each step, several seconds a run) so that a run can be
+// watched while it runs, even when a loaded machine takes a few seconds to open a page.
 
 for (const backend of BACKENDS) {
   describe(`watching and bookings on ${backend.name}`, () => {
@@ -25,7 +26,7 @@ for (const backend of BACKENDS) {
 
     before(async () => {
       [service, browser] = await Promise.all([
-        startTestService(backend.url, { WORKERS: '2', EXECUTOR_STEP_DELAY_MS: '300' }, { sandbox: true }),
+        startTestService(backend.url, { WORKERS: '2', EXECUTOR_STEP_DELAY_MS: '1000' }, { sandbox: true }),
         launchChromium(),
       ]);
       key = await service.mintKey();
@@ -52,7 +53,7 @@ for (const backend of BACKENDS) {
     }
 
     async function waitForStatus(jobId: string, statuses: string[]) {
-      for (let i = 0; i < 400; i++) {
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
         const job = await readJob(jobId);
         if (statuses.includes(job.status)) return job;
         await new Promise((r) => setTimeout(r, 50));
