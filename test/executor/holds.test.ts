@@ -68,8 +68,12 @@ for (const backend of BACKENDS) {
       // While automation is in control the code field takes nothing, and the block is audited.
       await held.page.keyboard.type('987');
       assert.equal(await held.page.inputValue('#tb-cvc'), '');
-      await new Promise((r) => setTimeout(r, 300));
-      const blocked = (await auditOf(service, key, job.jobId)).filter((e) => e.type === 'action_denied' && e.layer === 'page');
+      // The report travels page → binding → recorder → database: asked until it arrives.
+      let blocked: any[] = [];
+      for (const deadline = Date.now() + 10_000; blocked.length === 0 && Date.now() < deadline; ) {
+        blocked = (await auditOf(service, key, job.jobId)).filter((e) => e.type === 'action_denied' && e.layer === 'page');
+        if (blocked.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
       assert.ok(blocked.length >= 1, 'the in-page layer reported the typing');
       assert.match(blocked[0].message, /in-page layer.*'cvc'/);
       assert.ok(!blocked.some((e) => /987/.test(e.message)), 'no value in any event');
