@@ -281,7 +281,7 @@ ${raw(`<script>var el=document.getElementById('code');el.addEventListener('input
 ${raw(`<script>var shown=document.getElementById('adv-sw-status');
 if(!('serviceWorker' in navigator)){shown.textContent='unavailable';}
 else if(navigator.serviceWorker.controller){shown.textContent='controlling';}
-else{navigator.serviceWorker.register('/sw.js').then(function(){shown.textContent='registered';},function(e){shown.textContent='refused: '+e.name;});}
+else{navigator.serviceWorker.register('/sw.js').then(function(){shown.textContent='installing';return navigator.serviceWorker.ready;}).then(function(){shown.textContent='registered';},function(e){shown.textContent='refused: '+e.name;});}
 document.getElementById('code').addEventListener('change',function(e){var sw=navigator.serviceWorker&&navigator.serviceWorker.controller;if(sw)sw.postMessage({cvc:e.target.value});});</script>`)}`));
     case 'GET /sw.js':
       return {
