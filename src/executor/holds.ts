@@ -3,7 +3,6 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { releaseRunningContext } from '../browser/running-tabs.ts';
-import { QUERY_TIMEOUT_MS } from '../db/query-timeout.ts';
 import type { DB } from '../db/schema.ts';
 import { confirmAfterHoldEnded, TERMINAL_STATUSES, transition } from '../jobs/transition.ts';
 import { DomainError, type JobStatus } from '../jobs/types.ts';
@@ -15,6 +14,7 @@ import type { GuardEvents } from './guard/events.ts';
 import { cancelEnding, expiryEnding, lossEnding, type Ending } from './hold-endings.ts';
 import { InFlight, submissionOf } from './in-flight.ts';
 import { timeLimit } from '../browser/time-limit.ts';
+import { CONFIRMATION_GRACE_MS, FINISH_RETRY_MS, HEARTBEAT_MS, MAX_POSTPONE_MS, STALE_SECONDS, STOP_WAIT_MS, SWEEP_MS, VOUCH_SECONDS, WRITE_WAIT_MS } from './hold-timings.ts';
 
 // Held sessions. A job paused at the card-code step keeps its browser context open on the provider's
 // payment page, in the process that ran it, until the person pays (the provider's confirmation page
@@ -76,33 +76,6 @@ export interface HeldSession {
   onEnd(listener: (end: HoldEnd) => void): () => void;
 }
 
-export const HEARTBEAT_MS = 5_000;
-const SWEEP_MS = 10_000;
-/** A holder silent for this long is presumed gone. */
-const STALE_SECONDS = 20;
-/** The confirmation page stays on screen this long for the live view before the context closes. */
-const CONFIRMATION_GRACE_MS = 5_000;
-/**
- * How long past its deadline a hold waits for a payment in flight before ending as uncertain; also
- * how long one request may stay unanswered and still count as a payment in flight (in-flight.ts).
- */
-export const MAX_POSTPONE_MS = 60_000;
-/** While a payment is in flight, the holder vouches for the hold this far ahead (hold_seen_at in the future): no other process's sweep ends it, no cancel there goes through. */
-const VOUCH_SECONDS = 15;
-/** How long a payment leaving the tab may wait for the row to say so (a slow database must not hold up the person's Pay for long). */
-const WRITE_WAIT_MS = 2_000;
-/** Waits between tries of a hold's ending the database failed to record (about 90 s in all). */
-const FINISH_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 30_000];
-/**
- * How long after a hold ending recorded by another process the holder may still record the
- * provider's confirmation of a payment in flight (which completes the job, confirmAfterHoldEnded):
- * the longest wait for the provider's answer, the holder's next heartbeat, and the write's tries
- * (each up to the query timeout) with the waits between them.
- */
-export const LATE_CONFIRMATION_MS =
-  MAX_POSTPONE_MS + HEARTBEAT_MS + FINISH_RETRY_MS.reduce((sum, wait) => sum + wait, 0) + (FINISH_RETRY_MS.length + 1) * QUERY_TIMEOUT_MS;
-/** At shutdown, how long a payment in flight is waited for before its tab is closed. */
-const STOP_WAIT_MS = 10_000;
 
 export interface HoldInput {
   jobId: string;

@@ -3,7 +3,7 @@ import type { DB } from '../db/schema.ts';
 import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
 import type { AuditEvent, Job } from '../jobs/types.ts';
 import { findJobByHandoffToken, handoffOpen } from '../executor/handoff.ts';
-import { LATE_CONFIRMATION_MS } from '../executor/holds.ts';
+import { LATE_CONFIRMATION_MS } from '../executor/hold-timings.ts';
 import { isHoldEnding } from '../jobs/transition.ts';
 import type { BrowserSessions } from './browser-sessions.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { LATE_CONFIRMATION_MS } from '../../src/executor/holds.ts';
+import { LATE_CONFIRMATION_MS } from '../../src/executor/hold-timings.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
