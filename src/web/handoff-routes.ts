@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Page } from 'playwright-core';
 import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import { liveViewOf } from '../browser/live-view.ts';
 import { executorSessions, type BrowserSessions } from '../handoff/browser-sessions.ts';
 import { adjustments, cardCodeAsked, describeHeld, handoffOutcome, headline, statusWords } from '../handoff/describe.ts';
+import { ScreenControl, TAKEN_OVER } from '../handoff/control.ts';
 import { cancelHandoff, confirmationMayFollow, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
 import { JobWatcher } from '../handoff/job-watch.ts';
 import { openSessionView } from '../handoff/session-view.ts';
@@ -44,26 +44,12 @@ export interface WebContext {
 
 type TokenParams = { Params: { token: string } };
 
-/** The screen in control of a held tab: its connection once open; superseded when another screen took over. */
-interface ControlClaim {
-  connection: LiveViewConnection | null;
-  superseded: boolean;
-  /** Its socket closed, or its handshake never became one. */
-  released: boolean;
-  /** The page load it came from (the client's `screen` parameter), when it said. */
-  screen: string | null;
-  /** Until it opens: the claim it takes the tab from (which keeps it if this one never opens). */
-  previous: ControlClaim | null;
-}
-
 /** The live-view client names its page load (random, per load; a reload is a new screen) so that its reconnects are known as its own. */
 function screenOf(request: FastifyRequest): string | null {
   const screen = (request.query as Record<string, unknown> | undefined)?.screen;
   return typeof screen === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(screen) ? screen : null;
 }
 
-/** Why a controlling view ended: another screen opened the payment page (the client offers to take it back). */
-export const TAKEN_OVER = 'taken_over';
 type WatchParams = { Params: { jobId: string; token: string } };
 
 export async function handoffWeb(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -101,38 +87,8 @@ export function statusMessage(job: Job): Record<string, unknown> {
 function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { services, watcher } = ctx;
   const deps = { db: services.db, sessions: ctx.sessions };
-  // The one screen in control of each held tab. Whoever holds an API-key job's link could otherwise
-  // open a second controlling view beside the person's and watch them type, or type themselves. A
-  // new controlling connection takes over; the previous one is told ('taken_over') and closed, and
-  // its page offers to take the tab back. The guard stands aside for the tab while a controller is
-  // connected (or connecting), and covers it again when none is.
-  const controllers = new Map<string, ControlClaim>();
-  // Screens taken over, per held tab (gone with it). Such a screen's connection may have dropped
-  // before it heard why (a phone offline when another screen took over); its page then reconnects by
-  // itself, and must not take the tab back from the screen in control: it is told it was taken over,
-  // again. Taking the tab back is the person's choice (the page's button reloads: a new screen).
-  const takenOver = new WeakMap<Page, Set<string>>();
-
-  /**
-   * A screen's socket is open: the screens it claimed the tab from (the one in control, any still
-   * connecting) are told and closed. The same page reconnecting (its connection dropped) takes over
-   * from itself: its old connection, dead or dying, is closed without telling the page it was taken
-   * over. Any other screen is remembered as taken over, even one whose connection had dropped.
-   */
-  const takeOver = (page: Page, claim: ControlClaim) => {
-    for (let previous = claim.previous; previous; previous = previous.previous) {
-      if (previous.superseded) continue;
-      previous.superseded = true;
-      const itself = previous.screen !== null && previous.screen === claim.screen;
-      if (!itself && previous.screen !== null) {
-        const screens = takenOver.get(page) ?? new Set<string>();
-        screens.add(previous.screen);
-        takenOver.set(page, screens);
-      }
-      previous.connection?.end(itself ? 'reconnected' : TAKEN_OVER);
-    }
-    claim.previous = null;
-  };
+  // One screen in control of each held tab (src/handoff/control.ts).
+  const control = new ScreenControl((jobId, userInControl) => ctx.sessions.setUserInControl(jobId, userInControl));
 
   const refuse = (request: FastifyRequest<TokenParams>, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
     switch (access.kind) {
@@ -241,25 +197,6 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
     return message;
   });
 
-  /**
-   * A screen let go of the tab (closed, never connected, or taken over). If it was the one in
-   * control: a screen it was taking the tab from, still connected, keeps it (a handshake that failed
-   * takes nothing); otherwise nobody is in control now.
-   */
-  const release = (jobId: string, claim: ControlClaim) => {
-    claim.released = true;
-    if (controllers.get(jobId) !== claim) return;
-    let back = claim.previous;
-    while (back && (back.released || back.superseded)) back = back.previous;
-    if (back) {
-      controllers.set(jobId, back);
-      return;
-    }
-    controllers.delete(jobId);
-    // Nobody in control: the guard covers the tab again.
-    void ctx.sessions.setUserInControl(jobId, false).catch(() => {});
-  };
-
   liveViewSocketRoute(app, '/handoff/:token/live', {
     allowedOrigin: ctx.origin,
     authorize: async (request) => {
@@ -272,7 +209,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       const page = ctx.sessions.heldPage(jobId);
       if (!page) return { refused: 410, message: 'not held here' };
       const screen = screenOf(request);
-      if (screen && takenOver.get(page)?.has(screen)) {
+      if (control.wasTakenOver(page, screen)) {
         return {
           view: null,
           mode: 'control',
@@ -282,35 +219,15 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
           },
         };
       }
-      // This screen claims the tab before the switch below is awaited: a screen that connects, or
-      // leaves, meanwhile then finds the tab claimed and does not hand it back to automation. The
-      // screen in control keeps it until this one's socket is open (takeOver).
-      const claim: ControlClaim = { connection: null, superseded: false, released: false, screen, previous: controllers.get(jobId) ?? null };
-      controllers.set(jobId, claim);
-      const releaseOnce = () => {
-        if (!claim.released) release(jobId, claim);
-      };
-      // Released when the socket closes, also when the handshake never becomes a connection (the
+      const claim = control.claim(jobId, page, screen);
+      // Let go when the socket closes, also when the handshake never becomes a connection (the
       // upgrade refused, its client gone).
       const client = request.raw.socket;
-      if (client.destroyed) releaseOnce();
-      else client.once('close', releaseOnce);
-      // The person takes the keyboard: automation stands still and the guard stands aside for this
-      // tab, before the first keystroke can arrive.
-      try {
-        await ctx.sessions.setUserInControl(jobId, true);
-      } catch (error) {
-        releaseOnce();
-        throw error;
-      }
-      // Its client went away meanwhile: the claim was let go, perhaps before the switch above
-      // landed. With nobody in control the tab goes back to automation; nothing is served.
-      if (claim.released) {
-        if (!controllers.has(jobId)) await ctx.sessions.setUserInControl(jobId, false).catch(() => {});
-        return { refused: 410, message: 'gone' };
-      }
+      if (client.destroyed) claim.release();
+      else client.once('close', claim.release);
+      if (!(await control.handOver(claim))) return { refused: 410, message: 'gone' };
       // And at the latest 10 s from now if the upgrade has not completed by then.
-      const unclaimed = setTimeout(releaseOnce, 10_000);
+      const unclaimed = setTimeout(claim.release, 10_000);
       unclaimed.unref();
       let finalWait: NodeJS.Timeout | undefined;
       return {
@@ -318,20 +235,16 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
         mode: 'control',
         opened(connection: LiveViewConnection) {
           clearTimeout(unclaimed);
-          // Another screen took over while this one was connecting, or had taken it over from this
-          // page before (whose connection had dropped, and which reconnected by itself meanwhile).
-          if (claim.superseded || (screen !== null && takenOver.get(page)?.has(screen))) {
-            connection.end(TAKEN_OVER);
-            return releaseOnce;
+          switch (control.open(claim, connection)) {
+            case 'taken_over':
+              connection.end(TAKEN_OVER);
+              return claim.release;
+            case 'retry':
+              // The upgrade took so long that the claim was let go (the guard covers the tab
+              // again): this connection must not relay input unclaimed.
+              connection.end('retry', CLOSE_RECONNECT);
+              return () => {};
           }
-          // The upgrade took so long that the claim was let go (the guard covers the tab again):
-          // this connection must not relay input unclaimed; the client connects again at once.
-          if (claim.released) {
-            connection.end('retry', CLOSE_RECONNECT);
-            return () => {};
-          }
-          takeOver(page, claim);
-          claim.connection = connection;
           connection.notify(statusMessage(access.job));
           const stop = watcher.watchJob(jobId, (job) => {
             connection.notify(statusMessage(job));
@@ -340,7 +253,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
           return () => {
             stop();
             clearTimeout(finalWait);
-            releaseOnce();
+            claim.release();
           };
         },
         onViewEnded(connection: LiveViewConnection) {
