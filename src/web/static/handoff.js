@@ -77,6 +77,14 @@
     if (live) live.setAttribute('data-taken-over', '');
   }
 
+  // The job's status message from a status URL: null when the link refuses it (a 4xx), undefined
+  // when no answer could be had (offline, a server failure, a garbled body): ask again later.
+  function getStatus(url) {
+    return fetch(url, { cache: 'no-store', credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then(function (r) { return r.ok ? r.json() : r.status >= 500 ? undefined : null; })
+      .catch(function () { return undefined; });
+  }
+
   // An ending recorded by a process that could not see a payment in flight may still become the
   // booking, if the provider confirms it (the status then says `confirmationMayFollow`). The page
   // asks `url` again every 5 s while it is on screen, and at once when it comes back into view,
@@ -89,13 +97,12 @@
       timer = null;
       if (!more || pending || document.visibilityState !== 'visible') return;
       pending = true;
-      fetch(url, { cache: 'no-store', credentials: 'same-origin', headers: { accept: 'application/json' } })
-        .then(function (r) { return r.ok ? r.json() : r.status >= 500 ? undefined : null; })
+      getStatus(url)
         .then(function (m) {
-          if (m === undefined) return; // the server failed this time: ask again
+          if (m === undefined) return; // no answer this time: ask again
           if (!m || m.status !== 'error' || m.confirmationMayFollow !== true) more = false;
           onStatus(m);
-        }, function () { /* offline: ask again */ })
+        })
         .then(function () {
           pending = false;
           if (more && !timer) timer = setTimeout(check, 5000);
@@ -156,12 +163,12 @@
   function ask(onOpen) {
     if (!statusUrl || finished || asking) return;
     asking = true;
-    fetch(statusUrl, { cache: 'no-store', credentials: 'same-origin', headers: { accept: 'application/json' } })
-      .then(function (r) { return r.ok ? r.json() : null; })
+    getStatus(statusUrl)
       .then(function (m) {
+        // No answer (m undefined): the next close or wake-up asks again.
         report(m);
         if (m && m.t === 'status' && m.open && onOpen) onOpen();
-      }, function () { /* offline: the next close or wake-up asks again */ })
+      })
       .then(function () { asking = false; });
   }
 
