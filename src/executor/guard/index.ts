@@ -3,7 +3,7 @@ import { describeUrl, type GuardEvents } from './events.ts';
 import { BLOCKER_SCRIPT, GUARD_BINDING, GUARD_PULLS, LEARNER_SCRIPT } from './page-script.ts';
 import { cardFieldInMessage, cardFieldInRequest } from './request-scan.ts';
 import { HeaderRuleSets } from './rule-sets.ts';
-import { UNSEEN_SCRIPT } from './unseen-script.ts';
+import { UNSEEN_SCRIPT, unseenKind } from './unseen-script.ts';
 import { takeTabBack } from './workers.ts';
 
 // Installs layers 2 and 3 of the payment guard on a job's browser context (layer 1 is the page API
@@ -28,14 +28,6 @@ export interface GuardControls {
 const MAX_LEARNED = 500;
 
 /** What the page tried to start, as the guard's messages name it. */
-const UNSEEN_KINDS: Record<string, string> = {
-  Worker: 'a worker',
-  SharedWorker: 'a shared worker',
-  RTCPeerConnection: 'a WebRTC connection',
-  webkitRTCPeerConnection: 'a WebRTC connection',
-  WebTransport: 'a WebTransport session',
-};
-
 function pageOf(request: Request): Page | null {
   try {
     return request.frame().page();
@@ -90,8 +82,8 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
           if (source.page) startedUnderPerson.set(source.page, (startedUnderPerson.get(source.page) ?? 0) + 1);
           return undefined;
         }
-        const what = UNSEEN_KINDS[String(args[0])] ?? UNSEEN_KINDS.Worker!;
-        events.denied('network', `Payment guard (network layer) refused to let the page on ${describeUrl(source.frame.url())} start ${what}: ${what === UNSEEN_KINDS.Worker || what === UNSEEN_KINDS.SharedWorker ? 'a worker\'s requests and WebSockets' : 'its traffic'} would leave outside the network layer's view while automation is in control.`);
+        const unseen = unseenKind(String(args[0]));
+        events.denied('network', `Payment guard (network layer) refused to let the page on ${describeUrl(source.frame.url())} start ${unseen.what}: ${unseen.leaving} would leave outside the network layer's view while automation is in control.`);
         return undefined;
       }
       if (kind === 'preload' && network) {

@@ -26,6 +26,24 @@ import { BINDING_CALL, UNSEEN_PULL } from './page-script.ts';
 // sets are removed then. The originals are kept only in this closure (each prototype's
 // `constructor` points to the guarded one). Service workers are blocked by the context (BrowserPool).
 
+/**
+ * What a page may not start while automation is in control: the constructor, the method that stops
+ * one the person's tab started (none: a shared worker, closed by guard/workers.ts), how the
+ * action_denied event names it, and what of it would leave unseen.
+ */
+export const UNSEEN_KINDS = [
+  { name: 'Worker', stop: 'terminate', what: 'a worker', leaving: "a worker's requests and WebSockets" },
+  { name: 'SharedWorker', stop: null, what: 'a shared worker', leaving: "a worker's requests and WebSockets" },
+  { name: 'RTCPeerConnection', stop: 'close', what: 'a WebRTC connection', leaving: 'its traffic' },
+  { name: 'webkitRTCPeerConnection', stop: 'close', what: 'a WebRTC connection', leaving: 'its traffic' },
+  { name: 'WebTransport', stop: 'close', what: 'a WebTransport session', leaving: 'its traffic' },
+] as const;
+
+/** The kind the page's report names (a worker if the name is not one: the report comes from the page). */
+export function unseenKind(name: string): (typeof UNSEEN_KINDS)[number] {
+  return UNSEEN_KINDS.find((kind) => kind.name === name) ?? UNSEEN_KINDS[0];
+}
+
 export const UNSEEN_SCRIPT = `(() => {
   if (window.__conciergeGuardUnseen) return;
   Object.defineProperty(window, '__conciergeGuardUnseen', { value: true });
@@ -41,13 +59,7 @@ export const UNSEEN_SCRIPT = `(() => {
   };
 
   // Workers and connections.
-  const KINDS = [
-    ['Worker', 'terminate', 'a worker'],
-    ['SharedWorker', null, 'a shared worker'],
-    ['RTCPeerConnection', 'close', 'a WebRTC connection'],
-    ['webkitRTCPeerConnection', 'close', 'a WebRTC connection'],
-    ['WebTransport', 'close', 'a WebTransport session'],
-  ];
+  const KINDS = ${JSON.stringify(UNSEEN_KINDS.map((kind) => [kind.name, kind.stop, kind.what]))};
   const guarded = new Map();
   for (const [name, stopName, what] of KINDS) {
     const Original = window[name];
