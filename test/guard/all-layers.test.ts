@@ -2,10 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { GuardLog } from '../../src/executor/guard/events.ts';
-import { installGuard } from '../../src/executor/guard/index.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
-import { ATTACKS, attack, launch } from './attacks.ts';
+import { ATTACKS, attack, guardedContext, launch } from './attacks.ts';
 
 // The three layers together, as every job's context runs them, against every adversarial page and
 // every way of putting the code in; plus a naive "fill every field, press every button" automation
@@ -24,10 +22,7 @@ after(async () => {
 
 describe('payment guard, all layers', () => {
   test('raw automation by fill, typing and script on every adversarial page: zero card codes reach a server', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log);
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser);
     for (const how of ['fill', 'type', 'script'] as const) {
       for (const a of ATTACKS) await attack(page, sandbox.origin('adversarial'), a, how);
     }
@@ -38,10 +33,7 @@ describe('payment guard, all layers', () => {
   });
 
   test('a naive driver fills every field and presses every button through the page API: refused at each card step', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log);
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser);
     const g = new GuardedPage(page, log, { timeoutMs: 3_000 });
     for (const a of ATTACKS) {
       await g.goto(`${sandbox.origin('adversarial')}${a.path}`);

@@ -1,6 +1,8 @@
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../src/browser/pool.ts';
+import { GuardLog } from '../../src/executor/guard/events.ts';
+import { installGuard, type GuardControls, type GuardOptions } from '../../src/executor/guard/index.ts';
 
 // Raw automation against the sandbox's adversarial pages: it types a card code into every field it
 // finds and then does what the page invites (submit, wait for the page's own scripts to send it).
@@ -12,6 +14,27 @@ export function launch(): Promise<Browser> {
 }
 
 export const CODE = '735';
+
+export interface Guarded {
+  context: BrowserContext;
+  log: GuardLog;
+  guard: GuardControls;
+  page: Page;
+}
+
+/**
+ * A fresh context with the guard's layers 2 and 3 installed (both unless `layers` says otherwise),
+ * then one page in it: the guard is in place before the page opens. Service workers are blocked, as
+ * in the executor's contexts, since the network layer does not see their requests. The caller closes
+ * the context.
+ */
+export async function guardedContext(browser: Browser, layers?: GuardOptions): Promise<Guarded> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const log = new GuardLog();
+  const guard = await installGuard(context, log, layers);
+  const page = await context.newPage();
+  return { context, log, guard, page };
+}
 
 export interface Attack {
   path: string;

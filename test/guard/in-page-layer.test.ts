@@ -2,9 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { GuardLog } from '../../src/executor/guard/events.ts';
-import { installGuard } from '../../src/executor/guard/index.ts';
-import { ATTACKS, attack, fieldValues, launch } from './attacks.ts';
+import { ATTACKS, attack, fieldValues, guardedContext, launch } from './attacks.ts';
 
 // Layer 2 on its own: no driver API, no network interception. The in-page script must keep every
 // card-code field of every adversarial page empty while automation is in control, whether the
@@ -12,6 +10,8 @@ import { ATTACKS, attack, fieldValues, launch } from './attacks.ts';
 // iframe, and no code is picked from lists or ticked digit by digit; so the pages' own senders
 // (auto-submit, fetch, beacon, WebSocket, workers, form posts) have nothing to send. It stands aside
 // only for a tab the person controls.
+
+const IN_PAGE_ONLY = { inPage: true, network: false };
 
 let browser: Browser;
 let sandbox: Sandbox;
@@ -27,10 +27,7 @@ after(async () => {
 describe('payment guard, in-page layer alone', () => {
   for (const how of ['fill', 'type', 'script'] as const) {
     test(`input by ${how} into card-code fields is blocked on every adversarial page, nothing reaches the server`, async () => {
-      const context = await browser.newContext({ serviceWorkers: 'block' });
-      const log = new GuardLog();
-      await installGuard(context, log, { inPage: true, network: false });
-      const page = await context.newPage();
+      const { context, log, page } = await guardedContext(browser, IN_PAGE_ONLY);
       for (const a of ATTACKS.filter((x) => !x.submit)) {
         // Pages that send on their own: the field must still be empty after the attempt.
         await attack(page, sandbox.origin('adversarial'), a, how);
@@ -52,9 +49,7 @@ describe('payment guard, in-page layer alone', () => {
   }
 
   test('a page script cannot undo the guard: the value setter and form.submit stay guarded', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    await installGuard(context, new GuardLog(), { inPage: true, network: false });
-    const page = await context.newPage();
+    const { context, page } = await guardedContext(browser, IN_PAGE_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/early/payment`);
     const result = await page.evaluate(() => {
       const el = document.getElementById('cvc') as HTMLInputElement;
@@ -76,10 +71,7 @@ describe('payment guard, in-page layer alone', () => {
   });
 
   test('a list of digits stays unpicked: choosing an option and setting the value by script are refused, nothing reaches the server', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log, { inPage: true, network: false });
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser, IN_PAGE_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/select`);
     await page.selectOption('#cvc-d1', '7');
     await page.evaluate(() => {
@@ -96,10 +88,7 @@ describe('payment guard, in-page layer alone', () => {
   });
 
   test('a code picked digit by digit from radio buttons stays unticked, however it is ticked; a form with one ticked is not submitted', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log, { inPage: true, network: false });
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser, IN_PAGE_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/radio`);
     const ticked = () => page.$$eval('input[type=radio]', (els) => els.filter((e) => (e as HTMLInputElement).checked).map((e) => `${(e as HTMLInputElement).name}=${(e as HTMLInputElement).value}`));
     await page.check('input[name="cvv_1"][value="7"]', { timeout: 1_000 }).catch(() => {});
@@ -136,10 +125,7 @@ describe('payment guard, in-page layer alone', () => {
   });
 
   test('the person in control of the tab types freely; back under automation, input is blocked again', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    const guard = await installGuard(context, log, { inPage: true, network: false });
-    const page = await context.newPage();
+    const { context, log, guard, page } = await guardedContext(browser, IN_PAGE_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/early/payment`);
     await guard.setUserInControl(page, true);
     await page.focus('#cvc');

@@ -1,11 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { GuardLog } from '../../src/executor/guard/events.ts';
-import { installGuard, type GuardControls } from '../../src/executor/guard/index.ts';
 import { BrowserPool } from '../../src/browser/pool.ts';
-import { ATTACKS, CODE, attack, launch } from './attacks.ts';
+import { ATTACKS, CODE, attack, guardedContext, launch, type Guarded } from './attacks.ts';
 
 // Layer 3 on its own: no driver API, no in-page script. The automation types the code into every
 // adversarial page (nothing stops the typing) and lets each page send it its own way: a form post,
@@ -15,6 +13,8 @@ import { ATTACKS, CODE, attack, launch } from './attacks.ts';
 // code. Workers, whose requests and sockets the interception does not see, do not start while
 // automation is in control, and those the person's tab started are stopped when automation takes it
 // back; service workers are blocked by the executor's browser contexts.
+
+const NETWORK_ONLY = { inPage: false, network: true };
 
 let browser: Browser;
 before(async () => {
@@ -30,10 +30,7 @@ describe('payment guard, network layer alone', () => {
   after(() => sandbox.close());
 
   test('every adversarial page\'s attempt to send the code is blocked: the server receives none', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser, NETWORK_ONLY);
     for (const a of ATTACKS) {
       await attack(page, sandbox.origin('adversarial'), a, 'fill');
       assert.deepEqual(sandbox.cardCodesReceived(), [], `nothing reached the server from ${a.path}`);
@@ -53,10 +50,7 @@ describe('payment guard, network layer alone', () => {
   });
 
   test('bodies the browser automation cannot read are not let through: a ReadableStream body is blocked by the guard, a Blob body is read and blocked', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser, NETWORK_ONLY);
     const failed: string[] = [];
     page.on('requestfailed', (r) => {
       if (r.method() === 'POST') failed.push(`${new URL(r.url()).pathname} ${r.failure()?.errorText}`);
@@ -78,10 +72,7 @@ describe('payment guard, network layer alone', () => {
   });
 
   test('requests with nothing to read go through: an empty form post (a navigation), GET and HEAD', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser, NETWORK_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/`);
     const sent = await page.evaluate(async () => Promise.all(['GET', 'HEAD'].map((method) => fetch('/collect', { method }).then(() => `${method}: sent`, () => `${method}: refused`))));
     assert.deepEqual(sent, ['GET: sent', 'HEAD: sent']);
@@ -101,10 +92,7 @@ describe('payment guard, network layer alone', () => {
   });
 
   test('a fetch with a body-carrying method and no readable body is blocked, whatever it looks like from outside', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+    const { context, log, page } = await guardedContext(browser, NETWORK_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/`);
     // An empty body and a stream look the same from outside the page: both are refused.
     const outcomes = await page.evaluate(async () => {
@@ -123,10 +111,7 @@ describe('payment guard, network layer alone', () => {
   });
 
   test('no worker starts while automation is in control, by any route to the constructors; in the tab handed to the person one does', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    const guard = await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+    const { context, log, guard, page } = await guardedContext(browser, NETWORK_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/worker-ws`);
     assert.equal(await page.textContent('#adv-worker-status'), 'refused: SecurityError', 'the page\'s own worker was refused');
     const tries = () => page.evaluate(async () => {
@@ -169,10 +154,7 @@ describe('payment guard, network layer alone', () => {
   });
 
   test('a tab handed to the person is let through (the handoff), other tabs stay guarded', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    const guard = await installGuard(context, log, { inPage: false, network: true });
-    const person = await context.newPage();
+    const { context, guard, page: person } = await guardedContext(browser, NETWORK_ONLY);
     const robot = await context.newPage();
     await guard.setUserInControl(person, true);
     await attack(robot, sandbox.origin('adversarial'), ATTACKS.find((a) => a.path === '/fetch/get')!);
@@ -192,11 +174,8 @@ describe('what the person\'s tab started, when automation takes the tab back', (
   after(() => sandbox.close());
 
   /** The person's tab starts the page's two workers and types a code; they send it (the person's own, let through). */
-  async function workersUnderThePerson(): Promise<{ context: BrowserContext; page: Page; log: GuardLog; guard: GuardControls }> {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    const guard = await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+  async function workersUnderThePerson(): Promise<Guarded> {
+    const { context, log, guard, page } = await guardedContext(browser, NETWORK_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/worker-later`);
     await guard.setUserInControl(page, true);
     await page.click('#adv-start');
@@ -234,10 +213,7 @@ describe('what the person\'s tab started, when automation takes the tab back', (
   });
 
   test('WebRTC, whose traffic nothing intercepts: refused under automation, allowed to the person, closed when automation takes the tab back', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    const guard = await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+    const { context, log, guard, page } = await guardedContext(browser, NETWORK_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/`);
     const refused = await page.evaluate(() => {
       const frame = document.createElement('iframe');
@@ -277,10 +253,7 @@ describe('what the person\'s tab started, when automation takes the tab back', (
   });
 
   test('speculation rules the page added while the person had the tab are removed when automation takes it back', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const log = new GuardLog();
-    const guard = await installGuard(context, log, { inPage: false, network: true });
-    const page = await context.newPage();
+    const { context, log, guard, page } = await guardedContext(browser, NETWORK_ONLY);
     await page.goto(`${sandbox.origin('adversarial')}/preload`);
     await guard.setUserInControl(page, true);
     // The person's page adds rules that prefetch every link, from now on.
