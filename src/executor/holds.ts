@@ -198,8 +198,7 @@ class Session implements HeldSession {
     // Paid a moment ago and the confirmation not read yet: the booking is done, not cancelled.
     await this.#checkConfirmation();
     if (this.#ended) return 'ended';
-    const uncertain = this.#submitted;
-    await this.#finish({ kind: 'cancelled', ...(uncertain ? { paymentUncertain: true } : {}) }, cancelEnding(this.providerId, this.providerName, this.#input.what, uncertain));
+    await this.#finish({ kind: 'cancelled' }, cancelEnding(this.providerId, this.providerName, this.#input.what, this.#submitted));
     return 'cancelled';
   }
 
@@ -319,9 +318,7 @@ class Session implements HeldSession {
   async endedElsewhere(): Promise<void> {
     if (this.#ended || this.#closing) return;
     this.#closing = true;
-    await this.#settleBlocked(Date.now() + this.#registry.maxPostponeMs);
-    await this.#checkConfirmation();
-    await this.#lose('the job ended in another process');
+    await this.lose('the job ended in another process', this.#registry.maxPostponeMs);
   }
 
   async #checkConfirmation(): Promise<void> {
@@ -349,17 +346,17 @@ class Session implements HeldSession {
     await this.#checkConfirmation();
     if (this.#ended) return;
     // Submitted and not confirmed (or still unanswered after the wait): only the provider knows.
-    const uncertain = this.#submitted || this.paymentInFlight();
-    await this.#finish({ kind: 'expired', ...(uncertain ? { paymentUncertain: true } : {}) }, expiryEnding(this.providerId, this.providerName, this.#input.what, uncertain));
+    await this.#finish({ kind: 'expired' }, expiryEnding(this.providerId, this.providerName, this.#input.what, this.#submitted || this.paymentInFlight()));
   }
 
   async #lose(reason: string): Promise<void> {
-    const uncertain = this.#submitted || this.paymentInFlight();
-    await this.#finish({ kind: 'lost', reason, ...(uncertain ? { paymentUncertain: true } : {}) }, lossEnding(this.providerId, this.providerName, reason, this.#input.what, uncertain));
+    await this.#finish({ kind: 'lost', reason }, lossEnding(this.providerId, this.providerName, reason, this.#input.what, this.#submitted || this.paymentInFlight()));
   }
 
+  /** Records the ending; its listeners learn `end`, uncertain when the recorded ending is. */
   async #finish(end: HoldEnd, change: Ending, closeAfterMs = 0): Promise<void> {
     if (this.#ended) return;
+    if (change.error?.paymentUncertain && end.kind !== 'completed') end = { ...end, paymentUncertain: true };
     this.#ended = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#payment.clear();
