@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { createSession } from '../../src/identity/sessions.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
+import { until } from '../helpers/wait.ts';
 
 // Authentication and the error envelope of /api/v1: every 401 code, and every routing and body
 // failure (404, 405, 413, 415, invalid_json, missing ids) answered as {error: {code, message}}.
@@ -289,8 +290,7 @@ describe('requests the HTTP parser refuses', () => {
     await once(socket, 'connect');
     // The bookings event stream sends its headers and stays open.
     socket.write(`GET /bookings/events HTTP/1.1\r\nHost: ${hostname}\r\nCookie: concierge_session=${session}\r\n\r\n`);
-    const deadline = Date.now() + 10_000;
-    while (!Buffer.concat(chunks).toString('latin1').includes('retry: 2000') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until('the event stream sent its first lines', () => Buffer.concat(chunks).toString('latin1').includes('retry: 2000'), 10_000);
     assert.match(Buffer.concat(chunks).toString('latin1'), /^HTTP\/1\.1 200 /);
     socket.write('POST /api/v1/execution-jobs HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
     await closed;

@@ -6,6 +6,7 @@ import { assertApiError } from '../helpers/api-assert.ts';
 import { assertRefusedOnceRevokedElsewhere } from '../helpers/revocation.ts';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
+import { until } from '../helpers/wait.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { SILENT_SERVER_TIMEOUT_MS } from '../../src/db/query-timeout.ts';
 import { listApiKeys, revokeApiKey } from '../../src/auth/api-keys.ts';
@@ -53,14 +54,9 @@ async function checksWhileDown(service: TestService, key: string, jobPath: strin
 }
 
 /** The database URL with its host and port replaced by the proxy's. */
-/** The status of a read once it stops failing (up to ten seconds after the database is back). */
-async function statusOnceBack(service: TestService, jobPath: string, key: string): Promise<number> {
-  let status = 0;
-  for (let i = 0; i < 100 && status !== 200; i++) {
-    status = (await call(service.url, 'GET', jobPath, { key })).status;
-    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return status;
+/** Waits for a read to stop failing (up to ten seconds after the database is back). */
+function readsOnceBack(what: string, service: TestService, jobPath: string, key: string): Promise<void> {
+  return until(what, async () => (await call(service.url, 'GET', jobPath, { key })).status === 200, 10_000, 100);
 }
 
 const pgBackend = BACKENDS.find((b) => b.name === 'postgres');
@@ -106,7 +102,7 @@ if (pgBackend) {
 
     test('when the database comes back, the same key works again without a restart', async () => {
       await proxy.restore();
-      assert.equal(await statusOnceBack(service, jobPath, key), 200);
+      await readsOnceBack('the key works again', service, jobPath, key);
       assert.equal((await call(service.url, 'GET', '/readyz')).status, 200);
     });
   });
@@ -143,7 +139,7 @@ if (pgBackend) {
         }
         assertUnavailable(await call(service.url, 'GET', jobPath, { key }));
         await proxy.restore();
-        assert.equal(await statusOnceBack(service, jobPath, key), 200, `round ${round}: the service answers again once the database is back`);
+        await readsOnceBack(`round ${round}: the service answers again once the database is back`, service, jobPath, key);
       }
       // The lost connections are in the log, as an operator needs them, without a stack.
       const failures = logs.lines().filter((l) => l.msg === 'database connection failed');

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
-import { call } from '../helpers/http.ts';
+import { call, type Reply } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision, transition } from '../../src/jobs/transition.ts';
 import { appendAuditEvent } from '../../src/jobs/audit.ts';
@@ -370,13 +371,8 @@ for (const backend of BACKENDS) {
       const request = restaurantRequest({ restaurant_name: 'Geranium' });
       const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: request });
       assert.equal(created.status, 202, created.text);
-      const deadline = Date.now() + 60_000;
-      let read;
-      do {
-        read = await call(service.url, 'GET', created.body._links.self, { key });
-        if (read.body.status !== 'pending') break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } while (Date.now() < deadline);
+      let read!: Reply;
+      await until('a worker took the job', async () => (read = await call(service.url, 'GET', created.body._links.self, { key })).body.status !== 'pending', 60_000, 50);
       assert.equal(read.body.status, 'running', read.text);
       assert.equal(read.body.summary, `Running: booking Geranium, Copenhagen on ${request.request.params.date} at 19:30 for 2.`);
     });

@@ -8,6 +8,7 @@ import { call } from '../helpers/http.ts';
 import { assertApiError } from '../helpers/api-assert.ts';
 import { obtainAccessToken, postForm } from '../helpers/oauth.ts';
 import { startTcpProxy, viaProxy } from '../helpers/tcp-proxy.ts';
+import { until } from '../helpers/wait.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { LOCK_TIMEOUT_MS, QUERY_TIMEOUT_MS, SILENT_SERVER_TIMEOUT_MS } from '../../src/db/query-timeout.ts';
@@ -75,7 +76,7 @@ if (backend) {
       const started = performance.now();
       const pending = refresh();
       let waiting: number[] = [];
-      for (const deadline = Date.now() + QUERY_TIMEOUT_MS; waiting.length === 0 && Date.now() < deadline; await sleep(20)) waiting = await blockedBackends();
+      await until('a statement of the refresh blocked on the row', async () => (waiting = await blockedBackends()).length > 0, QUERY_TIMEOUT_MS);
       assert.equal(waiting.length, 1, 'the refresh waits for the row');
       const reply = await pending;
       const waited = elapsedSince(started);

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { until } from '../helpers/wait.ts';
 import { auditOf, createJob, requests, waitForJob } from './helpers.ts';
 
 // Crash safety needs several processes on one database, so it runs on PostgreSQL only. Worker
@@ -107,13 +108,7 @@ describe('crash safety (PostgreSQL, several worker processes)', { skip: DATABASE
     const a = startWorker('A', { EXECUTOR_STEP_DELAY_MS: '1500' });
     const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Crash Course' }));
     // Wait until A is in the middle of it: a provider step has started.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const events = await auditOf(service, key, jobId);
-      if (events.some((e) => e.type === 'step_started' && e.step === 'choose')) break;
-      assert.ok(Date.now() < deadline, 'worker A never got going');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await until('worker A got going', async () => (await auditOf(service, key, jobId)).some((e) => e.type === 'step_started' && e.step === 'choose'), 60_000, 200);
     await kill(a);
     const killedAt = Date.now();
     startWorker('B');
@@ -139,13 +134,7 @@ describe('crash safety (PostgreSQL, several worker processes)', { skip: DATABASE
     await stopAll();
     const a = startWorker('G', { EXECUTOR_STEP_DELAY_MS: '1500' });
     const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Frozen Fork' }));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const events = await auditOf(service, key, jobId);
-      if (events.some((e) => e.type === 'step_started' && e.step === 'choose')) break;
-      assert.ok(Date.now() < deadline, 'worker G never got going');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('worker G got going', async () => (await auditOf(service, key, jobId)).some((e) => e.type === 'step_started' && e.step === 'choose'), 60_000, 100);
     // Frozen, not dead: its claim, connections and browser stay, and its heartbeat goes silent.
     a.kill('SIGSTOP');
     try {

@@ -6,6 +6,7 @@ import { BOOKING_DEAD_LETTER_QUEUE, BOOKING_QUEUE, BOOKING_RETRY_LIMIT, startQue
 import { recordDecision, transition } from '../../src/jobs/transition.ts';
 import { previousRunEnd } from '../../src/executor/run-job.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { until } from '../helpers/wait.ts';
 import { auditOf, createJob, requests, waitForJob } from './helpers.ts';
 
 // A job must never stay `running` (or `pending`) once the queue has given up on it. The queue is
@@ -27,16 +28,13 @@ for (const backend of BACKENDS) {
 
     /** Claims the job's next try as a worker would (waiting out the retry delay). */
     async function claim(jobId: string): Promise<Claimed> {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const [job] = (await service.services.queue.boss.fetch<BookingMessage>(BOOKING_QUEUE, { includeMetadata: true })) as Claimed[];
-        if (job) {
-          assert.equal(job.data.jobId, jobId);
-          return job;
-        }
-        assert.ok(Date.now() < deadline, 'the queue never offered the next try');
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      let job: Claimed | undefined;
+      await until('the queue offered the next try', async () => {
+        [job] = (await service.services.queue.boss.fetch<BookingMessage>(BOOKING_QUEUE, { includeMetadata: true })) as Claimed[];
+        return job !== undefined;
+      }, 30_000, 250);
+      assert.equal(job!.data.jobId, jobId);
+      return job!;
     }
 
     /** Fails every try but the last, as workers that threw would. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { until } from '../helpers/wait.ts';
 import { findJobByHandoffToken, handoffOpen } from '../../src/executor/handoff.ts';
 import { HEARTBEAT_MS } from '../../src/executor/hold-timings.ts';
 import { HoldRegistry } from '../../src/executor/holds.ts';
@@ -71,11 +72,7 @@ for (const backend of BACKENDS) {
       assert.equal(await held.page.inputValue('#tb-cvc'), '');
       // The report travels page → binding → recorder → database: asked until it arrives.
       let blocked: any[] = [];
-      for (const deadline = Date.now() + 10_000; blocked.length === 0 && Date.now() < deadline; ) {
-        blocked = (await auditOf(service, key, job.jobId)).filter((e) => e.type === 'action_denied' && e.layer === 'page');
-        if (blocked.length === 0) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.ok(blocked.length >= 1, 'the in-page layer reported the typing');
+      await until('the in-page layer reported the typing', async () => (blocked = (await auditOf(service, key, job.jobId)).filter((e) => e.type === 'action_denied' && e.layer === 'page')).length > 0, 10_000, 100);
       assert.match(blocked[0].message, /in-page layer.*'cvc'/);
       assert.ok(!blocked.some((e) => /987/.test(e.message)), 'no value in any event');
 
@@ -190,8 +187,7 @@ for (const backend of BACKENDS) {
 
       const end = await Promise.race([held.done, new Promise<null>((resolve) => setTimeout(() => resolve(null), HEARTBEAT_MS + 2_000))]);
       assert.deepEqual(end, { kind: 'lost', reason: 'the job ended in another process' }, 'the session ended within a heartbeat');
-      for (let i = 0; i < 200 && !held.page.isClosed(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.equal(held.page.isClosed(), true, 'the tab is closed: nobody can pay on it');
+      await until('the tab is closed: nobody can pay on it', () => held.page.isClosed(), 10_000, 50);
       assert.equal(service.services.executor.holds.get(job.jobId), undefined);
       const done = await waitForJob(service, key, job.jobId, { until: ['error'] });
       assert.equal(done.error.reason, 'cancelled_by_user', 'the row still says what the other process wrote');
@@ -247,8 +243,7 @@ for (const backend of BACKENDS) {
       assert.equal(after.at(-1).type, 'job_failed');
       assert.equal(after.at(-1).providerOutcome, 'manual_override');
       // The tab is closed just after the status changes: give it a moment.
-      for (let i = 0; i < 50 && !held.page.isClosed(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.equal(held.page.isClosed(), true);
+      await until('the tab is closed', () => held.page.isClosed(), 5_000, 100);
       const metrics = await call(service.url, 'GET', '/api/v1/metrics/providers/tablebook', { key });
       assert.equal(metrics.body.manualOverrideCount, 1);
       assert.equal(metrics.body.acceptedCount, 1);

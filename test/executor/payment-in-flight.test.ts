@@ -13,6 +13,7 @@ import { transition } from '../../src/jobs/transition.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import type { Driver } from '../../src/providers/types.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { until } from '../helpers/wait.ts';
 import { launchChromium } from '../handoff/browsers.ts';
 import { auditOf, createJob, requests } from './helpers.ts';
 import { startPaySite, type PaySite } from './pay-site.ts';
@@ -108,7 +109,7 @@ for (const backend of BACKENDS) {
       assert.equal(await session.cancel(), 'payment_in_flight');
       site.open('/charge-get');
       await page.waitForSelector('#declined');
-      for (let i = 0; i < 100 && session.paymentInFlight(); i++) await pause(100);
+      await until('the payment no longer in flight', () => !session.paymentInFlight(), 10_000, 100);
       assert.equal(await session.cancel(), 'cancelled');
       const done = await row(jobId);
       assert.equal(done.error?.reason, 'cancelled_by_user');
@@ -127,7 +128,7 @@ for (const backend of BACKENDS) {
       assert.equal(await session.cancel(), 'payment_in_flight', 'the partner has the code and has not answered');
       site.open('/card/submit');
       await partner.locator('#accepted').waitFor();
-      for (let i = 0; i < 100 && session.paymentInFlight(); i++) await pause(100);
+      await until('the payment no longer in flight', () => !session.paymentInFlight(), 10_000, 100);
       assert.equal(await session.cancel(), 'cancelled');
     });
 
@@ -135,13 +136,10 @@ for (const backend of BACKENDS) {
       const holder = registry('holder', { maxPostponeMs: 2_000 });
       const { jobId, session, page } = await hold(holder, '/long-poll');
       await press(page, '#start');
-      for (let i = 0; i < 200 && !session.paymentInFlight(); i++) await pause(50);
+      await until('the pending request counts as a payment in flight', () => session.paymentInFlight(), 10_000, 50);
       assert.equal(await session.cancel(), 'payment_in_flight');
-      let result = await session.cancel();
-      for (let i = 0; i < 60 && result === 'payment_in_flight'; i++) {
-        await pause(250);
-        result = await session.cancel();
-      }
+      let result = '';
+      await until('Cancel no longer refused', async () => (result = await session.cancel()) !== 'payment_in_flight', 15_000, 250);
       assert.equal(result, 'cancelled', 'a request pending past the limit no longer holds Cancel off');
       const done = await row(jobId);
       assert.equal(done.error?.reason, 'cancelled_by_user');
@@ -201,7 +199,7 @@ for (const backend of BACKENDS) {
       await site.arrived('/decline');
       site.open('/decline');
       await page.waitForSelector('#declined');
-      for (let i = 0; i < 100 && session.paymentInFlight(); i++) await pause(100);
+      await until('the payment no longer in flight', () => !session.paymentInFlight(), 10_000, 100);
       // The holding process dies: nothing more from it.
       holder.forget(jobId);
       await context.close();

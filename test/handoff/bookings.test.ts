@@ -7,6 +7,7 @@ import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
 import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
 import { signedInContext } from '../helpers/oauth.ts';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { until } from '../helpers/wait.ts';
 import { createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium } from './browsers.ts';
 import { signInAtDevIdp, userIdOf } from './helpers.ts';
@@ -85,12 +86,8 @@ for (const backend of BACKENDS) {
           assert.ok(watched && liveViewOf(watched).viewerCount === 1, 'the watcher is on the running tab');
           // The moment the executor holds the tab for the person, it is nobody's to watch: the watcher
           // is let go of it then, not when the job's new status is next read.
-          let session = service.services.executor.holds.get(jobId);
-          for (let i = 0; i < 3000 && !session; i++) {
-            await new Promise((r) => setTimeout(r, 10));
-            session = service.services.executor.holds.get(jobId);
-          }
-          assert.ok(session, 'the run paused and holds the tab');
+          await until('the run paused and holds the tab', () => service.services.executor.holds.get(jobId) !== undefined, 30_000, 10);
+          const session = service.services.executor.holds.get(jobId)!;
           assert.equal(liveViewOf(session.page).viewerCount, 0, 'no watcher gets frames of the held tab');
           assert.equal(runningTab(jobId), null, 'the held tab is no longer the running tab');
           const paused = await waitForJob(service, key, jobId);

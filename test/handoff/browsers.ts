@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { until } from '../helpers/wait.ts';
 
 // Shared by the handoff tests: a real Chromium, and the waits for a live view to be showing frames.
 export function launchChromium(): Promise<Browser> {
@@ -12,16 +13,13 @@ export function launchChromium(): Promise<Browser> {
 export async function waitForLiveFrames(viewerPage: Page, heldPage: Page, timeoutMs = 15_000): Promise<void> {
   await viewerPage.waitForSelector('[data-live-view][data-state="live"]', { timeout: timeoutMs });
   // A viewer in control has the tab re-laid out to its box: wait for frames of the new layout.
-  const deadline = Date.now() + timeoutMs;
   let matches = 0;
-  while (Date.now() < deadline) {
+  await until('the live view showed the held tab at its size', async () => {
     const size = heldPage.viewportSize();
     const drawn = await viewerPage.getAttribute('[data-live-view]', 'data-frame-size');
     matches = size && drawn === `${size.width}x${size.height}` ? matches + 1 : 0;
-    if (matches >= 3) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the live view never showed the held tab at its size');
+    return matches >= 3;
+  }, timeoutMs, 100);
 }
 
 /** Where, on the viewer's screen, an element of the held tab is drawn (its centre). */

@@ -13,6 +13,7 @@ import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 import { capturingLogger, containsKeystrokes, distinctCode, lineWithCode, signInAtDevIdp, userIdOf } from './helpers.ts';
 import { dumpEveryTable } from '../helpers/db-dump.ts';
+import { until } from '../helpers/wait.ts';
 import { liveViewOf } from '../../src/browser/live-view.ts';
 import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
 import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
@@ -154,7 +155,7 @@ for (const backend of BACKENDS) {
     const pressPayAndAwaitCharge = async (page: Page) => {
       const paidBefore = service.sandbox!.confirmations().length;
       await page.keyboard.press('Enter');
-      for (let i = 0; i < 200 && service.sandbox!.confirmations().length === paidBefore; i++) await new Promise((r) => setTimeout(r, 50));
+      await until('a payment reached the provider', () => service.sandbox!.confirmations().length !== paidBefore, 10_000, 50);
       assert.equal(service.sandbox!.confirmations().length, paidBefore + 1, 'the provider took the payment');
       return service.sandbox!.confirmations().at(-1)!;
     };
@@ -329,20 +330,15 @@ for (const backend of BACKENDS) {
         assert.equal(session.isUserInControl(), true, 'a screen that was taken over left; the one in control still has the tab');
 
         await second.close();
-        for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
-        assert.equal(session.isUserInControl(), false, 'nobody in control: automation again');
+        await until('nobody in control: automation again', () => !session.isUserInControl(), 5_000, 50);
         // And the guard covers the tab again: a key typed into the code field now is refused there.
         const denied = (await auditOf(service, key, jobId)).filter((e: { type: string }) => e.type === 'action_denied').length;
         await session.page.locator('#tb-cvc').focus();
         await session.page.keyboard.type('5');
         assert.equal(await session.page.inputValue('#tb-cvc'), '', 'nothing reached the field');
         let after: Array<{ type: string; message: string }> = [];
-        for (let i = 0; i < 50; i++) {
-          after = (await auditOf(service, key, jobId)).filter((e: { type: string }) => e.type === 'action_denied');
-          if (after.length > denied) break;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        assert.ok(after.length > denied && /in-page layer/.test(after.at(-1)!.message), 'the guard recorded the refusal');
+        await until('the guard recorded the refusal', async () => (after = (await auditOf(service, key, jobId)).filter((e: { type: string }) => e.type === 'action_denied')).length > denied, 5_000, 100);
+        assert.match(after.at(-1)!.message, /in-page layer/, 'the guard recorded the refusal in the in-page layer');
       } finally {
         await context.close();
         await session.cancel();
@@ -403,7 +399,7 @@ for (const backend of BACKENDS) {
         await switchControl(userInControl);
       };
       const letNextSwitch = async () => {
-        for (let i = 0; i < 200 && waiting.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+        await until('a screen waits for its switch', () => waiting.length > 0, 5_000, 25);
         waiting.shift()!();
       };
       const socketUrl = `${paused.handoffUrl.replace('http', 'ws')}/live`;
@@ -434,9 +430,9 @@ for (const backend of BACKENDS) {
         // Another screen starts connecting; meanwhile the first page, whose connection it believes
         // dropped, reconnects by itself under the same name.
         const other = screen('screen-b-0123456789');
-        for (let i = 0; i < 200 && waiting.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+        await until('the other screen waits for its switch', () => waiting.length > 0, 5_000, 25);
         const again = screen('screen-a-0123456789');
-        for (let i = 0; i < 200 && waiting.length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+        await until('the reconnect waits for its switch too', () => waiting.length >= 2, 5_000, 25);
         // The other screen opens first: it takes over, and the first page's old connection is told.
         await letNextSwitch();
         await within(other.opened);
@@ -454,8 +450,7 @@ for (const backend of BACKENDS) {
         // Leaving, it hands the tab back to automation: it was the one in control.
         other.ws.close();
         await within(other.closed);
-        for (let i = 0; i < 200 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 25));
-        assert.equal(session.isUserInControl(), false, 'nobody in control: automation again');
+        await until('nobody in control: automation again', () => !session.isUserInControl(), 5_000, 25);
       } finally {
         for (const open of waiting.splice(0)) open();
         for (const ws of sockets) ws.terminate();
@@ -481,7 +476,7 @@ for (const backend of BACKENDS) {
       try {
         const first = await context.newPage();
         await first.goto(paused.handoffUrl);
-        for (let i = 0; i < 100 && calls.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        await until('the first screen asked for control', () => calls.length > 0, 5_000, 50);
         assert.deepEqual(calls, [true], 'the first screen is taking control');
 
         // The second screen's socket (from Node: a browser opens one WebSocket to a host at a time, so
@@ -507,8 +502,7 @@ for (const backend of BACKENDS) {
 
         second.close();
         await new Promise((resolve) => second.once('close', resolve));
-        for (let i = 0; i < 100 && session.isUserInControl(); i++) await new Promise((r) => setTimeout(r, 50));
-        assert.equal(session.isUserInControl(), false, 'the last screen gone, automation again');
+        await until('the last screen gone, automation again', () => !session.isUserInControl(), 5_000, 50);
         assert.equal(calls.at(-1), false);
       } finally {
         letFirstFinish();
@@ -534,7 +528,7 @@ for (const backend of BACKENDS) {
 
         // A blip: the connection drops; the page reconnects and is in control again, not "taken over".
         await drop();
-        for (let i = 0; i < 100 && network.connections < 2; i++) await new Promise((r) => setTimeout(r, 50));
+        await until('a second connection', () => network.connections >= 2, 5_000, 50);
         assert.equal(network.connections, 2, 'the page reconnected');
         await page.waitForSelector('[data-live-view][data-state="live"]');
         await new Promise((r) => setTimeout(r, 500));
@@ -564,8 +558,7 @@ for (const backend of BACKENDS) {
           other.once('error', reject);
         });
         other.send(JSON.stringify({ t: 'screen', width: 800, height: 600, pixelRatio: 1 }));
-        for (let i = 0; i < 200 && otherFrames === 0; i++) await new Promise((r) => setTimeout(r, 50));
-        assert.ok(otherFrames > 0, 'the other screen has the tab');
+        await until('the other screen has the tab', () => otherFrames > 0, 10_000, 50);
 
         // The signal comes back and the connection drops: the page, which never heard it was taken
         // over, reconnects by itself. It is told now, and the screen in control keeps the tab.
@@ -581,7 +574,7 @@ for (const backend of BACKENDS) {
         // Taking it back is the person's choice: the button.
         await Promise.all([page.waitForEvent('load'), page.click('[data-take-back]')]);
         await waitForLiveFrames(page, session.page);
-        for (let i = 0; i < 100 && !otherClosed; i++) await new Promise((r) => setTimeout(r, 50));
+        await until('the other screen closed', () => otherClosed, 5_000, 50);
         assert.ok(heard.includes(JSON.stringify({ t: 'ended', reason: 'taken_over' })), 'the other screen is told');
       } finally {
         await context.close();
@@ -615,8 +608,7 @@ for (const backend of BACKENDS) {
         assert.equal(last.type, 'job_aborted');
         assert.equal(last.reason, 'cancelled_by_user');
         assert.equal(service.services.executor.holds.get(jobId), undefined, 'the hold is released');
-        for (let i = 0; i < 200 && !tab.isClosed(); i++) await new Promise((r) => setTimeout(r, 50));
-        assert.ok(tab.isClosed(), 'the held tab is closed');
+        await until('the held tab is closed', () => tab.isClosed(), 10_000, 50);
         const later = await fetch(paused.handoffUrl);
         assert.equal(later.status, 200);
         const laterText = await later.text();
@@ -732,7 +724,7 @@ for (const backend of BACKENDS) {
         await typeCodeByKeys(page, tab, '12');
         await Promise.all([tab.waitForResponse((r) => r.request().method() === 'POST'), page.keyboard.press('Enter')]);
         await tab.waitForSelector('#tb-cvc');
-        for (let i = 0; i < 200 && service.services.executor.holds.get(jobId)?.paymentInFlight(); i++) await new Promise((r) => setTimeout(r, 50));
+        await until('the declined payment no longer in flight', () => !service.services.executor.holds.get(jobId)?.paymentInFlight(), 10_000, 50);
         await Promise.all([page.waitForURL(/\/cancel$/), page.click('[data-cancel] button')]);
         assert.match(await page.innerText('h1'), /Payment not confirmed/);
         const text = await page.innerText('main');
@@ -791,12 +783,9 @@ for (const backend of BACKENDS) {
       try {
         const booked = await mcp.client.callTool({ name: 'book_restaurant', arguments: { restaurant_name: 'Mcp Marisqueira', city: 'Porto', date: daysFromNow(9), time: '20:00', covers: 3, profile: PROFILE } });
         const { jobId } = textOf(booked);
+        const jobStatus = async () => textOf(await mcp.client.callTool({ name: 'get_job_status', arguments: { jobId } }));
         let status: any;
-        for (let i = 0; i < 300; i++) {
-          status = textOf(await mcp.client.callTool({ name: 'get_job_status', arguments: { jobId } }));
-          if (!['queued', 'running'].includes(status.status)) break;
-          await new Promise((r) => setTimeout(r, 150));
-        }
+        await until('the run paused or ended', async () => !['queued', 'running'].includes((status = await jobStatus()).status), 45_000, 150);
         assert.equal(status.status, 'paused_payment', JSON.stringify(status));
         const handoffUrl: string = status.handoffUrl;
         assert.ok(handoffUrl);
@@ -831,11 +820,7 @@ for (const backend of BACKENDS) {
           const confirmation = await payOnLiveView(page, tab);
           assert.equal(service.sandbox!.confirmations().at(-1)?.code, confirmation);
 
-          for (let i = 0; i < 100; i++) {
-            status = textOf(await mcp.client.callTool({ name: 'get_job_status', arguments: { jobId } }));
-            if (status.status !== 'paused_payment') break;
-            await new Promise((r) => setTimeout(r, 100));
-          }
+          await until('the job no longer paused for payment', async () => (status = await jobStatus()).status !== 'paused_payment', 10_000, 100);
           bodies.push(JSON.stringify(status));
           assert.equal(status.status, 'done');
           assert.equal(status.confirmationCode, confirmation);
@@ -872,10 +857,7 @@ for (const backend of BACKENDS) {
       const { job: created } = await createCoreJob(service.services.jobs, { kind: 'user', userId: caraId, clientId: null }, parsed.value);
       const jobId = created.jobId;
       let job = created;
-      for (let i = 0; i < 400 && !['paused_payment', 'error', 'completed'].includes(job.status); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        job = (await getJob(service.services.jobs, null, jobId))!;
-      }
+      await until('the run paused or ended', async () => ['paused_payment', 'error', 'completed'].includes((job = (await getJob(service.services.jobs, null, jobId))!).status), 40_000, 100);
       assert.equal(job.status, 'paused_payment', job.summary);
       const handoffUrl = service.services.links.handoffUrl(job)!;
       handoffTokens.push(handoffUrl.split('/').pop()!);

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 // @ts-expect-error -- ws ships no type declarations; the tests use a few calls of it.
 import WebSocket from 'ws';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { until } from '../helpers/wait.ts';
 import { liveViewOf } from '../../src/browser/live-view.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from '../../src/web/live-view-routes.ts';
@@ -173,8 +174,7 @@ describe('live view of a held payment page (real Chromium on both sides)', () =>
     await waitForLiveFrames(person, held);
     assert.equal(liveViewOf(held).viewerCount, 1);
     await person.close();
-    for (let i = 0; i < 200 && liveViewOf(held).viewerCount > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(liveViewOf(held).viewerCount, 0);
+    await until('the last viewer gone', () => liveViewOf(held).viewerCount === 0, 10_000, 50);
 
     const again = await personBrowser.newPage();
     try {
@@ -273,11 +273,9 @@ describe('live view of a held payment page (real Chromium on both sides)', () =>
       const last = await openSocket('/view/flood-control/live', base);
       assert.ok('open' in last);
       last.open.send(JSON.stringify({ t: 'screen', width: 700, height: 500, pixelRatio: 1 }));
-      for (let i = 0; i < 200 && held.viewportSize()?.width !== 700; i++) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(held.viewportSize()?.width, 700, 'the first report of a new viewer is applied at once');
+      await until('the first report of a new viewer is applied at once', () => held.viewportSize()?.width === 700, 10_000, 50);
       last.open.send(JSON.stringify({ t: 'screen', width: 640, height: 500, pixelRatio: 1 }));
-      for (let i = 0; i < 200 && held.viewportSize()?.width !== 640; i++) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(held.viewportSize()?.width, 640, 'and a later one within half a second');
+      await until('a later report of the viewer is applied too', () => held.viewportSize()?.width === 640, 10_000, 50);
       last.open.close();
     } finally {
       heldContext.newCDPSession = newCDPSession;

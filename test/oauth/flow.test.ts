@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { until } from '../helpers/wait.ts';
 import { approvedCode, assertOnlyConsentScript, authorizationUrl, authorizeInBrowser, discover, insecure, launchChromium, obtainAccessToken, openConsent, postForm, REDIRECT_URI, registerClient, signedInContext } from '../helpers/oauth.ts';
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { AuthError } from '../../src/auth/bearer.ts';
@@ -202,12 +203,9 @@ for (const backend of BACKENDS) {
         };
         /** The grant once its last use is later than `than` (it is recorded off the request's path). */
         const usedAfter = async (than: number) => {
-          for (let i = 0; i < 100; i++) {
-            const row = await grant();
-            if (row.last_used_at && row.last_used_at.getTime() > than) return row;
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          }
-          assert.fail('last_used_at was not recorded');
+          let row!: Awaited<ReturnType<typeof grant>>;
+          await until('last_used_at was recorded', async () => ((row = await grant()).last_used_at?.getTime() ?? 0) > than, 10_000, 100);
+          return row;
         };
 
         const granted = await grant();

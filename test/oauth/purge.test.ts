@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
+import { until } from '../helpers/wait.ts';
 import { purgeExpired } from '../../src/oauth/purge.ts';
 import { PURGE_CRON, PURGE_QUEUE } from '../../src/oauth/purge-schedule.ts';
 import { insertClient } from '../../src/oauth/clients.ts';
@@ -101,11 +102,8 @@ for (const backend of BACKENDS) {
       const { stale, fresh, used, operator } = await seed(db);
       // The job the hourly schedule sends, sent now.
       await service.services.queue.boss.send(PURGE_QUEUE, {});
-      let left = await remaining(db);
-      for (let i = 0; i < 300 && left.clients.includes(stale); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        left = await remaining(db);
-      }
+      let left!: Awaited<ReturnType<typeof remaining>>;
+      await until('the purge job ran (the stale client is gone)', async () => !(left = await remaining(db)).clients.includes(stale), 30_000, 100);
       assert.deepEqual(
         { ...left, clients: undefined },
         { codes: ['code-live'], accessTokens: ['at-live'], refreshTokens: ['rt-rotated'], requests: ['req-live'], sessions: ['s-live'], clients: undefined },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { until } from '../helpers/wait.ts';
 import { assertNoCodeStored, launchBrowser, newContext, SUITE_TIMEOUT } from './drivers.ts';
 
 let sandbox: Sandbox;
@@ -21,14 +22,6 @@ const SECRET = '739';
 
 function receiptsFor(path: string) {
   return sandbox.cardCodesReceived().filter((r) => r.path === path);
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting for the server to receive the code');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function onPage(path: string, fn: (page: Page) => Promise<void>): Promise<void> {
@@ -60,7 +53,7 @@ function mark(): number {
 
 async function assertSentSince(since: number, path: string, field: string): Promise<void> {
   const mine = () => sandbox.cardCodesReceived().slice(since).filter((r) => r.path === path && r.field === field);
-  await until(() => mine().length > 0);
+  await until('the server received the code', () => mine().length > 0, 5_000);
   assert.equal(mine()[0]?.host, new URL(sandbox.origin('adversarial')).host);
   assertNoCodeStored(sandbox, SECRET);
 }
