@@ -34,6 +34,8 @@ export interface Sandbox {
   cardCodesReceived(): Array<{ host: string; path: string; field: string; at: Date }>; // never store the value itself, just that a non-empty one arrived
   /** Completed bookings (confirmation issued). */
   confirmations(): Array<{ provider: ProviderId; code: string; paidWithCard: boolean }>;
+  /** Flaky searches: when the first one failed (502), and when the same search came again (null: not yet). */
+  flakySearches(): Array<{ provider: ProviderId; venue: string; failedAt: Date; retriedAt: Date | null }>;
   /** Slow Pay answers charged from now on are held (beyond their 3 s) until the returned function is called. */
   holdSlowPayAnswers(): () => void;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ export async function startSandbox(opts: { port?: number; host?: string; holdSec
     origin: (id) => `http://${id}.localhost:${port}`,
     cardCodesReceived: () => state.receipts.map((r) => ({ ...r, at: new Date(r.at) })),
     confirmations: () => state.confirmations.map((c) => ({ ...c })),
+    flakySearches: () => [...state.flaky.values()].map((f) => ({ ...f, failedAt: new Date(f.failedAt), retriedAt: f.retriedAt === null ? null : new Date(f.retriedAt) })),
     holdSlowPayAnswers: () => {
       let release!: () => void;
       state.slowPayHeld = new Promise<void>((resolve) => (release = resolve));

@@ -75,8 +75,10 @@ function route(p: ProviderDef, req: Req, state: SandboxState, session: Session):
     }
     if (behaviour === 'flaky') {
       const key = `${p.id}|${venueOf(query).trim().toLowerCase()}|${dateOf(query)}`;
-      if (!state.flakySeen.has(key)) {
-        state.flakySeen.add(key);
+      const seen = state.flaky.get(key);
+      if (seen) seen.retriedAt ??= Date.now();
+      else {
+        state.flaky.set(key, { provider: p.id, venue: venueOf(query), failedAt: Date.now(), retriedAt: null });
         const retry = `${paths.home}?${new URLSearchParams(values).toString()}`;
         return htmlRes(502, views.error(502, 'Something went wrong', 'Something went wrong, please try again.', retry));
       }

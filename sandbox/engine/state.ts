@@ -1,13 +1,20 @@
 import type { CardCodeReceipt } from './cardcodes.ts';
 import type { ProviderId, Session } from './types.ts';
 
+export interface FlakySearch {
+  provider: ProviderId;
+  venue: string;
+  failedAt: number;
+  retriedAt: number | null;
+}
+
 /** Mutable state of one running sandbox. */
 export interface SandboxState {
   holdSeconds: number;
   port: number;
   sessions: Map<string, Session>;
-  /** (provider, venue, date) keys whose first search already failed (Flaky). */
-  flakySeen: Set<string>;
+  /** Flaky searches by (provider, venue, date): when the first failed, and when the search came again. */
+  flaky: Map<string, FlakySearch>;
   receipts: CardCodeReceipt[];
   confirmations: Array<{ provider: ProviderId; code: string; paidWithCard: boolean }>;
   /** Extra exact card-code field names per host label (e.g. adversarial -> f7). */
@@ -21,7 +28,7 @@ export function newState(holdSeconds: number): SandboxState {
     holdSeconds,
     port: 0,
     sessions: new Map(),
-    flakySeen: new Set(),
+    flaky: new Map(),
     receipts: [],
     confirmations: [],
     extraCardFields: new Map(),

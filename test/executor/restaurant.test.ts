@@ -172,19 +172,22 @@ for (const backend of BACKENDS) {
       });
 
       test('Flaky, one retry allowed (consent.maxRetries 1): the retry comes after a backoff of about 300 ms and books', async () => {
-        const { job, events } = await book(requests.restaurant({ restaurant_name: venue('Flaky Fondue') }, { maxRetries: 1, allowedProviders: ['tablebook'] }));
+        const name = venue('Flaky Fondue');
+        const { job, events } = await book(requests.restaurant({ restaurant_name: name }, { maxRetries: 1, allowedProviders: ['tablebook'] }));
         assert.equal(job.status, 'paused_payment', job.summary);
         assert.equal(job.attemptCount, 2);
         const tries = events.filter((e) => e.type === 'step_attempt');
         assert.deepEqual(tries.map((e) => [e.attempt, e.maxAttempts]), [[1, 2], [2, 2]]);
         assert.match(tries[1].message, /^Retrying TableBook from the search \(try 2 of up to 2\) after a transient error at search: the site answered HTTP 502\.$/);
-        // The first try's last event is the press of the search, which the site answered 502; the
-        // retry waited 300 ms ± 25 % after that answer (plus a moment to read it and close the tab).
-        const lastOfFirst = events[events.indexOf(tries[1]) - 1];
-        assert.equal(lastOfFirst.type, 'action_allowed');
-        const gap = Date.parse(tries[1].timestamp) - Date.parse(lastOfFirst.timestamp);
+        // The retry's step_attempt is written after the backoff of 300 ms ± 25 %, counted from the
+        // moment the site answered 502 (the sandbox's clock; the database's is the same machine's).
+        // The event's timestamp is taken as it is written, so a busy database only adds to the gap;
+        // without a backoff it would be the moment to read the error page and close the tab.
+        const flaky = service.sandbox!.flakySearches().find((f) => f.provider === 'tablebook' && f.venue === name);
+        assert.ok(flaky?.retriedAt, 'the site saw the search again');
+        const gap = Date.parse(tries[1].timestamp) - flaky.failedAt.getTime();
         assert.ok(gap >= 225, `the retry waited for the backoff: ${gap} ms`);
-        assert.ok(gap < 5_000, `and not much longer: ${gap} ms`);
+        assert.ok(gap < 10_000, `and not much longer: ${gap} ms`);
         assert.deepEqual(outcomes(events), [['tablebook', 'accepted']], 'retries are one attempt');
       });
 
