@@ -68,7 +68,8 @@
         frame.width = next.width;
         frame.height = next.height;
         root.setAttribute('data-frame-size', next.width + 'x' + next.height);
-        if (root.getAttribute('data-state') !== 'live') state('live');
+        // A frame decoded after the view ended (its socket told it so) does not bring it back to life.
+        if (!ended && root.getAttribute('data-state') !== 'live') state('live');
       }, function () { /* a corrupt frame: wait for the next */ }).then(function () {
         decoding = false;
         draw();
