@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { VERSION } from './version.ts';
 import { METHODS } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -37,6 +38,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
   }
+  // On the raw response, so that replies written past Fastify (event streams, the development IdP)
+  // carry it too.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.raw.setHeader('concierge-version', VERSION);
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthError } from '../auth/bearer.ts';
+import { resourceMetadataUrl } from '../oauth/metadata.ts';
 
 // Failures of the HTTP request on /api/mcp, before any JSON-RPC message is handled. They answer
 // in the OAuth/MCP envelope {error, message}; protocol problems inside a message are JSON-RPC
@@ -15,11 +16,6 @@ export class McpHttpError extends Error {
     this.error = error;
     this.headers = headers;
   }
-}
-
-/** Where a client discovers how to get a token (RFC 9728), on every 401. */
-export function resourceMetadataUrl(baseUrl: string): string {
-  return `${baseUrl}/.well-known/oauth-protected-resource`;
 }
 
 export function fromAuthError(error: AuthError, baseUrl: string): McpHttpError {

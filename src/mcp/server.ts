@@ -2,11 +2,11 @@ import { McpServer, type RegisteredTool, type ToolCallback } from '@modelcontext
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import pkg from '../../package.json' with { type: 'json' };
+import { VERSION } from '../version.ts';
 import { TOOL_LIST, TOOLS } from './tools/index.ts';
 import type { RequestTransport } from './transport.ts';
 
-const SERVER_INFO = { name: 'concierge', title: 'Concierge', version: pkg.version };
+const SERVER_INFO = { name: 'concierge', title: 'Concierge', version: VERSION };
 
 const INSTRUCTIONS =
   'Concierge books restaurants, hotels, flights and activities for the user. Start a booking with book_restaurant, book_hotel, book_flight or book_activity: it returns a jobId at once. ' +

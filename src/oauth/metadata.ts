@@ -7,6 +7,11 @@ export function resourceFor(issuer: string): string {
   return `${issuer}/api/mcp`;
 }
 
+/** Where a client discovers how to get a token (RFC 9728): named by every 401 of every surface. */
+export function resourceMetadataUrl(issuer: string): string {
+  return `${issuer}/.well-known/oauth-protected-resource`;
+}
+
 /** RFC 8414 authorization server metadata. */
 export function authorizationServerMetadata(issuer: string) {
   return {

@@ -32,7 +32,8 @@ for (const backend of BACKENDS) {
       test('no Authorization header is missing_authorization, with a Bearer challenge', async () => {
         const reply = await call(service.url, 'GET', jobPath);
         assertApiError(reply, 401, 'missing_authorization');
-        assert.equal(reply.headers.get('www-authenticate'), 'Bearer realm="concierge-api"');
+        // The contract: every 401 names the protected resource metadata.
+        assert.equal(reply.headers.get('www-authenticate'), `Bearer realm="concierge-api", resource_metadata="${service.config.BASE_URL}/.well-known/oauth-protected-resource"`);
       });
 
       test('a blank Authorization header is missing_authorization', async () => {
@@ -43,7 +44,7 @@ for (const backend of BACKENDS) {
         test(`"${header}" is invalid_auth_scheme`, async () => {
           const reply = await call(service.url, 'GET', jobPath, { headers: { authorization: header } });
           assertApiError(reply, 401, 'invalid_auth_scheme');
-          assert.match(reply.headers.get('www-authenticate') ?? '', /^Bearer realm="concierge-api", error="invalid_token"$/);
+          assert.equal(reply.headers.get('www-authenticate'), `Bearer realm="concierge-api", error="invalid_token", resource_metadata="${service.config.BASE_URL}/.well-known/oauth-protected-resource"`);
         });
       }
 

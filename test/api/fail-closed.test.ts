@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { assertApiError } from '../helpers/api-assert.ts';
+import { postForm } from '../helpers/oauth.ts';
 import { assertRefusedOnceRevokedElsewhere } from '../helpers/revocation.ts';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
@@ -51,6 +52,16 @@ async function checksWhileDown(service: TestService, key: string, jobPath: strin
   assert.match(metrics.text, /http_requests_total\{method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="503"\} \d+/);
   // The API's documentation needs no database.
   assert.equal((await call(service.url, 'GET', '/api/v1/openapi.json')).status, 200);
+  // The OAuth endpoints fail closed the same way: 503 with Retry-After, not a 500 that invites no retry.
+  for (const [path, form] of [
+    ['/oauth/token', { grant_type: 'refresh_token', refresh_token: 'r'.repeat(43), client_id: 'dcr_someone', client_secret: 's'.repeat(43) }],
+    ['/oauth/revoke', { token: 't'.repeat(43), client_id: 'dcr_someone', client_secret: 's'.repeat(43) }],
+  ] as const) {
+    const reply = await postForm(`${service.url}${path}`, form);
+    assert.equal(reply.status, 503, `${path} answers 503 with the database down (got ${reply.status} ${JSON.stringify(reply.body)})`);
+    assert.equal(reply.body.error, 'temporarily_unavailable');
+    assert.equal(reply.headers.get('retry-after'), '5');
+  }
 }
 
 /** The database URL with its host and port replaced by the proxy's. */

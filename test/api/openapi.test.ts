@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { BACKENDS, FLIGHT_PROFILE, PROFILE, daysFromNow, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
@@ -35,6 +36,15 @@ describe(`OpenAPI document and reference page on ${backend.name}`, () => {
     assert.deepEqual(doc.security, [{ apiKey: [] }]);
     assert.equal(doc.components.securitySchemes.apiKey.type, 'http');
     assert.equal(doc.components.securitySchemes.apiKey.scheme, 'bearer');
+  });
+
+  test('the document and every response show the release version from package.json', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.equal(doc.info.version, version);
+    for (const path of ['/api/v1/openapi.json', '/healthz', '/.well-known/oauth-authorization-server', '/', '/no/such/page', '/api/v1/execution-jobs']) {
+      const reply = await call(service.url, 'GET', path);
+      assert.equal(reply.headers.get('concierge-version'), version, `Concierge-Version on GET ${path}`);
+    }
   });
 
   test('every operation is documented, and only operations that exist', async () => {

@@ -121,6 +121,7 @@ for (const backend of BACKENDS) {
         assert.equal(reply.headers.get('content-type'), 'application/json');
         assert.equal(reply.body.result.protocolVersion, version);
         assert.equal(reply.body.result.serverInfo.name, 'concierge');
+        assert.equal(reply.body.result.serverInfo.version, reply.headers.get('concierge-version'), 'serverInfo.version is the release version the header shows');
         assert.deepEqual(reply.body.result.capabilities, { tools: { listChanged: false } });
         assert.equal(reply.headers.get('mcp-session-id'), null, 'stateless: no session');
       }

@@ -559,9 +559,12 @@ for (const backend of BACKENDS) {
         const viaBasic = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: [app.client.client_id, 'wrong'] });
         assert.equal(viaBasic.status, 401);
         assert.equal(viaBasic.body.error, 'invalid_client');
-        assert.match(viaBasic.headers.get('www-authenticate') ?? '', /^Basic /);
+        const metadata = `Bearer resource_metadata="${service.config.BASE_URL}/.well-known/oauth-protected-resource"`;
+        // The Basic challenge, and the resource metadata the contract puts on every 401.
+        assert.equal(viaBasic.headers.get('www-authenticate'), `Basic realm="concierge", charset="UTF-8", ${metadata}`);
         const viaBody = await token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: app.client.client_id, client_secret: other.clientSecret! });
         assert.equal(viaBody.status, 401);
+        assert.equal(viaBody.headers.get('www-authenticate'), metadata);
         assert.equal(viaBody.body.error, 'invalid_client');
         const unknown = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { basic: ['dcr_nobody', 'x'] });
         assert.equal(unknown.status, 401);

@@ -3,6 +3,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { redactPath } from '../../observability/logger.ts';
+import { resourceMetadataUrl } from '../../oauth/metadata.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/reachable.ts';
 import { AuthError } from '../../auth/bearer.ts';
 import { DomainError } from '../../jobs/types.ts';
 import { API_ERRORS, statusOf, type ApiErrorCode } from './error-codes.ts';
@@ -23,8 +25,6 @@ export class ApiError extends Error {
   }
 }
 
-/** Seconds a client should wait before retrying when the database is unreachable. */
-export const AUTH_RETRY_AFTER_SECONDS = 5;
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -32,7 +32,7 @@ export function toApiError(error: unknown): ApiError {
     const status = statusOf(error.code) ?? 401;
     const headers: Record<string, string> =
       status === 503
-        ? { 'retry-after': String(AUTH_RETRY_AFTER_SECONDS) }
+        ? { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }
         : // RFC 6750 §3.1: no error attribute when the request carried no credential at all.
           { 'www-authenticate': error.code === 'missing_authorization' ? 'Bearer realm="concierge-api"' : 'Bearer realm="concierge-api", error="invalid_token"' };
     return new ApiError(status, error.code, error.message, undefined, headers);
@@ -56,10 +56,16 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'internal_error', 'something went wrong on our side; the request id is in the X-Request-Id header');
 }
 
-export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+/**
+ * `issuer`: BASE_URL. Every 401 then names the protected resource metadata (the contract's rule for
+ * every 401), beside the realm and error it carries.
+ */
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: unknown, issuer?: string): FastifyReply {
   const apiError = toApiError(error);
   if (apiError.status >= 500) request.log.error({ err: error }, `request failed: ${apiError.code}`);
-  for (const [name, value] of Object.entries(apiError.headers ?? {})) reply.header(name, value);
+  for (const [name, value] of Object.entries(apiError.headers ?? {})) {
+    reply.header(name, name === 'www-authenticate' && issuer ? `${value}, resource_metadata="${resourceMetadataUrl(issuer)}"` : value);
+  }
   return reply
     .code(apiError.status)
     .type('application/json; charset=utf-8')

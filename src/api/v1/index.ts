@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.ts';
 import { apiKeyHook } from './auth.ts';
 import { AuthError } from '../../auth/bearer.ts';
-import type { Database } from '../../db/index.ts';
+import { databaseAnswers } from '../../db/reachable.ts';
 import { ApiError, sendApiError, toApiError } from './errors.ts';
 import { executionJobRoutes } from './execution-jobs.ts';
 import { profileRoutes } from './profiles.ts';
@@ -32,10 +32,10 @@ export async function apiV1(app: FastifyInstance, opts: { services: Services }):
     // its handler, not in authentication. It is answered as authentication would have been: the
     // service fails closed with 503, whichever step found the database gone.
     const status = toApiError(error).status;
-    if (status >= 500 && status !== 503 && !(await reachable(services.database))) {
+    if (status >= 500 && status !== 503 && !(await databaseAnswers(services.database))) {
       return sendApiError(request, reply, new AuthError('auth_backend_unavailable', 'the database is unavailable; retry with exponential backoff', error));
     }
-    return sendApiError(request, reply, error);
+    return sendApiError(request, reply, error, services.config.BASE_URL);
   });
   app.setNotFoundHandler((request, reply) =>
     sendApiError(request, reply, new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /api/v1/docs`)),
@@ -45,17 +45,4 @@ export async function apiV1(app: FastifyInstance, opts: { services: Services }):
   profileRoutes(app, services);
   providerMetricsRoutes(app, services);
   referenceRoutes(app, services);
-}
-
-/** Whether the database answers within a second. */
-async function reachable(database: Database): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([database.ping(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('ping timed out')), 1_000)))]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VERSION } from '../../version.ts';
 import {
   activityParams,
   clientMetadataSchema,
@@ -323,7 +324,7 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
     openapi: '3.1.0',
     info: {
       title: 'Concierge Execution API',
-      version: '1.0.0-alpha',
+      version: VERSION,
       description:
         'Book restaurants, hotels, flights and activities for the people you serve. A booking is a job: create it, then poll it. ' +
         'The service never submits a card security code: a job that reaches the payment step pauses with status `paused_payment` ' +

@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorDescription, OAuthError } from '../errors.ts';
 import { sendErrorPage } from '../../web/render.ts';
+import type { Database } from '../../db/index.ts';
+import { databaseAnswers, DATABASE_RETRY_AFTER_SECONDS } from '../../db/reachable.ts';
+import { resourceMetadataUrl } from '../metadata.ts';
 
 // The OAuth surface's one error renderer. Endpoints called by clients answer
 // {error, error_description} (RFC 6749 §5.2) and never cache; pages a person sees (authorize,
@@ -44,15 +47,37 @@ export function toOAuthError(error: unknown, request: FastifyRequest): OAuthErro
   return new OAuthError('server_error', 'something went wrong on our side; the request id is in the X-Request-Id header');
 }
 
-export function sendOAuthError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/**
+ * The surface's error handler. A server error while the database does not answer is the database
+ * gone: the endpoint fails closed as REST and MCP do, 503 with Retry-After, not 500.
+ */
+export function oauthErrorHandler(database: Database, issuer: string) {
+  return async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const oauthError = toOAuthError(error, request);
+    if (oauthError.error === 'server_error' && !(await databaseAnswers(database))) {
+      const unavailable = new OAuthError('temporarily_unavailable', 'the database is unavailable; retry with exponential backoff', { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
+      request.log.error({ err: error }, 'OAuth request failed: the database does not answer');
+      return sendOAuthError(unavailable, request, reply, issuer);
+    }
+    return sendOAuthError(error, request, reply, issuer);
+  };
+}
+
+export function sendOAuthError(error: unknown, request: FastifyRequest, reply: FastifyReply, issuer?: string): FastifyReply {
   const oauthError = toOAuthError(error, request);
-  const status = oauthError.retryAfter !== undefined ? 429 : (STATUS[oauthError.error] ?? 400);
+  const status = STATUS[oauthError.error] === 503 ? 503 : oauthError.retryAfter !== undefined ? 429 : (STATUS[oauthError.error] ?? 400);
   if (status >= 500) request.log.error({ err: error }, 'OAuth request failed');
   if (request.routeOptions.config?.html) {
     return sendErrorPage(reply, status, 'Something went wrong', status >= 500 ? 'Please try again in a moment.' : oauthError.message);
   }
   if (oauthError.retryAfter !== undefined) reply.header('retry-after', String(oauthError.retryAfter));
-  if (status === 401 && oauthError.basic) reply.header('www-authenticate', 'Basic realm="concierge", charset="UTF-8"');
+  if (status === 401) {
+    // The contract: every 401 names the protected resource metadata; a client that tried HTTP Basic
+    // also gets the Basic challenge (RFC 6749 §5.2).
+    const metadata = issuer ? `Bearer resource_metadata="${resourceMetadataUrl(issuer)}"` : null;
+    const challenges = [oauthError.basic ? 'Basic realm="concierge", charset="UTF-8"' : null, metadata].filter(Boolean);
+    if (challenges.length) reply.header('www-authenticate', challenges.join(', '));
+  }
   return reply
     .code(status)
     .header('cache-control', 'no-store')

@@ -7,7 +7,7 @@ import { resourceFor } from '../metadata.ts';
 import { FailureThrottle } from '../throttle.ts';
 import { refreshBatcher } from '../grants/refresh-batch.ts';
 import { clientEndpointRoutes } from './endpoints.ts';
-import { sendOAuthError } from './errors.ts';
+import { oauthErrorHandler } from './errors.ts';
 import { authorizationPageRoutes } from './pages.ts';
 import { wellKnownRoutes } from './well-known.ts';
 
@@ -23,7 +23,7 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
     global: false,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, code: 'FST_RATE_LIMITED', message: `retry in ${Math.ceil(context.ttl / 1000)} s` }),
   });
-  app.setErrorHandler((error, request, reply) => sendOAuthError(error, request, reply));
+  app.setErrorHandler(oauthErrorHandler(opts.services.database, issuer));
 
   wellKnownRoutes(app, issuer);
   clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
