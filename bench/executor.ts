@@ -12,7 +12,14 @@
 //    process descending from this one other than itself: Chromium's browser, GPU, network and
 //    renderer processes), and memory per concurrent job (peak minus the idle browser, divided by
 //    the number of jobs; the held sessions stay open at the payment page, so this includes them).
+// 3. The reference, in the same run and the same Chromium: the physical floor (bench/lib/
+//    executor-floor.ts), a bare playwright-core walk of the same flows with no guard, database,
+//    queue or audit, measured the same two ways; every figure is printed with its ratio to it.
 import { loadavg } from 'node:os';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../src/browser/pool.ts';
+import { startSandbox } from '../sandbox/index.ts';
+import { FLOOR_PROVIDER, floorWalk, type FloorScenario } from './lib/executor-floor.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { call } from '../test/helpers/http.ts';
 import { startTestService, type TestService } from '../test/helpers/service.ts';
@@ -94,24 +101,80 @@ function browserTree(): { rssKb: number; pssKb: number; processes: number } {
 
 const mb = (kb: number) => (kb / 1024).toFixed(1);
 
-async function latency(): Promise<void> {
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}×`;
+
+/** What the floor measured, for the ratios. */
+interface Floor {
+  p50: Record<FloorScenario, number>;
+  concurrentWallMs: number;
+  pssPerJobKb: number;
+}
+
+/** The floor: the same flows walked bare in the same Chromium, sequentially and then CONCURRENT at once. */
+async function floor(): Promise<Floor> {
+  const sandbox = await startSandbox();
+  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const newContext = () => browser.newContext();
+  const walk = (scenario: FloorScenario, variant: Record<string, unknown> = {}) => {
+    const body = requests[scenario](variant) as { request: { params: any }; profile: any };
+    return floorWalk(newContext, scenario, sandbox.origin(FLOOR_PROVIDER[scenario] as any), body.request.params, body.profile);
+  };
+  try {
+    for (const scenario of SCENARIOS) await (await walk(scenario)).context.close();
+    const p50 = {} as Record<FloorScenario, number>;
+    console.log(`floor: a bare playwright-core walk to the payment page (${RUNS} runs each, same Chromium, no guard, database, queue or audit):`);
+    for (const scenario of SCENARIOS) {
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const { context, ms } = await walk(scenario);
+        times.push(ms);
+        await context.close();
+      }
+      p50[scenario] = percentile(times, 50);
+      console.log(`  ${scenario.padEnd(10)} p50 ${seconds(p50[scenario])}   p90 ${seconds(percentile(times, 90))}   min ${seconds(Math.min(...times))}`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle = browserTree();
+    const peak = { ...idle };
+    const sampler = setInterval(() => {
+      const now = browserTree();
+      peak.rssKb = Math.max(peak.rssKb, now.rssKb);
+      peak.pssKb = Math.max(peak.pssKb, now.pssKb);
+    }, 100);
+    const t0 = performance.now();
+    const held: BrowserContext[] = (await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => walk('restaurant', { restaurant_name: `Concurrent ${i}` })))).map((w) => w.context);
+    const concurrentWallMs = performance.now() - t0;
+    clearInterval(sampler);
+    const pssPerJobKb = (peak.pssKb - idle.pssKb) / CONCURRENT;
+    console.log(`floor: ${CONCURRENT} concurrent restaurant walks: wall ${seconds(concurrentWallMs)}, PSS per walk ${mb(pssPerJobKb)} MB (contexts held at the payment page)`);
+    await Promise.all(held.map((c) => c.close()));
+    return { p50, concurrentWallMs, pssPerJobKb };
+  } finally {
+    await browser.close();
+    await sandbox.close();
+  }
+}
+
+async function latency(reference: Floor): Promise<void> {
   const service = await startTestService(DATABASE, { WORKERS: '1' }, { sandbox: true });
   try {
     const key = await service.mintKey();
     // One untimed booking per scenario first: the browser, the sites and the code paths are warm.
     for (const scenario of SCENARIOS) await timedBooking(service, key, requests[scenario]({}));
-    console.log(`time from job creation to paused_payment (${RUNS} runs each, one worker, ${DATABASE.split(':')[0]}):`);
+    console.log(`time from job creation to paused_payment (${RUNS} runs each, one worker, ${DATABASE.split(':')[0]}); target p50 ≤ 1.5× the floor:`);
     for (const scenario of SCENARIOS) {
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) times.push(await timedBooking(service, key, requests[scenario]()));
-      console.log(`  ${scenario.padEnd(10)} p50 ${(percentile(times, 50) / 1000).toFixed(2)} s   p90 ${(percentile(times, 90) / 1000).toFixed(2)} s   min ${(Math.min(...times) / 1000).toFixed(2)} s`);
+      const p50 = percentile(times, 50);
+      console.log(`  ${scenario.padEnd(10)} p50 ${seconds(p50)} = ${ratio(p50, reference.p50[scenario])} the floor (${seconds(reference.p50[scenario])})   p90 ${seconds(percentile(times, 90))}   min ${seconds(Math.min(...times))}`);
     }
   } finally {
     await service.close();
   }
 }
 
-async function concurrency(): Promise<void> {
+async function concurrency(reference: Floor): Promise<void> {
   const service = await startTestService(DATABASE, { WORKERS: String(CONCURRENT) }, { sandbox: true });
   try {
     const key = await service.mintKey();
@@ -140,16 +203,19 @@ async function concurrency(): Promise<void> {
     clearInterval(sampler);
     const paused = statuses.filter((s) => s === 'paused_payment').length;
     console.log(`${CONCURRENT} concurrent restaurant bookings on one worker (WORKERS=${CONCURRENT}):`);
-    console.log(`  paused_payment: ${paused}/${CONCURRENT}, wall time ${(wall / 1000).toFixed(2)} s (first creation to last pause, polled every 0.5 s)`);
+    console.log(`  paused_payment: ${paused}/${CONCURRENT}, wall time ${seconds(wall)} = ${ratio(wall, reference.concurrentWallMs)} the floor's ${seconds(reference.concurrentWallMs)} (target ≤ 2×; first creation to last pause, polled every 0.5 s)`);
     for (const job of jobs.filter((j) => j.status !== 'paused_payment')) console.log(`  not paused: ${why(job)}`);
     console.log(`  browser tree idle:  RSS ${mb(idle.rssKb)} MB, PSS ${mb(idle.pssKb)} MB (${idle.processes} processes)`);
     console.log(`  browser tree peak:  RSS ${mb(peak.rssKb)} MB, PSS ${mb(peak.pssKb)} MB (each its own peak; at most ${peak.processes} processes)`);
-    console.log(`  per concurrent job: RSS ${mb((peak.rssKb - idle.rssKb) / CONCURRENT)} MB, PSS ${mb((peak.pssKb - idle.pssKb) / CONCURRENT)} MB (peak minus idle, / ${CONCURRENT}; sessions held at the payment page)`);
+    const pssPerJobKb = (peak.pssKb - idle.pssKb) / CONCURRENT;
+    console.log(`  per concurrent job: RSS ${mb((peak.rssKb - idle.rssKb) / CONCURRENT)} MB, PSS ${mb(pssPerJobKb)} MB = ${ratio(pssPerJobKb, reference.pssPerJobKb)} the floor's ${mb(reference.pssPerJobKb)} MB (target ≤ 40 MB; peak minus idle, / ${CONCURRENT}; sessions held at the payment page)`);
   } finally {
     await service.close();
   }
 }
 
 console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores here; figures are wall-clock)`);
-await latency();
-await concurrency();
+const reference = await floor();
+await latency(reference);
+await concurrency(reference);
+console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
