@@ -4,6 +4,7 @@
  * (`http://<id>.localhost:<port>`). See sandbox/README.md for the catalogue.
  */
 import type { AddressInfo } from 'node:net';
+import { corpusHandlers, type CorpusId } from './corpus/index.ts';
 import { adversarialHandler, ADVERSARIAL_CARD_FIELDS, paymentsHandler, PAYMENTS_CARD_FIELDS, WEBSOCKET_PATHS } from './adversarial/index.ts';
 import { handleProvider } from './engine/flow.ts';
 import { createSandboxServer, type HostHandler } from './engine/server.ts';
@@ -20,6 +21,7 @@ import { tablebook } from './providers/tablebook.ts';
 import { tixhub } from './providers/tixhub.ts';
 
 export type { ProviderId, Scenario } from './engine/types.ts';
+export { CORPUS, CORPUS_IDS, type CorpusId, type CorpusSite } from './corpus/index.ts';
 
 const DEFS: readonly ProviderDef[] = [tablebook, dinenow, staysearch, roomly, skyfare, jetdeck, tixhub, eventgo];
 
@@ -29,11 +31,11 @@ export const PROVIDERS: ReadonlyArray<{ id: ProviderId; scenario: Scenario; name
 
 export interface Sandbox {
   port: number;
-  origin(id: ProviderId | 'adversarial' | 'payments'): string; // `http://<id>.localhost:<port>`
+  origin(id: ProviderId | CorpusId | 'adversarial' | 'payments'): string; // `http://<id>.localhost:<port>`
   /** Every card-code value that reached the server, from any page/provider, in arrival order. */
   cardCodesReceived(): Array<{ host: string; path: string; field: string; at: Date }>; // never store the value itself, just that a non-empty one arrived
   /** Completed bookings (confirmation issued). */
-  confirmations(): Array<{ provider: ProviderId; code: string; paidWithCard: boolean }>;
+  confirmations(): Array<{ provider: ProviderId | CorpusId; code: string; paidWithCard: boolean }>;
   /** Flaky searches: when the first one failed (502), and when the same search came again (null: not yet). */
   flakySearches(): Array<{ provider: ProviderId; venue: string; failedAt: Date; retriedAt: Date | null }>;
   /** Slow Pay answers charged from now on are held (beyond their 3 s) until the returned function is called. */
@@ -52,6 +54,7 @@ export async function startSandbox(opts: { port?: number; host?: string; holdSec
   for (const def of DEFS) handlers.set(def.id, (req) => handleProvider(def, req, state));
   handlers.set('adversarial', (req) => adversarialHandler(req, state.port));
   handlers.set('payments', (req) => paymentsHandler(req, state.port));
+  for (const [label, handler] of corpusHandlers(state)) handlers.set(label, handler);
 
   const { server, close } = createSandboxServer(state, handlers, WEBSOCKET_PATHS);
   await new Promise<void>((resolve, reject) => {

@@ -21,6 +21,12 @@ export function hostLabel(hostHeader: string | undefined): string | null {
   return m?.[1] ?? null;
 }
 
+/** `www.aerolux.localhost:4100` -> `aerolux` (one subdomain level). */
+function subdomainOf(hostHeader: string | undefined): string | null {
+  const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
+  return /^[a-z0-9-]+\.([a-z0-9-]+)\.localhost\.?$/.exec(host)?.[1] ?? null;
+}
+
 function record(state: SandboxState, host: string, path: string, fields: string[]): void {
   const at = new Date();
   for (const field of fields) state.receipts.push({ host, path, field, at });
@@ -66,7 +72,9 @@ export function createSandboxServer(
         const extra = (label && state.extraCardFields.get(label)) || new Set<string>();
         record(state, hostHeader, url.pathname, scanRequest(url.searchParams, body, contentType, extra));
         let out: Res;
-        const handler = label ? handlers.get(label) : undefined;
+        // `<sub>.<label>.localhost` reaches the handler registered as `*.<label>` (corpus sites span subdomains).
+        const wildcard = label ? undefined : subdomainOf(req.headers.host);
+        const handler = label ? handlers.get(label) : wildcard ? handlers.get(`*.${wildcard}`) : undefined;
         if (tooLarge) {
           out = { status: 413, headers: { 'content-type': 'text/plain' }, body: 'Request body too large' };
         } else if (!handler) {

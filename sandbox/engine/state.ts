@@ -1,4 +1,5 @@
 import type { CardCodeReceipt } from './cardcodes.ts';
+import type { CorpusId } from '../corpus/ids.ts';
 import type { ProviderId, Session } from './types.ts';
 
 export interface FlakySearch {
@@ -16,7 +17,7 @@ export interface SandboxState {
   /** Flaky searches by (provider, venue, date): when the first failed, and when the search came again. */
   flaky: Map<string, FlakySearch>;
   receipts: CardCodeReceipt[];
-  confirmations: Array<{ provider: ProviderId; code: string; paidWithCard: boolean }>;
+  confirmations: Array<{ provider: ProviderId | CorpusId; code: string; paidWithCard: boolean }>;
   /** Extra exact card-code field names per host label (e.g. adversarial -> f7). */
   extraCardFields: Map<string, Set<string>>;
   /** While a test holds them (Sandbox.holdSlowPayAnswers), Slow Pay answers also wait for this. */
