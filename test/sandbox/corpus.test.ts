@@ -111,6 +111,16 @@ describe('corpus sites', { timeout: 180_000 }, () => {
     assert.equal(new URL(page.url()).pathname, '/');
   });
 
+  test('a corpus site answers on its subdomains; a built-in site still answers only on its own name', async () => {
+    const apex = await rawRequest(sandbox.port, `aerolux.localhost:${sandbox.port}`, '/?from=Lisbon');
+    assert.equal(apex.status, 301);
+    assert.equal(apex.headers.location, `http://www.aerolux.localhost:${sandbox.port}/?from=Lisbon`);
+    assert.equal((await rawRequest(sandbox.port, `www.aerolux.localhost:${sandbox.port}`, '/')).status, 200);
+    assert.equal((await rawRequest(sandbox.port, `cdn.aerolux.localhost:${sandbox.port}`, '/')).status, 404);
+    assert.equal((await rawRequest(sandbox.port, `www.tablebook.localhost:${sandbox.port}`, '/')).status, 404);
+    assert.equal((await rawRequest(sandbox.port, `a.b.aerolux.localhost:${sandbox.port}`, '/')).status, 404);
+  });
+
   test('a search the server refuses comes back with messages on the fields (422)', async () => {
     const r = await rawRequest(sandbox.port, `staybird.localhost:${sandbox.port}`, `/searchresults?dest=Porto&ss=Hotel&checkin=${D}&checkout=${D}&group_adults=2`);
     assert.equal(r.status, 422);
