@@ -11,6 +11,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_ARGS } from '../../src/browser/pool.ts';
 import { CORPUS, CORPUS_IDS, PROVIDERS, startSandbox, type CorpusSite, type Sandbox } from '../../sandbox/index.ts';
 import { payOnSite, walkToPayment, type Outcome, type Traveller, type WalkRequest } from '../helpers/corpus-walk.ts';
+import { until } from '../helpers/wait.ts';
 import { rawRequest } from './drivers.ts';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -119,6 +120,46 @@ describe('corpus sites', { timeout: 180_000 }, () => {
     assert.equal((await rawRequest(sandbox.port, `cdn.aerolux.localhost:${sandbox.port}`, '/')).status, 404);
     assert.equal((await rawRequest(sandbox.port, `www.tablebook.localhost:${sandbox.port}`, '/')).status, 404);
     assert.equal((await rawRequest(sandbox.port, `a.b.aerolux.localhost:${sandbox.port}`, '/')).status, 404);
+  });
+
+  test('mesa’s JSON API refuses bad input, a full slot, paying before review and after the hold, and confirms nothing', async () => {
+    const held = await startSandbox({ holdSeconds: 1 });
+    try {
+      const api = async (method: string, path: string, body?: unknown) => {
+        const r = await rawRequest(held.port, `mesa.localhost:${held.port}`, path, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        return { status: r.status, json: JSON.parse(r.body) as Record<string, unknown> };
+      };
+      const bad = await api('POST', '/api/v2/search', { venue: '', city: 'Lisbon', day: 'tomorrow', time: '19:30', partySize: 2 });
+      assert.equal(bad.status, 422);
+      assert.deepEqual(Object.keys(bad.json.errors as object).sort(), ['day', 'venue']);
+      const busy = await api('POST', '/api/v2/search', { venue: 'Busy Bistro', city: 'Lisbon', day: D, time: '19:30', partySize: 2 });
+      assert.equal(busy.status, 200);
+      assert.equal((await api('POST', '/api/v2/holds', { searchId: busy.json.searchId, slotId: '1930' })).status, 409, 'the requested time is full');
+      assert.equal((await api('POST', '/api/v2/holds', { searchId: 'nope', slotId: '1930' })).status, 404);
+      assert.equal((await api('POST', '/api/v2/login', { email: 'a@example.com', password: 'x' })).status, 401);
+      const hold = await api('POST', '/api/v2/holds', { searchId: busy.json.searchId, slotId: '2000' });
+      assert.equal(hold.status, 201);
+      const id = String(hold.json.holdId);
+      assert.equal((await api('PUT', `/api/v2/holds/${id}/guest`, { firstName: 'Ada', lastName: 'Lovelace', email: 'not-an-email', phone: '+44 20 7946 0958' })).status, 422);
+      assert.equal((await api('PUT', `/api/v2/holds/${id}/guest`, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958' })).status, 200);
+      const early = await api('POST', `/api/v2/holds/${id}/payment`, { cvv: '737' });
+      assert.equal(early.status, 422, 'no payment before the review');
+      assert.equal((await api('POST', `/api/v2/holds/${id}/review`)).status, 200);
+      await until('the hold expires', () => Date.now() > Date.parse(String(hold.json.expiresAt)), 5_000);
+      const late = await api('POST', `/api/v2/holds/${id}/payment`, { cvv: '737' });
+      assert.equal(late.status, 410);
+      assert.match(String(late.json.message), /expired/);
+      assert.deepEqual(held.confirmations(), []);
+      assert.equal(held.cardCodesReceived().length, 2, 'both codes were seen arriving, neither confirmed anything');
+    } finally {
+      await held.close();
+    }
+  });
+
+  test('sign-in walls never let anyone in', async () => {
+    const r = await rawRequest(sandbox.port, `tavola.localhost:${sandbox.port}`, '/login', { method: 'POST', body: 'return=%2F&email=a%40example.com&password=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(r.status, 401);
+    assert.match(r.body, /role="alert"/);
   });
 
   test('a search the server refuses comes back with messages on the fields (422)', async () => {
