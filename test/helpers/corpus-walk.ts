@@ -173,7 +173,7 @@ const WALKS: Record<CorpusId, SiteWalk> = {
     async pay(page, code) {
       await page.fill('#cvc', code);
       await page.click('button:has-text("Complete booking")');
-      return (await page.evaluate(() => JSON.parse(document.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as { reservationNumber?: string })).reservationNumber ?? '';
+      return (await page.evaluate(() => JSON.parse(document.querySelector('script[type="application/ld+json"]')?.textContent ?? '{}') as { reservationId?: string })).reservationId ?? '';
     },
   },
   innkeep: {

@@ -138,7 +138,7 @@ function confirmation(req: Req, b: Booking): string {
   const number = b.confirmation!.code;
   const pin = String(hash(b.id) % 10_000).padStart(4, '0');
   const ld = jsonLd({
-    '@context': 'https://schema.org', '@type': 'LodgingReservation', reservationNumber: number, reservationStatus: 'https://schema.org/ReservationConfirmed',
+    '@context': 'https://schema.org', '@type': 'LodgingReservation', reservationId: number, reservationStatus: 'https://schema.org/ReservationConfirmed',
     underName: { '@type': 'Person', name: `${b.guest!.givenName} ${b.guest!.familyName}` }, reservationFor: { '@type': 'LodgingBusiness', name: q.hotelName, address: { '@type': 'PostalAddress', addressLocality: q.city } },
     checkinTime: q.checkIn, checkoutTime: q.checkOut, numAdults: q.adults, totalPrice: (b.option.total / 100).toFixed(2), priceCurrency: 'EUR',
   });
