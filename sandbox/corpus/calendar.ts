@@ -13,7 +13,7 @@ export interface CalendarOpts {
   container: string;
   /** id of an element whose text shows the chosen date, or '' */
   display: string;
-  /** 'en-US' names days "Saturday, June 1, 2030"; 'en-GB' "Saturday 1 June 2030" */
+  /** 'en-US' names days "Saturday, June 1, 2030"; 'en-GB' "Saturday, 1 June 2030" */
   locale: 'en-US' | 'en-GB';
   /** day cells as <button> in a table with role=grid (true) or as buttons in a list (false) */
   grid: boolean;
@@ -28,7 +28,7 @@ var input=document.getElementById(o.input), box=document.getElementById(o.contai
 var today=new Date(); today=new Date(Date.UTC(today.getFullYear(),today.getMonth(),today.getDate()));
 var start=input.value?new Date(input.value+'T00:00:00Z'):today; var y=start.getUTCFullYear(), m=start.getUTCMonth();
 function iso(d){return d.toISOString().slice(0,10);}
-function name(d){return d.toLocaleDateString(o.locale,{weekday:'long',year:'numeric',month:'long',day:'numeric',timeZone:'UTC'}).replace(/,(?= \\d{4})/, o.locale==='en-GB'?'':',');}
+function name(d){return d.toLocaleDateString(o.locale,{weekday:'long',year:'numeric',month:'long',day:'numeric',timeZone:'UTC'});}
 function draw(){
   var first=new Date(Date.UTC(y,m,1)); var title=first.toLocaleDateString(o.locale,{month:'long',year:'numeric',timeZone:'UTC'});
   var h='<div class="cal-head"><button type="button" class="cal-prev" aria-label="Previous month">&#8249;</button><span class="cal-title" aria-live="polite">'+title+'</span><button type="button" class="cal-next" aria-label="Next month">&#8250;</button></div>';
