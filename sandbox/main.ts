@@ -1,5 +1,5 @@
 /** Runs the sandbox standalone: `PORT=4100 node sandbox/main.ts`. */
-import { PROVIDERS, startSandbox } from './index.ts';
+import { CORPUS, PROVIDERS, startSandbox } from './index.ts';
 
 const port = Number(process.env.PORT ?? 4100);
 const holdSeconds = process.env.HOLD_SECONDS ? Number(process.env.HOLD_SECONDS) : undefined;
@@ -8,6 +8,9 @@ const sandbox = await startSandbox({ port, host: process.env.HOST ?? '127.0.0.1'
 console.log(`Concierge sandbox listening on port ${sandbox.port}`);
 for (const p of PROVIDERS) {
   console.log(`  ${p.scenario.padEnd(10)} ${p.firstChoice ? 'first ' : 'second'}  ${p.name.padEnd(11)} ${sandbox.origin(p.id)}/`);
+}
+for (const c of CORPUS) {
+  console.log(`  ${c.scenario.padEnd(10)} corpus  ${c.name.padEnd(11)} ${sandbox.origin(c.id)}${c.startPath}`);
 }
 console.log(`  adversarial                    ${sandbox.origin('adversarial')}/`);
 console.log(`  payments (iframe content)      ${sandbox.origin('payments')}/`);

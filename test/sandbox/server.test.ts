@@ -4,7 +4,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isCardCodeField, scanRequest } from '../../sandbox/engine/cardcodes.ts';
-import { PROVIDERS, startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { CORPUS, PROVIDERS, startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { assertNoCodeStored, rawRequest } from './drivers.ts';
 
 describe('card-code detector', () => {
@@ -166,6 +166,7 @@ describe('sandbox server (Node, explicit Host header)', () => {
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
       for (const p of PROVIDERS) assert.match(out, new RegExp(`http://${p.id}\\.localhost:\\d+/`));
+      for (const c of CORPUS) assert.match(out, new RegExp(`http://${c.id}\\.localhost:\\d+/`));
     } finally {
       child.kill('SIGTERM');
     }
