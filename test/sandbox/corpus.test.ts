@@ -68,6 +68,13 @@ describe('corpus sites', { timeout: 180_000 }, () => {
       const outcome = await walkToPayment(page, site, sandbox.origin(site.id), request(site, 'Grand Central'), TRAVELLERS);
       assert.equal(outcome, 'payment');
       assert.deepEqual(codesAt(site.id), [], 'no card code before Pay');
+      // The payment page as a person (or a screen reader) sees it: the card on file, and one field named as the card's code.
+      const shown = await page.locator('body').innerText();
+      assert.match(shown, /(•••• |ending in |ending )\d{4}/);
+      assert.match(shown, site.scenario === 'flight' ? /Lisbon/ : /Grand Central/, 'what is held is named');
+      assert.match(shown, /[€$£]\d[\d,]*\.\d\d/, 'and priced');
+      const scope = site.id === 'aerolux' ? page.frameLocator('iframe[title="Secure payment"]') : page;
+      assert.equal(await scope.getByRole('textbox', { name: /\b(CVC|CVV|CSC)\b|security code/i }).count(), 1);
       assert.ok(!sandbox.confirmations().some((c) => c.provider === site.id), 'nothing confirmed before Pay');
       const code = await payOnSite(page, site, '737');
       assert.ok(code.length >= 6, `confirmation code shown: "${code}"`);
