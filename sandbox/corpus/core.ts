@@ -9,7 +9,7 @@
 import { randomCode, shortId } from '../engine/http.ts';
 import { detectBehaviour, generateOptions, parseGuest, parseSearch, sisterVenue, venueOf } from '../engine/inventory.ts';
 import type { SandboxState } from '../engine/state.ts';
-import type { Behaviour, Booking, FormState, Option, Scenario, SearchRecord } from '../engine/types.ts';
+import type { Behaviour, Booking, FormState, Scenario, SearchRecord } from '../engine/types.ts';
 import type { CorpusId } from './ids.ts';
 
 /** The outcomes a corpus site acts out, by trigger word in the venue-like field; anything else books normally. */
@@ -118,7 +118,3 @@ export const code = {
   letters: (n: number) => randomCode(n),
   digits: (n: number) => randomCode(n, '0123456789'),
 };
-
-export function available(s: SearchRecord): Option[] {
-  return s.options.filter((o) => o.available);
-}
