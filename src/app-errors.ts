@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundReply } from './not-found.ts';
 import { sendErrorPage } from './web/render.ts';
+import { UnstorableTextError } from './security/text.ts';
 
 /**
  * The app-wide error handler: every route outside the REST API, OAuth and MCP (which render their
@@ -22,6 +23,7 @@ export function appErrorReply(error: unknown, request: FastifyRequest, reply: Fa
 }
 
 function describe(error: Partial<FastifyError>): { status: number; code: string; message: string } {
+  if (error instanceof UnstorableTextError) return { status: 400, code: 'invalid_request', message: error.message };
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, code: 'unsupported_media_type', message: 'this route does not take a body of that type' };

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { PGlite } from '@electric-sql/pglite';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { assertEnvelope, type Answer } from '../helpers/envelope.ts';
 
 // Every route the app serves, walked with a broken database (the service's tables gone from its
 // schema: every query fails with a PostgreSQL error) and with bodies of a media type no route
@@ -37,17 +38,9 @@ const TOKEN = 'A'.repeat(43);
 const UUID = '0b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const PARAMS: Record<string, string> = { ':token': TOKEN, ':jobId': UUID, ':uid': 'some-interaction', ':grantId': '1', ':profileId': '1', ':providerId': 'resy', '*': 'nowhere' };
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-/** What a reply must never carry: database errors, their codes, stacks, framework internals. */
-const LEAKS = [/relation "/i, /\b42P01\b/, /\bSQLSTATE\b/i, /does not exist/i, /FST_ERR/, /"statusCode"/, /\bat [\w.<>]+ \(/, /\.ts:\d+/, /node:internal/, /\bselect\b.*\bfrom\b/i];
 
 function concrete(path: string): string {
   return path.replace(/:[A-Za-z]+|\*/g, (name) => PARAMS[name] ?? 'x');
-}
-
-interface Answer {
-  status: number;
-  type: string;
-  text: string;
 }
 
 async function send(url: string, method: string, body?: { type: string; data: string }, headers: Record<string, string> = {}): Promise<Answer> {
@@ -84,26 +77,6 @@ function upgrade(url: string, origin: string): Promise<Answer> {
     req.on('error', reject);
     req.end();
   });
-}
-
-function assertEnvelope(what: string, path: string, answer: Answer): void {
-  // A page or document that answers (the API reference) may say "does not exist" of its own accord.
-  for (const leak of answer.status < 400 ? LEAKS.slice(0, 2) : LEAKS) assert.doesNotMatch(answer.text, leak, `${what}: leaks ${leak}: ${answer.text.slice(0, 300)}`);
-  if (answer.status < 400) return;
-  // The readiness probe's documented body.
-  if (path === '/readyz') return assert.equal(JSON.parse(answer.text).status, 'unavailable');
-  if (answer.type.startsWith('text/html')) return;
-  assert.match(answer.type, /^application\/json/, `${what}: ${answer.status} answered as ${answer.type}: ${answer.text.slice(0, 200)}`);
-  const body = JSON.parse(answer.text);
-  if (path.startsWith('/api/v1')) {
-    assert.equal(typeof body.error?.code, 'string', `${what}: REST envelope: ${answer.text}`);
-    assert.equal(typeof body.error?.message, 'string', `${what}: REST envelope: ${answer.text}`);
-  } else if (body.jsonrpc === '2.0') {
-    assert.equal(typeof body.error?.message, 'string', `${what}: JSON-RPC envelope: ${answer.text}`);
-  } else {
-    assert.equal(typeof body.error, 'string', `${what}: envelope: ${answer.text}`);
-    assert.equal(typeof (body.message ?? body.error_description), 'string', `${what}: envelope: ${answer.text}`);
-  }
 }
 
 describe('every route answers in its envelope, and nothing of the database or the framework leaks', () => {
