@@ -10,6 +10,7 @@ import { PGliteDialect } from './pglite-driver.ts';
 import { withPreparedStatements } from './prepared-statements.ts';
 import { SERVER_TIMEOUTS } from './query-timeout.ts';
 import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
+import { ExclusiveSocketServer } from './pglite-socket.ts';
 
 // int8 counts and ids fit in a double; numeric stays a string (exact money).
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -108,8 +109,9 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABA
         if (!existsSync(socketPathFor(dir))) {
           throw new DataDirInUseError(`the data directory ${dir} is in use by another process that does not share it`);
         }
-        // PGlite is one session shared by all its socket clients: no notifications (they would not
-        // reach the service) and no named statements (names would collide between clients).
+        // The socket serves one client at a time, each for its whole session (./pglite-socket.ts):
+        // one connection (a second would wait for the first), no notifications (they would not
+        // reach the service) and no named statements.
         return openPostgres({ host: socketDir, user: 'postgres', database: 'postgres' }, schema, bossSchema, `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`, options, false);
       }
       return openPGlite(dir, lock, schema, bossSchema, options);
@@ -126,10 +128,11 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   if (schema !== 'public') {
     await pglite.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
   }
-  let socketServer: InstanceType<typeof import('@electric-sql/pglite-socket').PGLiteSocketServer> | null = null;
+  let socketServer: ExclusiveSocketServer | null = null;
   if (dir && options.shareSocket) {
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    const server = new PGLiteSocketServer({ db: pglite, path: socketPathFor(dir), maxConnections: 8 });
+    // Each client has the one session to itself and leaves it as it found it (./pglite-socket.ts).
+    const setup = schema === 'public' ? [] : [`SET search_path TO "${schema}"`];
+    const server = new ExclusiveSocketServer(pglite, socketPathFor(dir), { sessionSetup: () => setup });
     await server.start();
     socketServer = server;
   }
@@ -168,7 +171,7 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
     // The server ends a statement past the query timeout (./query-timeout.ts). Not over PGlite's
     // socket: its one session is the service's too, and PGlite has no server-side timeouts.
     ...(ownSession ? SERVER_TIMEOUTS : {}),
-    max: 20,
+    max: ownSession ? 20 : 1,
     connectionTimeoutMillis: 5_000,
     // An idle connection whose server went away without a word is found out by the kernel within
     // seconds rather than hours; a busy one by the client's query timeout (withPreparedStatements).
@@ -205,11 +208,12 @@ async function openPostgres(poolConfig: pg.PoolConfig, schema: string, bossSchem
 
 function listenOnPGlite(
   pglite: PGlite,
-  socketServer: { getStats(): { activeConnections: number }; addEventListener(type: 'connection', cb: () => void): void; removeEventListener(type: 'connection', cb: () => void): void } | null,
+  socketServer: ExclusiveSocketServer | null,
   channel: string,
   handlers: ListenHandlers,
 ): () => Promise<void> {
   let unlisten: (() => Promise<void>) | null = null;
+  socketServer?.keepListening(channel);
   void pglite
     .listen(channel, (payload) => handlers.onNotify(payload))
     .then((stop) => (unlisten = stop))

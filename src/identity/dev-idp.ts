@@ -92,6 +92,15 @@ export async function createDevIdentityProvider(options: { issuer: string; redir
     },
   });
   provider.proxy = options.behindProxy;
+  // A path the provider does not serve would get Koa's plain-text 404: the app-wide envelope instead.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null) {
+      ctx.status = 404;
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = { error: 'not_found', message: 'the development identity provider has no such page' };
+    }
+  });
   return { issuer: options.issuer, clientId, clientSecret, provider };
 }
 

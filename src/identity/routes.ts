@@ -8,6 +8,7 @@ import { safeReturnTo } from './return-to.ts';
 import { createSession, endSession, SESSION_TTL_SECONDS } from './sessions.ts';
 import { upsertUser } from './users.ts';
 import { sameOriginWithToken } from './current-user.ts';
+import { refuseUnstorable } from '../security/text.ts';
 
 // Sign-in, its callback and sign-out; and, when configured, the development identity provider's
 // own pages. Handlers parse, call one function, and shape the reply.
@@ -25,6 +26,8 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
   const { db, log } = services;
   const { baseUrl, cookies } = app.identity;
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // Text PostgreSQL cannot store, in any parameter, is refused (400) before any lookup.
+  app.addHook('preHandler', async (request) => refuseUnstorable(request));
 
   app.get('/signin', async (request: FastifyRequest<{ Querystring: { return_to?: string } }>, reply) => {
     const returnTo = safeReturnTo(request.query.return_to, baseUrl);

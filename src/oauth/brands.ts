@@ -191,6 +191,17 @@ function httpsHost(uri: string): string | null {
   return url.protocol === 'https:' ? url.hostname.toLowerCase() : null;
 }
 
+/** The host of an http or https URL, lowercased; null for anything else. */
+function webHost(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.hostname.toLowerCase() : null;
+}
+
 /** True when `uri` is https on one of `domains` (or a subdomain of one). */
 export function onVerifiedDomain(uri: string, domains: string[]): boolean {
   const host = httpsHost(uri);
@@ -198,13 +209,15 @@ export function onVerifiedDomain(uri: string, domains: string[]): boolean {
 }
 
 /**
- * True when `uri` is the brand's own site: https on one of `domains` itself or its www. host. Not
+ * True when `uri` is the brand's own site: http(s) on one of `domains` itself or its www. host. Not
  * any subdomain, unlike onVerifiedDomain: brands host pages that are other people's under
  * subdomains of their domains (apps.apple.com, chromewebstore.google.com, apps.microsoft.com), and
  * an app's store page is an honest website for it.
  */
 function onBrandSite(uri: string, domains: string[]): boolean {
-  const host = httpsHost(uri);
+  // http too: a client_uri may be loopback http (the service's own origin in development), and
+  // the service's page shown as a client's website borrows its trust as much over http.
+  const host = webHost(uri);
   return host !== null && domains.some((d) => host === d || host === `www.${d}`);
 }
 

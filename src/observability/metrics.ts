@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { countJobsByStatus } from '../jobs/status-counts.ts';
+import { readsOwnTables } from '../db/health.ts';
 import type { Services } from '../services.ts';
 
 // Prometheus text at /metrics: request counts and latencies by route and status, jobs by status,
@@ -57,7 +58,7 @@ export async function observability(app: FastifyInstance, opts: { services: Serv
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     try {
-      await services.database.ping();
+      await readsOwnTables(services.db);
       return { status: 'ready' };
     } catch {
       return reply.code(503).send({ status: 'unavailable', reason: 'database unreachable' });

@@ -31,6 +31,8 @@ declare module 'oidc-provider' {
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
     interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    /** Koa middleware, run before the provider's own routes. */
+    use(middleware: (ctx: { status: number; body: unknown; type: string }, next: () => Promise<void>) => Promise<void>): this;
     Grant: {
       new (properties: { accountId: string; clientId: string }): GrantInstance;
       find(id: string): Promise<GrantInstance | undefined>;

@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import { csrfToken, currentUser, redirectToSignIn, sameOriginWithToken } from '../identity/index.ts';
 import { listConnectedApps, revokeGrant } from '../oauth/connected-apps.ts';
 import { sendAsset, sendErrorPage, sendPage, STYLESHEET, STYLESHEET_PATH } from './render.ts';
+import { refuseUnstorable } from '../security/text.ts';
 
 function when(date: Date | null): string | null {
   return date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : null;
@@ -13,6 +14,8 @@ function when(date: Date | null): string | null {
 export async function webPages(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { db } = opts.services;
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // Text PostgreSQL cannot store, in any parameter, is refused (400) before any lookup.
+  app.addHook('preHandler', async (request) => refuseUnstorable(request));
 
   app.get(STYLESHEET_PATH, async (_request, reply) => sendAsset(reply, 'css', STYLESHEET));
 

@@ -24,6 +24,7 @@ import { CLOSE_RECONNECT, type LiveViewConnection } from './live-view-socket.ts'
 import { sendAsset } from './render.ts';
 import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from './live-view-routes.ts';
 import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf } from './visitor.ts';
+import { refuseUnstorable } from '../security/text.ts';
 
 // The person's pages: the handoff (`/handoff/<token>`: pay on a live view of the held booking),
 // the read-only view of a running job (`sessionUrl`, `/watch/<jobId>/<token>`), and their bookings.
@@ -61,6 +62,8 @@ export async function handoffWeb(app: FastifyInstance, opts: { services: Service
     origin: new URL(services.config.BASE_URL).origin,
   };
   app.addHook('onClose', async () => ctx.watcher.close());
+  // Text PostgreSQL cannot store, in any parameter, is refused (400) before any lookup.
+  app.addHook('preHandler', async (request) => refuseUnstorable(request));
   if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: 4096 } });
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody, { bodyLimit: 4096 });
 

@@ -20,6 +20,8 @@ export interface LiveViewGrant {
 }
 
 export type LiveViewRefusal = { refused: 403 | 404 | 410; message: string };
+/** A refused handshake answers in the app-wide envelope, {error, message}. */
+const REFUSAL_CODES: Record<LiveViewRefusal['refused'], string> = { 403: 'forbidden', 404: 'not_found', 410: 'gone' };
 
 export type AuthorizeLiveView = (request: FastifyRequest) => Promise<LiveViewGrant | LiveViewRefusal>;
 
@@ -44,10 +46,10 @@ export function liveViewSocketRoute(app: FastifyInstance, path: string, options:
     websocket: true,
     preValidation: async (request, reply) => {
       if (request.headers.origin !== options.allowedOrigin) {
-        return reply.code(403).type('text/plain; charset=utf-8').send('forbidden origin');
+        return reply.code(403).type('application/json; charset=utf-8').send({ error: 'forbidden_origin', message: 'this live view opens only from the page that serves it' });
       }
       const result = await options.authorize(request);
-      if ('refused' in result) return reply.code(result.refused).type('text/plain; charset=utf-8').send(result.message);
+      if ('refused' in result) return reply.code(result.refused).type('application/json; charset=utf-8').send({ error: REFUSAL_CODES[result.refused], message: result.message });
       grants.set(request, result);
     },
   }, (socket, request) => {

@@ -268,6 +268,9 @@ for (const backend of BACKENDS) {
         ['https://chatgpt.com/', ['http://localhost:8080/cb']],
         ['https://claude.ai', ['https://claude.ai/cb', 'https://trip-helper.example/cb']],
         [`https://${new URL(service.config.BASE_URL).hostname}/`, ['https://trip-helper.example/cb']],
+        // The service's own origin as it is in development (loopback http), refused like the https form.
+        [new URL(service.config.BASE_URL).origin, ['https://trip-helper.example/cb']],
+        [`${service.config.BASE_URL}/developers/connected-apps`, ['https://trip-helper.example/cb']],
         ['https://www.apple.com/', ['https://trip-helper.example/cb']],
         // github.com itself is a brand's site (GitHub, Copilot): a repository page there needs a
         // redirect URI one of them vouches for; a web app should name its own site.

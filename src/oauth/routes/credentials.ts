@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { PresentedCredentials } from '../client-auth.ts';
 import { OAuthError } from '../errors.ts';
+import { isStorable } from '../../security/text.ts';
 
 /** RFC 6749 §2.3.1: the id and secret are form-urlencoded before Basic encoding. */
 function formDecode(value: string): string {
@@ -14,11 +15,16 @@ function basicCredentials(header: string | undefined): PresentedCredentials['bas
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 1) return 'malformed';
+  let credentials: { clientId: string; secret: string };
   try {
-    return { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+    credentials = { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
   } catch {
     return 'malformed';
   }
+  // Refused like the same text in the body (routes/index.ts), before any lookup.
+  if (!isStorable(credentials.clientId)) throw new OAuthError('invalid_request', 'the client id in Authorization: Basic must not contain the character U+0000 or an unpaired UTF-16 surrogate');
+  if (!isStorable(credentials.secret)) throw new OAuthError('invalid_request', 'the client secret in Authorization: Basic must not contain the character U+0000 or an unpaired UTF-16 surrogate');
+  return credentials;
 }
 
 /**

@@ -4,6 +4,7 @@ import { sendErrorPage } from '../../web/render.ts';
 import type { Database } from '../../db/index.ts';
 import { databaseAnswers, DATABASE_RETRY_AFTER_SECONDS } from '../../db/reachable.ts';
 import { resourceMetadataUrl } from '../metadata.ts';
+import { UnstorableTextError } from '../../security/text.ts';
 
 // The OAuth surface's one error renderer. Endpoints called by clients answer
 // {error, error_description} (RFC 6749 §5.2) and never cache; pages a person sees (authorize,
@@ -31,6 +32,7 @@ export function toOAuthError(error: unknown, request: FastifyRequest): OAuthErro
   const e = error as Partial<FastifyError>;
   const registering = isRegistration(request);
   const malformed = registering ? 'invalid_client_metadata' : 'invalid_request';
+  if (error instanceof UnstorableTextError) return new OAuthError(malformed, error.message);
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new OAuthError(malformed, registering ? 'send the client metadata as application/json' : 'send the parameters as application/x-www-form-urlencoded');

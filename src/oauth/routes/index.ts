@@ -8,6 +8,7 @@ import { FailureThrottle } from '../throttle.ts';
 import { refreshBatcher } from '../grants/refresh-batch.ts';
 import { clientEndpointRoutes } from './endpoints.ts';
 import { oauthErrorHandler } from './errors.ts';
+import { refuseUnstorable } from '../../security/text.ts';
 import { authorizationPageRoutes } from './pages.ts';
 import { wellKnownRoutes } from './well-known.ts';
 
@@ -24,6 +25,8 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, code: 'FST_RATE_LIMITED', message: `retry in ${Math.ceil(context.ttl / 1000)} s` }),
   });
   app.setErrorHandler(oauthErrorHandler(opts.services.database, issuer));
+  // Text PostgreSQL cannot store, in any parameter, is the client's mistake: refused before any lookup.
+  app.addHook('preHandler', async (request) => refuseUnstorable(request));
 
   wellKnownRoutes(app, issuer);
   clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
