@@ -70,7 +70,8 @@ export async function startService(config: Config, log: Logger, options: StartOp
       database,
       db: database.db,
       queue,
-      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, links },
+      // A person booking through an assistant expects a real booking in production, and the sandbox in development and tests.
+      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, links, userJobMode: config.NODE_ENV === 'production' ? 'live' : 'test' },
       links,
       executor,
       log,
