@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { SCENARIOS } from '../jobs/types.ts';
 import { DRIVER_IDS } from '../providers/registry.ts';
-import { addProvider, listProviders, ProviderInputError, removeProvider, type ProviderView } from '../providers/store.ts';
+import { checkNewProvider, insertProvider, listProviders, ProviderInputError, removeProvider, type ProviderView } from '../providers/store.ts';
 import { output, UsageError, type Command } from './command.ts';
 import { withDatabase } from './with-database.ts';
 
@@ -33,7 +33,9 @@ export const providersAdd: Command = {
     const allowPrivate = config.NODE_ENV !== 'production' || config.PROVIDER_ALLOW_PRIVATE_ADDRESSES;
     const input = { id: values.id as string, name: values.name as string, scenario: values.scenario as string, startUrl: values.url as string, driver: values.driver as string | undefined, priority, mode: values.mode as string | undefined };
     try {
-      const provider = await withDatabase((db) => addProvider(db, input, { allowPrivate }));
+      // Checked before the database is opened: a refused provider costs no connection and writes nothing.
+      const checked = await checkNewProvider(input, { allowPrivate });
+      const provider = await withDatabase((db) => insertProvider(db, checked));
       output(values.json as boolean, provider, `provider ${provider.id} registered (${provider.name}, ${provider.scenario}, ${provider.mode}, priority ${provider.priority}, driver ${provider.driver}) at ${provider.startUrl}\nIt takes part in ${provider.scenario} jobs from the next job on.`);
     } catch (error) {
       if (error instanceof ProviderInputError) throw new UsageError(error.message);

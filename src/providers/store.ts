@@ -46,11 +46,22 @@ function startUrlProblem(raw: string): string | null {
   return null;
 }
 
+/** A new provider that passed every check but the one that needs the database (its id is not taken). */
+export interface CheckedProvider {
+  id: string;
+  name: string;
+  scenario: Scenario;
+  startUrl: string;
+  driver: string;
+  priority: number;
+  mode: ProviderMode;
+}
+
 /**
- * Registers a provider. The address policy decides whether its start URL may point at a loopback or
- * private address (refused in production unless PROVIDER_ALLOW_PRIVATE_ADDRESSES=true).
+ * Checks a new provider without the database. The address policy decides whether its start URL may
+ * point at a loopback or private address (refused in production unless PROVIDER_ALLOW_PRIVATE_ADDRESSES=true).
  */
-export async function addProvider(db: Kysely<DB>, input: NewProvider, policy: AddressPolicy): Promise<ProviderView> {
+export async function checkNewProvider(input: NewProvider, policy: AddressPolicy): Promise<CheckedProvider> {
   const id = input.id.trim();
   if (!PROVIDER_ID_PATTERN.test(id)) throw new ProviderInputError(`--id ${JSON.stringify(input.id)} is not a provider id: 2 to 40 lower-case letters, digits and hyphens, starting with a letter or digit (like acme-tables)`);
   if (isBuiltInId(id)) throw new ProviderInputError(`--id ${id} is a built-in provider's id; choose another`);
@@ -76,17 +87,28 @@ export async function addProvider(db: Kysely<DB>, input: NewProvider, policy: Ad
     if (!(error instanceof AddressPolicyError)) throw error;
     throw new ProviderInputError(`--url ${error.message}: a provider must be on the public internet (server-side request forgery protection); set PROVIDER_ALLOW_PRIVATE_ADDRESSES=true to allow private addresses`);
   }
+  return { id, name, scenario, startUrl: input.startUrl, driver, priority, mode: mode as ProviderMode };
+}
+
+/** Registers a checked provider; a taken id is refused (ProviderInputError) and writes nothing. */
+export async function insertProvider(db: Kysely<DB>, provider: CheckedProvider): Promise<ProviderView> {
+  const { id, name, scenario, startUrl, driver, priority, mode } = provider;
   const row = await db
     .insertInto('providers')
-    .values({ id, name, scenario, start_url: input.startUrl, driver, priority, mode: mode as ProviderMode })
+    .values({ id, name, scenario, start_url: startUrl, driver, priority, mode })
     .onConflict((oc) => oc.column('id').doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new ProviderInputError(`a provider ${id} is already registered (providers remove ${id} first to replace it)`);
+  if (!row) throw new ProviderInputError(`--id ${id}: a provider ${id} is already registered (providers remove ${id} first to replace it)`);
   return { id: row.id, name: row.name, scenario, driver: row.driver, startUrl: row.start_url, priority: row.priority, mode: row.mode, builtIn: false, createdAt: row.created_at.toISOString() };
 }
 
 /** Every provider, built-in and registered, in chain order (each scenario's chain is this list's providers of that scenario). */
+/** Checks and registers a provider (checkNewProvider, then insertProvider). */
+export async function addProvider(db: Kysely<DB>, input: NewProvider, policy: AddressPolicy): Promise<ProviderView> {
+  return insertProvider(db, await checkNewProvider(input, policy));
+}
+
 export async function listProviders(db: Kysely<DB>): Promise<ProviderView[]> {
   const created = new Map((await db.selectFrom('providers').select(['id', 'created_at']).execute()).map((r) => [r.id, r.created_at.toISOString()]));
   return (await loadProviders(db)).map((p) => ({ ...p, createdAt: created.get(p.id) ?? null }));
