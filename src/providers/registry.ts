@@ -126,8 +126,6 @@ export function providerChain(providers: readonly Provider[], scenario: Scenario
   return chain;
 }
 
-const KEY_OF_MODE: Record<ProviderMode, string> = { test: 'a test key (svk_test_…)', live: 'a live key (svk_live_…)' };
-
 /**
  * Why a job of this mode cannot be served, as a request problem ({path, message}), or null. Refused
  * at creation: the scenario has no provider of the mode, or consent.allowedProviders names only
@@ -136,7 +134,8 @@ const KEY_OF_MODE: Record<ProviderMode, string> = { test: 'a test key (svk_test_
  */
 export function modeProblem(providers: readonly Provider[], scenario: Scenario, consent: Consent, mode: ProviderMode): { path: string; message: string } | null {
   const of = providers.filter((p) => p.scenario === scenario);
-  const rule = `${KEY_OF_MODE[mode]} books only on ${mode} providers`;
+  // The mode is the API key's (svk_test_ / svk_live_), or for a person's assistant the service's (docs/api.md).
+  const rule = `jobs in ${mode} mode book only on ${mode} providers`;
   if (!of.some((p) => p.mode === mode)) return { path: 'request.scenario', message: `no ${mode} provider books ${scenario} jobs: ${rule}` };
   if (consent.allowedProviders) {
     const allowed = new Set(consent.allowedProviders.map((p) => p.toLowerCase()));

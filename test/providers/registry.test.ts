@@ -51,13 +51,13 @@ describe('the provider chain', () => {
 describe('mode problems at job creation', () => {
   const all = registry(registered('real-tables', 10, { mode: 'live' }));
   test('a live job for a scenario with no live provider names request.scenario; a test job for it is fine', () => {
-    assert.deepEqual(modeProblem(all, 'hotel', {}, 'live'), { path: 'request.scenario', message: 'no live provider books hotel jobs: a live key (svk_live_…) books only on live providers' });
+    assert.deepEqual(modeProblem(all, 'hotel', {}, 'live'), { path: 'request.scenario', message: 'no live provider books hotel jobs: jobs in live mode book only on live providers' });
     assert.equal(modeProblem(all, 'hotel', {}, 'test'), null);
     assert.equal(modeProblem(all, 'restaurant', {}, 'live'), null);
   });
   test('allowedProviders naming only providers of the other mode names consent.allowedProviders, both ways', () => {
-    assert.deepEqual(modeProblem(all, 'restaurant', { allowedProviders: ['real-tables'] }, 'test'), { path: 'consent.allowedProviders', message: 'names only live providers (real-tables): a test key (svk_test_…) books only on test providers' });
-    assert.deepEqual(modeProblem(all, 'restaurant', { allowedProviders: ['tablebook', 'dinenow'] }, 'live'), { path: 'consent.allowedProviders', message: 'names only test providers (tablebook, dinenow): a live key (svk_live_…) books only on live providers' });
+    assert.deepEqual(modeProblem(all, 'restaurant', { allowedProviders: ['real-tables'] }, 'test'), { path: 'consent.allowedProviders', message: 'names only live providers (real-tables): jobs in test mode book only on test providers' });
+    assert.deepEqual(modeProblem(all, 'restaurant', { allowedProviders: ['tablebook', 'dinenow'] }, 'live'), { path: 'consent.allowedProviders', message: 'names only test providers (tablebook, dinenow): jobs in live mode book only on live providers' });
     assert.equal(modeProblem(all, 'restaurant', { allowedProviders: ['real-tables', 'tablebook'] }, 'test'), null, 'one provider of the mode is enough');
     assert.equal(modeProblem(all, 'restaurant', { allowedProviders: ['nobody'] }, 'test'), null, 'unknown ids are left to the run, as before modes');
   });
