@@ -95,7 +95,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
     // Test keys book on test providers only, live keys on live ones: a job that cannot is refused now, not after browsing.
     const mode = owner.kind === 'user' ? deps.userJobMode : (options.mode ?? 'test');
     const mismatch = modeProblem(await loadProviders(deps.db), request.scenario, request.consent, mode);
-    if (mismatch) throw new DomainError('invalid_request', `${INVALID_REQUEST}: this job's ${mode} mode has no provider for it`, [mismatch]);
+    if (mismatch) throw new DomainError('invalid_request', `no provider of this job's ${mode} mode can serve the request; see details`, [mismatch]);
     let profile = request.profile as Record<string, unknown> | undefined;
     if (!profile) {
       const stored = await storedProfileFor(deps.db, owner, request.scenario, request.profileId!);

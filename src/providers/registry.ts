@@ -148,6 +148,15 @@ export function modeProblem(providers: readonly Provider[], scenario: Scenario, 
   return null;
 }
 
+/**
+ * The mode of jobs a person creates through an OAuth client (there is no API key to take it from):
+ * someone asking an assistant for a booking on a production service expects a real one; on a
+ * development or test service there is nothing but the sandbox to book on.
+ */
+export function modeForPeople(nodeEnv: string): ProviderMode {
+  return nodeEnv === 'production' ? 'live' : 'test';
+}
+
 /** A provider's origin: PROVIDER_URL_TEMPLATE with {provider} replaced. */
 export function providerBaseUrl(template: string, id: ProviderId): string {
   return template.replace('{provider}', id);
