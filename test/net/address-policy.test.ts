@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.ts';
 import { AddressPolicyError, assertPublicUrl, isPublicAddress } from '../../src/net/address-policy.ts';
 
 // The address policy against server-side request forgery, without the network: IP literals as URLs
@@ -55,5 +56,14 @@ describe('assertPublicUrl', () => {
     await assertPublicUrl('http://tablebook.localhost:4100/', { allowPrivate: true, resolve: never });
     await assert.rejects(assertPublicUrl('ftp://example.com/', { allowPrivate: true }), /http:\/\/ or https:\/\//);
     await assert.rejects(assertPublicUrl('not a url', { allowPrivate: true }), /not a URL/);
+  });
+});
+
+describe('PROVIDER_ALLOW_PRIVATE_ADDRESSES', () => {
+  test('off by default; true or 1 turns it on; anything else stops the process naming it', () => {
+    assert.equal(loadConfig({}).PROVIDER_ALLOW_PRIVATE_ADDRESSES, false);
+    assert.equal(loadConfig({ PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'true' }).PROVIDER_ALLOW_PRIVATE_ADDRESSES, true);
+    assert.equal(loadConfig({ PROVIDER_ALLOW_PRIVATE_ADDRESSES: '1' }).PROVIDER_ALLOW_PRIVATE_ADDRESSES, true);
+    assert.throws(() => loadConfig({ PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'yes' }), /PROVIDER_ALLOW_PRIVATE_ADDRESSES/);
   });
 });
