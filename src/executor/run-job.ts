@@ -105,7 +105,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   }
   // The registry as it is now: a provider added or removed since the last job counts from this one.
   const providers = await loadProviders(db);
-  const NAMES: Record<string, string> = Object.fromEntries(providers.map((p) => [p.id, p.name]));
+  const names: Record<string, string> = Object.fromEntries(providers.map((p) => [p.id, p.name]));
   const chain = providerChain(providers, job.scenario, plan.consent, row.mode);
   const links: Array<{ driver: Driver; startUrl: string }> = [];
   for (const provider of chain.providers) {
@@ -115,7 +115,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       chain.skipped.push({ id: provider.id, reason: `its driver could not be started: ${(error as Error).message.split('\n')[0]}` });
     }
   }
-  const skipped = chain.skipped.map((s) => `${NAMES[s.id] ?? s.id} skipped (${s.reason})`);
+  const skipped = chain.skipped.map((s) => `${names[s.id] ?? s.id} skipped (${s.reason})`);
   await recorder.record({
     type: 'step_started',
     message: links.length
@@ -264,8 +264,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     // The job_failed event closes the last provider's attempt (its providerOutcome); an error is described by its cause.
     const last = failures[failures.length - 1]!;
     const { status, reason, cause } = finalStatus(failures);
-    const summary = failedSummary(status, plan.request, failures, NAMES);
-    const each = failures.map((f) => `${NAMES[f.provider]}: ${f.message}`).join('; ');
+    const summary = failedSummary(status, plan.request, failures, names);
+    const each = failures.map((f) => `${names[f.provider] ?? f.provider}: ${f.message}`).join('; ');
     await fail(
       status,
       {

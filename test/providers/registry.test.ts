@@ -83,4 +83,8 @@ describe('the driver of a provider', () => {
     assert.equal(mine.driver.search, DRIVERS.tablebook.search);
     assert.equal(DRIVERS.tablebook.id, 'tablebook', 'the built-in driver itself is unchanged');
   });
+
+  test('a driver that cannot be made is an error naming it (the run leaves that provider out, with the reason)', () => {
+    assert.throws(() => driverFor(registered('odd-tables', 50, { driver: 'magic' }), 'http://{provider}.localhost:4100'), /unknown driver magic/);
+  });
 });
