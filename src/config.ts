@@ -113,6 +113,8 @@ const schema = z.object({
     .string()
     .regex(/^https?:\/\/\S*\{provider\}\S*$/, 'must be an http(s) URL containing {provider}')
     .optional(),
+  /** `providers add` accepts a start URL on a loopback or private address in production (off: refused, against server-side request forgery). */
+  PROVIDER_ALLOW_PRIVATE_ADDRESSES: booleanish.default(false),
   /** Test/benchmark aid only: an extra pause before every executor step, so a run is slow enough to observe or kill. */
   EXECUTOR_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });

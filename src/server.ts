@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { startQueue } from './jobs/queue.ts';
 import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
+import { modeForPeople } from './providers/registry.ts';
 import { startExecutor } from './executor/index.ts';
 import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
 import { sessionUrlOf } from './handoff/session-view.ts';
@@ -70,7 +71,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       database,
       db: database.db,
       queue,
-      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, links },
+      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, links, userJobMode: modeForPeople(config.NODE_ENV) },
       links,
       executor,
       log,

@@ -5,6 +5,7 @@ import * as core from './migrations/001_core.ts';
 import * as oauth from './migrations/002_oauth.ts';
 import * as executor from './migrations/003_executor.ts';
 import * as paymentSubmitted from './migrations/004_payment_submitted.ts';
+import * as providers from './migrations/005_providers.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '002_oauth': oauth,
   '003_executor': executor,
   '004_payment_submitted': paymentSubmitted,
+  '005_providers': providers,
 };
 
 const provider: MigrationProvider = {

@@ -59,6 +59,21 @@ export interface JobsTable {
   hold_seen_at: NullableTimestamp;
   /** The person submitted a payment from the held tab (an ending without the provider's confirmation is uncertain). */
   payment_submitted_at: NullableTimestamp;
+  /** The mode of the credential that created the job: the chain keeps providers of this mode (null: created before modes). */
+  mode: 'live' | 'test' | null;
+}
+
+/** A registered provider (src/providers/registry.ts); the built-in sandbox ones stay in code. */
+export interface ProvidersTable {
+  id: string;
+  name: string;
+  scenario: string;
+  start_url: string;
+  /** 'generic' or a built-in driver id. */
+  driver: string;
+  priority: number;
+  mode: 'live' | 'test';
+  created_at: Generated<Date>;
 }
 
 export interface AuditEventsTable {
@@ -181,6 +196,7 @@ export interface DB {
   profiles: ProfilesTable;
   jobs: JobsTable;
   audit_events: AuditEventsTable;
+  providers: ProvidersTable;
   users: UsersTable;
   web_sessions: WebSessionsTable;
   oauth_clients: OAuthClientsTable;

@@ -16,7 +16,8 @@ export interface AttemptDeps {
   context: BrowserContext;
   recorder: JobRecorder;
   plan: BookingPlan;
-  baseUrl: string;
+  /** Where the provider's booking starts (its start URL). */
+  startUrl: string;
   signal: AbortSignal;
   stepDelayMs: number;
   timeoutMs: number;
@@ -155,7 +156,7 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
 
   try {
     await step('search', `Searching ${driver.name} for ${describeRequest(plan.request)}.`);
-    await bounded(driver.search(g, deps.baseUrl, plan.request), 'the search');
+    await bounded(driver.search(g, deps.startUrl, plan.request), 'the search');
     const availability = await bounded(driver.availability(g), 'reading the availability');
     switch (availability.kind) {
       case 'none':

@@ -6,8 +6,8 @@ import { releaseRunningContext } from '../browser/running-tabs.ts';
 import type { DB } from '../db/schema.ts';
 import { confirmAfterHoldEnded, TERMINAL_STATUSES, transition } from '../jobs/transition.ts';
 import { DomainError, type JobStatus } from '../jobs/types.ts';
-import { providerName } from '../providers/registry.ts';
-import type { Driver, ProviderId } from '../providers/types.ts';
+import { providerName, refreshProviderNames } from '../providers/registry.ts';
+import type { Driver } from '../providers/types.ts';
 import type { GuardControls } from './guard/index.ts';
 import { GuardedPage } from './guard/page-api.ts';
 import type { GuardEvents } from './guard/events.ts';
@@ -55,7 +55,7 @@ export type CancelResult = 'cancelled' | 'ended' | 'payment_in_flight';
 
 export interface HeldSession {
   readonly jobId: string;
-  readonly providerId: ProviderId;
+  readonly providerId: string;
   readonly providerName: string;
   /** The provider's tab. Read and stream it; relay the person's input only with setUserInControl(true). */
   readonly page: Page;
@@ -92,7 +92,7 @@ export interface HoldInput {
 
 class Session implements HeldSession {
   readonly jobId: string;
-  readonly providerId: ProviderId;
+  readonly providerId: string;
   readonly providerName: string;
   readonly page: Page;
   readonly expiresAt: Date;
@@ -553,6 +553,7 @@ export class HoldRegistry {
       )
       .execute();
     let released = 0;
+    if (rows.length) await refreshProviderNames(this.db);
     for (const row of rows) {
       if (this.#sessions.has(row.id)) continue;
       const providerId = row.provider_id ?? undefined;
@@ -578,6 +579,7 @@ export class HoldRegistry {
    * the person submitted one.
    */
   async cancelElsewhere(jobId: string): Promise<CancelResult> {
+    await refreshProviderNames(this.db);
     try {
       await transition(this.db, jobId, {
         to: 'error',

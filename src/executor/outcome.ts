@@ -1,5 +1,5 @@
 import type { JobStatus } from '../jobs/types.ts';
-import type { Driver, Held, PaymentPage, ProviderId } from '../providers/types.ts';
+import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import type { Decisions, Failure } from './attempt.ts';
 import { heldDates, quantityIn, roomsIn, timesIn } from './held.ts';
 import { describeRequest } from './request.ts';
@@ -52,7 +52,7 @@ export function heldDescription(request: SearchRequest, held: Held | undefined, 
  * site's wording does not say.
  */
 export interface HeldRecord {
-  provider: ProviderId;
+  provider: string;
   providerName: string;
   /** The restaurant, hotel or event (with the city the site adds), or the flight and its route. */
   venue: string;

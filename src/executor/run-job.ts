@@ -8,7 +8,7 @@ import type { DB } from '../db/schema.ts';
 import { toJob } from '../jobs/service.ts';
 import { transition } from '../jobs/transition.ts';
 import { DomainError, type JobStatus } from '../jobs/types.ts';
-import { DRIVERS, providerBaseUrl, providerChain } from '../providers/registry.ts';
+import { driverFor, loadProviders, providerChain } from '../providers/registry.ts';
 import type { Driver } from '../providers/types.ts';
 import { attemptProvider, type AttemptDeps, type Failure } from './attempt.ts';
 import { RunAborted, within, type AbortReason } from './failures.ts';
@@ -66,8 +66,6 @@ export function previousRunEnd(output: unknown): string {
   return 'the previous run stopped before finishing';
 }
 
-const NAMES: Record<string, string> = Object.fromEntries(Object.values(DRIVERS).map((d) => [d.id, d.name]));
-
 export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promise<void> {
   const { db } = deps;
   const row = await db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
@@ -105,17 +103,33 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     await fail('error', { type: 'job_failed', message: `Not started: ${problem.message}.`, data: { reason: problem.reason } }, { reason: problem.reason, step: 'plan', provider: null, url: null, message: problem.message }, `Not booked: ${problem.message}.`);
     return;
   }
-  const chain = providerChain(job.scenario, plan.consent);
-  const skipped = chain.skipped.map((s) => `${NAMES[s.id]} skipped (${s.reason})`);
+  // The registry as it is now: a provider added or removed since the last job counts from this one.
+  const providers = await loadProviders(db);
+  const names: Record<string, string> = Object.fromEntries(providers.map((p) => [p.id, p.name]));
+  const chain = providerChain(providers, job.scenario, plan.consent, row.mode);
+  const links: Array<{ driver: Driver; startUrl: string }> = [];
+  for (const provider of chain.providers) {
+    try {
+      links.push(driverFor(provider, deps.settings.providerUrlTemplate));
+    } catch (error) {
+      chain.skipped.push({ id: provider.id, reason: `its driver could not be started: ${(error as Error).message.split('\n')[0]}` });
+    }
+  }
+  const skipped = chain.skipped.map((s) => `${names[s.id] ?? s.id} skipped (${s.reason})`);
   await recorder.record({
     type: 'step_started',
-    message: chain.drivers.length
-      ? `Provider chain for this ${job.scenario}: ${chain.drivers.map((d) => d.name).join(', then ')}.${skipped.length ? ` ${skipped.join('; ')}.` : ''}`
+    message: links.length
+      ? `Provider chain for this ${job.scenario}: ${links.map((l) => l.driver.name).join(', then ')}.${skipped.length ? ` ${skipped.join('; ')}.` : ''}`
       : `No provider is left for this ${job.scenario}: ${skipped.join('; ')}.`,
-    data: { step: 'plan', providers: chain.drivers.map((d) => d.id), skipped: chain.skipped },
+    // The names are recorded with the ids, so a registered provider removed later keeps its name in this job's history.
+    data: { step: 'plan', providers: links.map((l) => l.driver.id), names: Object.fromEntries(links.map((l) => [l.driver.id, l.driver.name])), skipped: chain.skipped },
   });
-  if (chain.drivers.length === 0) {
-    const message = 'consent.allowedProviders and consent.blockedProviders leave no provider for this scenario';
+  if (links.length === 0) {
+    const message = row.mode && chain.skipped.some((s) => s.reason.includes(' mode'))
+      ? `consent.allowedProviders, consent.blockedProviders and the job's ${row.mode} mode leave no provider for this scenario`
+      : chain.skipped.some((s) => s.reason.startsWith('its driver'))
+        ? 'no provider of this scenario could be started'
+        : 'consent.allowedProviders and consent.blockedProviders leave no provider for this scenario';
     await fail('error', { type: 'job_failed', message: `Not booked: ${message}.`, data: { reason: 'no_providers' } }, { reason: 'no_providers', step: 'plan', provider: null, url: null, message }, `Not booked: ${message}.`);
     return;
   }
@@ -155,11 +169,11 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     if (controller.signal.aborted) throw new RunAborted(controller.signal.reason as AbortReason);
     const guard = await within(installGuard(context, recorder), deps.settings.timeoutMs, 'install the payment guard');
     const failures: Failure[] = [];
-    const attemptDeps = (driver: Driver): AttemptDeps => ({
+    const attemptDeps = (driver: Driver, startUrl: string): AttemptDeps => ({
       context: context!,
       recorder,
       plan,
-      baseUrl: providerBaseUrl(deps.settings.providerUrlTemplate, driver.id),
+      startUrl,
       signal: controller.signal,
       stepDelayMs: deps.settings.stepDelayMs,
       timeoutMs: deps.settings.timeoutMs,
@@ -170,10 +184,10 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       },
     });
 
-    for (let i = 0; i < chain.drivers.length; i++) {
-      const driver = chain.drivers[i]!;
+    for (let i = 0; i < links.length; i++) {
+      const { driver, startUrl } = links[i]!;
       recorder.provider = driver.id;
-      const outcome = await attemptProvider(attemptDeps(driver), driver);
+      const outcome = await attemptProvider(attemptDeps(driver, startUrl), driver);
 
       if (outcome.kind === 'paused') {
         const now = Date.now();
@@ -228,7 +242,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       }
 
       failures.push(outcome.failure);
-      const next = chain.drivers[i + 1];
+      const next = links[i + 1]?.driver;
       if (next) {
         // Its outcome is the provider_fallback below; the next provider is not at work until its first try.
         current.driver = null;
@@ -250,8 +264,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     // The job_failed event closes the last provider's attempt (its providerOutcome); an error is described by its cause.
     const last = failures[failures.length - 1]!;
     const { status, reason, cause } = finalStatus(failures);
-    const summary = failedSummary(status, plan.request, failures, NAMES);
-    const each = failures.map((f) => `${NAMES[f.provider]}: ${f.message}`).join('; ');
+    const summary = failedSummary(status, plan.request, failures, names);
+    const each = failures.map((f) => `${names[f.provider] ?? f.provider}: ${f.message}`).join('; ');
     await fail(
       status,
       {

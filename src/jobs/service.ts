@@ -8,6 +8,7 @@ import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
 import { storedProfileFor } from './profiles.ts';
 import { describeRequest, searchRequestOf } from './search-request.ts';
 import type { Queue } from './queue.ts';
+import { loadProviders, modeProblem, type ProviderMode } from '../providers/registry.ts';
 import type { JobLinks } from './handoff-url.ts';
 import { DomainError, JOB_ID_PATTERN, ownerKey, SCENARIOS, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
 
@@ -18,11 +19,15 @@ export interface JobDeps {
   readIsolation: 'organization' | 'none';
   /** Fills in the handoff URL of paused_payment events when they are read (it is never stored usable). */
   links: JobLinks;
+  /** The mode of jobs people create through OAuth clients (no API key to take it from): live in production, test otherwise. */
+  userJobMode: ProviderMode;
 }
 
 export interface CreateJobOptions {
   /** The scenarios this caller may create (an API key's allowed_job_types); undefined = all. */
   allowedScenarios?: readonly Scenario[];
+  /** The API key's mode (test | live): the job books only on providers of that mode. Jobs of OAuth users take JobDeps.userJobMode. */
+  mode?: ProviderMode;
 }
 
 export interface CreatedJob {
@@ -87,6 +92,10 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
       const existing = await findByIdempotencyKey(deps.db, key, idempotencyKey);
       if (existing) return { job: sameRequestOrConflict(existing, requestHash), created: false };
     }
+    // Test keys book on test providers only, live keys on live ones: a job that cannot is refused now, not after browsing.
+    const mode = owner.kind === 'user' ? deps.userJobMode : (options.mode ?? 'test');
+    const mismatch = modeProblem(await loadProviders(deps.db), request.scenario, request.consent, mode);
+    if (mismatch) throw new DomainError('invalid_request', `no provider of this job's ${mode} mode can serve the request; see details`, [mismatch]);
     let profile = request.profile as Record<string, unknown> | undefined;
     if (!profile) {
       const stored = await storedProfileFor(deps.db, owner, request.scenario, request.profileId!);
@@ -117,6 +126,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
           provider_id: null,
           confirmation_code: null,
           handoff_token_hash: null,
+          mode,
         })
         .onConflict((oc) => oc.columns(['owner_key', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing())
         .returningAll()

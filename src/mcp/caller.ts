@@ -13,6 +13,8 @@ export interface Caller {
   reader: Reader;
   /** An API key's allowed_job_types; undefined = every scenario (OAuth users). */
   allowedScenarios?: readonly Scenario[];
+  /** An API key's mode; undefined for OAuth users (their jobs take the service's mode for people, JobDeps.userJobMode). */
+  mode?: 'test' | 'live';
 }
 
 // API keys carry both scopes (the contract leaves their scope-checking open): a server holding a
@@ -27,6 +29,7 @@ export function callerOf(principal: Principal): Caller {
       owner: { kind: 'organization', organizationName: principal.organizationName, apiKeyId: principal.apiKeyId },
       reader: { kind: 'organization', organizationName: principal.organizationName },
       allowedScenarios: principal.allowedJobTypes,
+      mode: principal.mode,
     };
   }
   return {

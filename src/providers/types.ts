@@ -80,11 +80,12 @@ export interface PaymentPage {
 }
 
 export interface Driver {
-  id: ProviderId;
+  /** The provider's id: a built-in one, or one registered with `concierge providers add`. */
+  id: string;
   name: string;
   scenario: Scenario;
-  /** Opens the site (base: the provider's origin), fills the search and submits it. */
-  search(page: GuardedPage, base: string, request: SearchRequest): Promise<void>;
+  /** Opens the provider's start URL, fills the search and submits it. */
+  search(page: GuardedPage, startUrl: string, request: SearchRequest): Promise<void>;
   availability(page: GuardedPage): Promise<Availability>;
   choose(page: GuardedPage, offer: Offer): Promise<void>;
   guestDetails(page: GuardedPage, traveller: Traveller, request: SearchRequest): Promise<void>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getBooking, listBookings, type Booking } from '../handoff/bookings.ts';
 import { describeHeld, describeRequest, jobTitle, statusWords, timeline } from '../handoff/describe.ts';
-import { providerName } from '../providers/registry.ts';
+import { providerName, refreshProviderNames } from '../providers/registry.ts';
 import { holdIsOpen } from '../handoff/handoff.ts';
 import type { JobLinks } from '../jobs/handoff-url.ts';
 import { randomSecret } from '../security/secrets.ts';
@@ -58,6 +58,7 @@ export function bookingRoutes(app: FastifyInstance, ctx: WebContext): void {
     const user = await signedInUser(request);
     if (!user) return reply.redirect(signInPathFor(request, '/bookings'), 303);
     const bookings = await listBookings(services.db, user.id);
+    await refreshProviderNames(services.db);
     return sendView(reply, 'bookings', {
       user,
       bookings: bookings.map((b) => bookingItem(b, services.links)),
@@ -70,6 +71,7 @@ export function bookingRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!user) return reply.code(401).header('cache-control', 'no-store').send();
     const booking = await getBooking(services.db, user.id, request.params.jobId);
     if (!booking) return reply.code(404).header('cache-control', 'no-store').send();
+    await refreshProviderNames(services.db);
     // Fetched by the page's script; opened directly it is still a page of ours, under the same policy.
     pageSecurityHeaders(reply, ctx.origin, randomSecret(16));
     return reply

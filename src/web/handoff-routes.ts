@@ -9,6 +9,7 @@ import { cancelHandoff, confirmationMayFollow, openHandoff, type HandoffAccess }
 import { JobWatcher } from '../handoff/job-watch.ts';
 import { openSessionView } from '../handoff/session-view.ts';
 import { TERMINAL_STATUSES } from '../jobs/transition.ts';
+import { refreshProviderNames } from '../providers/registry.ts';
 import type { AuditEvent, Job } from '../jobs/types.ts';
 import type { Services } from '../services.ts';
 import { bookingRoutes } from './bookings-routes.ts';
@@ -114,6 +115,7 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
    * was booked, or that it was cancelled or ran out. Never the live view, never Cancel.
    */
   const sendOutcome = async (request: FastifyRequest<TokenParams>, reply: FastifyReply, ended: { job: Job; events: AuditEvent[] }, signedIn: boolean, status = 200, note?: string) => {
+    await refreshProviderNames(services.db);
     const outcome = handoffOutcome(ended.job);
     // An ending the provider may still overturn: the page asks, and shows the booking if it comes.
     const awaiting = confirmationMayFollow(ended.job);

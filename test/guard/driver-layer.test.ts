@@ -195,7 +195,7 @@ describe('payment guard, driver layer alone', () => {
     const page = await context.newPage();
     const g = new GuardedPage(page, log);
     const request = { scenario: 'restaurant' as const, venue: 'Noma', city: 'Copenhagen', date: daysFromNow(5), time: '19:30', partySize: 2 };
-    await tablebook.search(g, sandbox.origin('tablebook'), request);
+    await tablebook.search(g, `${sandbox.origin('tablebook')}/`, request);
     const availability = await tablebook.availability(g);
     assert.equal(availability.kind, 'offers');
     const offer = availability.kind === 'offers' ? availability.offers.find((o) => o.time === '19:30' && o.available)! : null;

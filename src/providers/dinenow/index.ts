@@ -20,9 +20,9 @@ export const dinenow: Driver = {
   name: 'DineNow',
   scenario: 'restaurant',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const r = restaurant(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#restaurantName', r.venue],
       ['#cityName', r.city],

@@ -29,9 +29,9 @@ export const eventgo: Driver = {
   name: 'EventGo',
   scenario: 'activity',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const a = activity(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#eg-what', a.venue],
       ['#eg-where', a.city],

@@ -21,9 +21,9 @@ export const jetdeck: Driver = {
   name: 'JetDeck',
   scenario: 'flight',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const f = flight(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#jd-origin', f.origin],
       ['#jd-destination', f.destination],

@@ -23,9 +23,9 @@ export const roomly: Driver = {
   name: 'Roomly',
   scenario: 'hotel',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const h = hotel(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#rm-hotel-name', h.venue],
       ['#rm-city', h.city],

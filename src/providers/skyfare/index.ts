@@ -20,9 +20,9 @@ export const skyfare: Driver = {
   name: 'SkyFare',
   scenario: 'flight',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const f = flight(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#sf-from', f.origin],
       ['#sf-to', f.destination],

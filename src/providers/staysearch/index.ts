@@ -20,9 +20,9 @@ export const staysearch: Driver = {
   name: 'StaySearch',
   scenario: 'hotel',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const h = hotel(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#ss-hotel', h.venue],
       ['#ss-city', h.city],

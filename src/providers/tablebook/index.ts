@@ -15,9 +15,9 @@ export const tablebook: Driver = {
   name: 'TableBook',
   scenario: 'restaurant',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const r = restaurant(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#tb-restaurant', r.venue],
       ['#tb-city', r.city],

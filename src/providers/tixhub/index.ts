@@ -26,9 +26,9 @@ export const tixhub: Driver = {
   name: 'TixHub',
   scenario: 'activity',
 
-  async search(page, base, request) {
+  async search(page, startUrl, request) {
     const a = activity(request);
-    await page.goto(`${base}/`);
+    await page.goto(startUrl);
     await fillAll(page, [
       ['#tx-event', a.venue],
       ['#tx-city', a.city],
