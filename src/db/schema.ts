@@ -207,4 +207,12 @@ export interface DB {
   oauth_access_tokens: OAuthAccessTokensTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   settings: SettingsTable;
+  rate_limits: RateLimitsTable;
+}
+
+/** A fixed-window counter (src/limits/): `count` hits in the window that ends at `window_ends`. */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  window_ends: Timestamp;
 }

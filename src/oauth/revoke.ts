@@ -3,7 +3,7 @@ import type { DB } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
 import { authenticateClient, type PresentedCredentials } from './client-auth.ts';
 import { OAuthError } from './errors.ts';
-import type { FailureThrottle } from './throttle.ts';
+import type { Limit } from '../limits/counter.ts';
 
 // POST /oauth/revoke (RFC 7009). Revokes the one token presented, if it belongs to the client
 // that presents it: revoking an access token leaves its refresh token alive, and the reverse (the
@@ -12,11 +12,11 @@ import type { FailureThrottle } from './throttle.ts';
 
 export async function revokeToken(
   db: Kysely<DB>,
-  throttle: FailureThrottle,
+  lockout: Limit,
   credentials: PresentedCredentials,
   params: { token?: string; token_type_hint?: string },
 ): Promise<void> {
-  const client = await authenticateClient(db, throttle, credentials);
+  const client = await authenticateClient(db, lockout, credentials);
   if (!params.token) throw new OAuthError('invalid_request', 'token is required');
   const hash = sha256(params.token);
   const tables = params.token_type_hint === 'refresh_token' ? (['oauth_refresh_tokens', 'oauth_access_tokens'] as const) : (['oauth_access_tokens', 'oauth_refresh_tokens'] as const);

@@ -8,23 +8,24 @@ import { redeemAuthorizationCode } from './grants/authorization_code.ts';
 import type { RefreshItem } from './grants/refresh-batch.ts';
 import { refreshParams, refreshTokens } from './grants/refresh_token.ts';
 import type { GrantParams, TokenResponse } from './grants/token-response.ts';
-import type { FailureThrottle } from './throttle.ts';
+import type { Limit } from '../limits/counter.ts';
 
 export interface TokenDeps {
   db: Kysely<DB>;
-  throttle: FailureThrottle;
+  /** Failed client authentications (src/oauth/lockout.ts). */
+  lockout: Limit;
   refreshes: Batcher<RefreshItem, TokenResponse | null>;
 }
 
 /** POST /oauth/token: authenticate the client, then run the grant it asks for. */
 export async function exchangeToken(deps: TokenDeps, credentials: PresentedCredentials, params: GrantParams): Promise<TokenResponse> {
-  const { db, throttle } = deps;
+  const { db, lockout } = deps;
   const grantType = params.grant_type;
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
   if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
     throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported; use authorization_code or refresh_token`);
   }
-  const claim = claimClient(throttle, credentials);
+  const claim = claimClient(credentials);
   if (grantType === 'refresh_token') {
     // The common case (a valid client rotating a valid token) is one batched statement; anything
     // else is decided one by one below, with the precise error. A malformed request skips the
@@ -37,7 +38,7 @@ export async function exchangeToken(deps: TokenDeps, credentials: PresentedCrede
       if (rotated) return rotated;
     }
   }
-  const client = await verifyClientClaim(db, throttle, claim);
+  const client = await verifyClientClaim(db, lockout, claim);
   return grantType === 'refresh_token' ? refreshTokens(db, client, params) : redeemAuthorizationCode(db, client, params);
 }
 

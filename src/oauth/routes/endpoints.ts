@@ -4,7 +4,8 @@ import type { DB } from '../../db/schema.ts';
 import { registerClient, type RegistrationPolicy } from '../register.ts';
 import { exchangeToken, type TokenDeps } from '../token.ts';
 import { revokeToken } from '../revoke.ts';
-import type { FailureThrottle } from '../throttle.ts';
+import type { Limit } from '../../limits/counter.ts';
+import { limitBySource } from '../../limits/by-source.ts';
 import { formParams, presentedCredentials } from './credentials.ts';
 import { OAuthError } from '../errors.ts';
 
@@ -14,10 +15,12 @@ import { OAuthError } from '../errors.ts';
 
 export interface EndpointDeps {
   db: Kysely<DB>;
-  throttle: FailureThrottle;
+  /** Failed client authentications (src/oauth/lockout.ts). */
+  lockout: Limit;
   refreshes: TokenDeps['refreshes'];
   policy: RegistrationPolicy;
-  registerLimitPerMinute: number;
+  /** Registrations per source address. */
+  registerLimit: Limit;
 }
 
 function noStore(reply: FastifyReply): FastifyReply {
@@ -25,7 +28,7 @@ function noStore(reply: FastifyReply): FastifyReply {
 }
 
 export function clientEndpointRoutes(app: FastifyInstance, deps: EndpointDeps): void {
-  const { db, throttle, policy } = deps;
+  const { db, lockout, policy } = deps;
   const paths = ['/oauth/register', '/oauth/token', '/oauth/revoke'];
   app.addHook('onRequest', async (request, reply) => {
     if (paths.includes(request.url.split('?')[0]!)) reply.header('access-control-allow-origin', '*');
@@ -41,7 +44,7 @@ export function clientEndpointRoutes(app: FastifyInstance, deps: EndpointDeps): 
     );
   }
 
-  app.post('/oauth/register', { config: { rateLimit: { max: deps.registerLimitPerMinute, timeWindow: 60_000 } } }, async (request, reply) => {
+  app.post('/oauth/register', { onRequest: limitBySource(db, deps.registerLimit) }, async (request, reply) => {
     if (!/^application\/json(\s*;|$)/i.test(String(request.headers['content-type'] ?? ''))) {
       throw new OAuthError('invalid_client_metadata', 'send the client metadata as application/json');
     }
@@ -57,7 +60,7 @@ export function clientEndpointRoutes(app: FastifyInstance, deps: EndpointDeps): 
 
   app.post('/oauth/revoke', async (request: FastifyRequest, reply) => {
     const params = formParams(request);
-    await revokeToken(db, throttle, presentedCredentials(request, params), params);
+    await revokeToken(db, lockout, presentedCredentials(request, params), params);
     return noStore(reply).code(200).send();
   });
 }

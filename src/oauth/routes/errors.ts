@@ -5,6 +5,7 @@ import type { Database } from '../../db/index.ts';
 import { databaseAnswers, DATABASE_RETRY_AFTER_SECONDS } from '../../db/reachable.ts';
 import { resourceMetadataUrl } from '../metadata.ts';
 import { UnstorableTextError } from '../../security/text.ts';
+import { RateLimited, rateLimitHeaders } from '../../limits/refusal.ts';
 
 // The OAuth surface's one error renderer. Endpoints called by clients answer
 // {error, error_description} (RFC 6749 §5.2) and never cache; pages a person sees (authorize,
@@ -29,6 +30,7 @@ function isRegistration(request: FastifyRequest): boolean {
 
 export function toOAuthError(error: unknown, request: FastifyRequest): OAuthError {
   if (error instanceof OAuthError) return error;
+  if (error instanceof RateLimited) return new OAuthError('too_many_requests', error.message, { retryAfter: error.retryAfter });
   const e = error as Partial<FastifyError>;
   const registering = isRegistration(request);
   const malformed = registering ? 'invalid_client_metadata' : 'invalid_request';
@@ -69,10 +71,11 @@ export function sendOAuthError(error: unknown, request: FastifyRequest, reply: F
   const oauthError = toOAuthError(error, request);
   const status = STATUS[oauthError.error] === 503 ? 503 : oauthError.retryAfter !== undefined ? 429 : (STATUS[oauthError.error] ?? 400);
   if (status >= 500) request.log.error({ err: error }, 'OAuth request failed');
+  if (oauthError.retryAfter !== undefined) reply.header('retry-after', String(oauthError.retryAfter));
+  if (error instanceof RateLimited) reply.headers(rateLimitHeaders(error.limit, error.verdict));
   if (request.routeOptions.config?.html) {
     return sendErrorPage(reply, status, 'Something went wrong', status >= 500 ? 'Please try again in a moment.' : oauthError.message);
   }
-  if (oauthError.retryAfter !== undefined) reply.header('retry-after', String(oauthError.retryAfter));
   if (status === 401) {
     // The contract: every 401 names the protected resource metadata; a client that tried HTTP Basic
     // also gets the Basic challenge (RFC 6749 §5.2).

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import type { Services } from '../../services.ts';
 import { protectedBrands } from '../brands.ts';
 import { resourceFor } from '../metadata.ts';
-import { FailureThrottle } from '../throttle.ts';
+import { CLIENT_AUTH_LOCKOUT } from '../lockout.ts';
 import { refreshBatcher } from '../grants/refresh-batch.ts';
 import { clientEndpointRoutes } from './endpoints.ts';
 import { oauthErrorHandler } from './errors.ts';
@@ -19,16 +18,13 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   const policy = { brands: protectedBrands(config.PROTECTED_BRANDS, new URL(issuer).hostname) };
 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  // In memory, per process: a deployment of several instances multiplies the allowance (docs/oauth.md).
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => ({ statusCode: 429, code: 'FST_RATE_LIMITED', message: `retry in ${Math.ceil(context.ttl / 1000)} s` }),
-  });
   app.setErrorHandler(oauthErrorHandler(opts.services.database, issuer));
   // Text PostgreSQL cannot store, in any parameter, is the client's mistake: refused before any lookup.
   app.addHook('preHandler', async (request) => refuseUnstorable(request));
 
   wellKnownRoutes(app, issuer);
-  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
-  authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer) });
+  // Limits are counted in the database, once across every node (src/limits/).
+  const registerLimit = { name: 'oauth.register', max: config.OAUTH_REGISTER_RATE_LIMIT, windowSeconds: 60 };
+  clientEndpointRoutes(app, { db, lockout: CLIENT_AUTH_LOCKOUT, refreshes: refreshBatcher(db), policy, registerLimit });
+  authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer) }, { name: 'oauth.authorize', max: config.OAUTH_AUTHORIZE_RATE_LIMIT, windowSeconds: 60 });
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { Limit } from '../../limits/counter.ts';
+import { limitBySource } from '../../limits/by-source.ts';
 import { csrfToken, currentUser, redirectToSignIn, sameOriginWithToken } from '../../identity/index.ts';
 import { CONSENT_SCRIPT, CONSENT_SCRIPT_PATH, sendAsset, sendErrorPage, sendPage, securityHeaders } from '../../web/render.ts';
 import { pendingAuthorization, startAuthorization, type AuthorizeContext, type AuthorizeParams } from '../authorize.ts';
@@ -11,21 +13,16 @@ import { SCOPE_DESCRIPTIONS, scopeList } from '../scopes.ts';
 // The endpoints a person's browser visits: the authorization endpoint and the consent page.
 
 /**
- * Authorization requests accepted per source address per minute. Each valid one stores a row (for
- * 10 minutes), so an unthrottled loop could fill the table; a person connects an app a handful of
- * times, so this leaves room for many people behind one address. In memory, per process, like the
- * registration limit (docs/oauth.md). Not a setting yet, unlike OAUTH_REGISTER_RATE_LIMIT: the
- * value is far above what people need and far below what would fill the table.
+ * `authorizeLimit`: authorization requests per source address (OAUTH_AUTHORIZE_RATE_LIMIT). Each
+ * valid one stores a row (for 10 minutes), so an unthrottled loop could fill the table; a person
+ * connects an app a handful of times, so the default leaves room for many people behind one address.
  */
-export const AUTHORIZE_RATE_LIMIT_PER_MINUTE = 120;
-
-export function authorizationPageRoutes(app: FastifyInstance, db: Kysely<DB>, context: AuthorizeContext): void {
+export function authorizationPageRoutes(app: FastifyInstance, db: Kysely<DB>, context: AuthorizeContext, authorizeLimit: Limit): void {
   const html = { config: { html: true } };
 
   // No automatic HEAD route: it would run this handler (storing a request that nobody can see)
-  // under a rate-limit bucket of its own, doubling the allowance. HEAD answers like any method the
-  // path lacks.
-  const authorizeOptions = { exposeHeadRoute: false, config: { html: true, rateLimit: { max: AUTHORIZE_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } } };
+  // without the limit's hook. HEAD answers like any method the path lacks.
+  const authorizeOptions = { exposeHeadRoute: false, onRequest: limitBySource(db, authorizeLimit), config: { html: true } };
   app.get('/oauth/authorize', authorizeOptions, async (request: FastifyRequest<{ Querystring: AuthorizeParams }>, reply) => {
     const outcome = await startAuthorization(db, context, request.query, async () => (await currentUser(request)) !== null);
     securityHeaders(reply);
