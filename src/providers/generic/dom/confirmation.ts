@@ -9,7 +9,8 @@ const NAMED = /\b(confirmation|reservation|booking|order|reference|ref|pnr)\b(?:
 const PAGE_SAYS_DONE = /\b(confirmed|confirmation|booked|thank you|thanks|all set|success|complete[d]?|you'?re going|have a great)\b/i;
 
 function plausible(code: string): boolean {
-  return /^[A-Z0-9-]+$/.test(code) && /\d/.test(code) && code.replace(/-/g, '').length >= 4;
+  // Codes are upper case, and carry a digit or a dash ("TB-7KQ2XM", "RMY-TCNH-ZQVL"); a shouted word is not one.
+  return /^[A-Z0-9-]+$/.test(code) && /[\d-]/.test(code) && code.replace(/-/g, '').length >= 4;
 }
 
 export function confirmationCode(s: Snapshot, cardFieldShown: boolean): string | null {

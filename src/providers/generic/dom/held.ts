@@ -1,5 +1,5 @@
 import { datesIn, quantityIn, timesIn } from '../../../executor/held.ts';
-import { priceIn } from '../../shared/pages.ts';
+import { amount, priceIn } from '../../shared/pages.ts';
 import type { Held, SearchRequest } from '../../types.ts';
 import type { Snapshot } from './snapshot.ts';
 
@@ -16,10 +16,11 @@ const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|tab
 const PRICE = /\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/i;
 const PERSONAL = /\b(name|e-?mail|phone|mobile|tel|contact|buyer|attendee|lead guest|passenger \d+|requests?|notes?|address|born|passport)\b/i;
 const GENERIC_HEADING = /\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire)\b/i;
-const CARD_ON_FILE = /\b(visa|mastercard|master card|amex|american express|discover|diners club|jcb|maestro|card)\b[^\n]{0,24}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
+const CARD_BRAND = /\b(visa|mastercard|master card|amex|american express|discover|diners club|jcb|maestro)\b[^\n]{0,16}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
+const CARD_ON_FILE = /\bcard\b[^\n]{0,24}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const UNIT: Record<Scenario, string> = { restaurant: 'guests', hotel: 'adults', flight: 'passengers', activity: 'tickets' };
 
-function pairsMatching(s: Snapshot, pattern: RegExp, not?: RegExp): Array<{ label: string; value: string }> {
+function pairsMatching(s: Snapshot, pattern: RegExp, not?: RegExp): Snapshot['pairs'] {
   const seen = new Set<string>();
   return s.pairs.filter((p) => {
     if (!pattern.test(p.label) || not?.test(p.label) || p.value === '' || seen.has(`${p.label}|${p.value}`)) return false;
@@ -70,7 +71,6 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   const fromData = schema ? fromSchema(schema, scenario) : {};
   const venues = pairsMatching(s, VENUE, /\b(date|time|depart|arriv)\b/i);
   const whens = pairsMatching(s, WHEN, PERSONAL);
-  const counts = pairsMatching(s, QUANTITY, PERSONAL).filter((p) => /\d/.test(p.value));
   const items = pairsMatching(s, ITEM, PERSONAL).filter((p) => !QUANTITY.test(p.label));
   const prices = pairsMatching(s, PRICE).filter((p) => priceIn(p.value));
 
@@ -84,20 +84,27 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
     const first = datesIn(text)[0];
     if (first) {
       const at = indexOfDate(text);
-      when = [when, text.slice(at, at + 90)].filter(Boolean).join(' · ');
+      when = [when, text.slice(at, at + 60).trim()].filter(Boolean).join(' · ');
     }
   }
 
   let quantity = fromData.quantity ?? '';
+  const unit = (n: number) => (n === 1 ? UNIT[scenario].slice(0, -1) : UNIT[scenario]);
   if (!quantity) {
-    for (const p of counts) {
+    for (const p of pairsMatching(s, QUANTITY, PERSONAL)) {
+      // A list of people (one entry per traveller) says how many by its length.
+      if (p.entries > 0 && !/^\s*\d+\b/.test(p.value)) {
+        quantity = `${p.entries} ${unit(p.entries)} (${p.label})`;
+        break;
+      }
+      if (!/^\D{0,12}\d+\b/.test(p.value)) continue;
       if (quantityIn(scenario, p.value) !== null) {
         quantity = p.value;
         break;
       }
       const n = /\d+/.exec(p.value)?.[0];
       if (n && quantityIn(scenario, `${p.label} ${p.value}`) === null) {
-        quantity = `${n} ${UNIT[scenario]} (${p.label}: ${p.value})`;
+        quantity = `${n} ${unit(Number(n))} (${p.label}: ${p.value.slice(0, 40)})`;
         break;
       }
       if (n) {
@@ -109,13 +116,13 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   if (!quantity) {
     const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}`, 'i').exec(s.text)?.[0] : undefined;
     const times = /\b(\d+)\s*[×x]\s/.exec(s.text);
-    quantity = sentence ?? (times ? `${times[1]} ${UNIT[scenario]} (${times[0].trim()})` : '');
+    quantity = sentence ?? (times ? `${times[1]} ${unit(Number(times[1]))} (${times[0].trim()})` : '');
   }
 
   const total = prices.find((p) => /\btotal\b/i.test(p.label)) ?? prices[0];
-  const price = fromData.price ?? (total ? total.value : (priceIn(s.text) ?? ''));
+  const price = fromData.price ?? (total ? total.value : (totalIn(s.text) ?? ''));
   const item = items[0]?.value;
-  const card = CARD_ON_FILE.exec(s.text)?.[0];
+  const card = cardOnFileIn(s);
   return {
     venue: venue.slice(0, 160),
     when: when.slice(0, 200),
@@ -136,8 +143,17 @@ function indexOfDate(text: string): number {
   return cut >= 0 ? at - before.length + cut + 1 : Math.max(0, at - 40);
 }
 
+/** The card the site has on file, as it shows it ("Visa •••• 4242"). */
 export function cardOnFileIn(s: Snapshot): string | undefined {
-  return CARD_ON_FILE.exec(s.text)?.[0];
+  return CARD_BRAND.exec(s.text)?.[0] ?? CARD_ON_FILE.exec(s.text)?.[0];
+}
+
+/** The total in a text without labels: the amount after "=" or "total", else the largest amount shown. */
+export function totalIn(text: string): string | undefined {
+  const labelled = /(?:=|\btotal\b[^€$£\d]{0,20})\s*([€$£]\s?\d[\d,]*(?:\.\d{2})?)/i.exec(text);
+  if (labelled) return labelled[1];
+  const all = [...text.matchAll(/[€$£]\s?\d[\d,]*(?:\.\d{2})?/g)].map((m) => m[0]);
+  return all.sort((a, b) => (amount(b) ?? 0) - (amount(a) ?? 0))[0];
 }
 
 /** The amount the payment page asks for. */
@@ -145,5 +161,5 @@ export function amountDue(s: Snapshot): string | undefined {
   const due = pairsMatching(s, PRICE).find((p) => priceIn(p.value));
   if (due) return priceIn(due.value);
   const m = /\b(total|due|amount|pay|deposit)\b[^€$£\d]{0,30}([€$£]\s?\d[\d,]*(?:\.\d{2})?)/i.exec(s.text);
-  return m?.[2] ?? priceIn(s.text);
+  return m?.[2] ?? totalIn(s.text);
 }

@@ -86,7 +86,8 @@ export interface Snapshot {
   frames: Array<{ sel: string; src: string; title: string }>;
   jsonld: unknown[];
   microdata: Array<{ type: string; props: Record<string, string> }>;
-  pairs: Array<{ label: string; value: string }>;
+  /** Label–value pairs; `entries`: list items in the value (a list of travellers). */
+  pairs: Array<{ label: string; value: string; entries: number }>;
   /** Sibling groups without any control (sold-out rows next to rows that have one), keyed by parent selector. */
   idleItems: Record<string, string[]>;
   passwordField: boolean;
@@ -260,14 +261,14 @@ function readPage(): Snapshot {
   }
 
   // Label–value pairs: definition lists, two-cell table rows, and "Label: value" lines.
-  const pairs: Array<{ label: string; value: string }> = [];
+  const pairs: Array<{ label: string; value: string; entries: number }> = [];
   for (const dt of Array.from(doc.querySelectorAll('dt'))) {
     const dd = dt.nextElementSibling;
-    if (dd?.tagName === 'DD') pairs.push({ label: clean(dt.textContent), value: clean((dd as HTMLElement).innerText || dd.textContent) });
+    if (dd?.tagName === 'DD') pairs.push({ label: clean(dt.textContent), value: clean((dd as HTMLElement).innerText || dd.textContent), entries: dd.querySelectorAll('li').length });
   }
   for (const tr of Array.from(doc.querySelectorAll('tr'))) {
     const cells = Array.from(tr.children);
-    if (cells.length === 2 && (cells[0]!.tagName === 'TH' || cells[1]!.tagName === 'TD')) pairs.push({ label: clean(cells[0]!.textContent), value: clean((cells[1] as HTMLElement).innerText || cells[1]!.textContent) });
+    if (cells.length === 2 && (cells[0]!.tagName === 'TH' || cells[1]!.tagName === 'TD')) pairs.push({ label: clean(cells[0]!.textContent), value: clean((cells[1] as HTMLElement).innerText || cells[1]!.textContent), entries: cells[1]!.querySelectorAll('li').length });
   }
   // Containers whose children alternate label, value (<span>Room</span><b>Deluxe</b>…).
   for (const box of Array.from(doc.querySelectorAll('body *')).filter((e) => e.children.length >= 4 && e.children.length % 2 === 0).slice(0, 200)) {
@@ -276,12 +277,12 @@ function readPage(): Snapshot {
     const values = kids.filter((_, i) => i % 2 === 1);
     if (labels.some((l) => l.tagName !== labels[0]!.tagName) || values.some((v) => v.tagName !== values[0]!.tagName) || labels[0]!.tagName === values[0]!.tagName) continue;
     if (labels.some((l) => clean(l.textContent).length > 40 || l.children.length > 1)) continue;
-    labels.forEach((l, i) => pairs.push({ label: clean(l.textContent), value: clean((values[i] as HTMLElement).innerText || values[i]!.textContent) }));
+    labels.forEach((l, i) => pairs.push({ label: clean(l.textContent), value: clean((values[i] as HTMLElement).innerText || values[i]!.textContent), entries: values[i]!.querySelectorAll('li').length }));
   }
   const bodyText = clean(doc.body ? doc.body.innerText : '');
   for (const line of (doc.body ? doc.body.innerText : '').split('\n')) {
     const m = /^\s*([^:\n]{2,40}):\s+(.{1,200})$/.exec(line);
-    if (m) pairs.push({ label: clean(m[1]), value: clean(m[2]) });
+    if (m) pairs.push({ label: clean(m[1]), value: clean(m[2]), entries: 0 });
   }
 
   const alerts = Array.from(doc.querySelectorAll('[role="alert"],[role="status"],[aria-live="assertive"],[aria-live="polite"],output'))
