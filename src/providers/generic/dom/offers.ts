@@ -144,7 +144,9 @@ export function readOffers(s: Snapshot, scenario: string): Offer[] {
   const candidates = groups(s).filter((g) => g.controls.length > 0);
   if (candidates.length === 0) return [];
   const best = candidates.sort((a, b) => rank(b, s) - rank(a, s))[0]!;
-  if (rank(best, s) < 2) return [];
+  // A lone control with neither a time nor a price is a page's own button, not an offer.
+  const informative = best.controls.some((c) => timesIn(c.item).length || priced(c.item));
+  if (rank(best, s) < 2 || (!informative && best.controls.length + (s.idleItems[best.parent]?.length ?? 0) < 3)) return [];
   const schema = schemaOffers(s);
   const offers = best.controls.map((c) => offerOf(c, scenario, schema));
   // Rows next to them that have no control: the site shows them, but they cannot be chosen.

@@ -47,9 +47,10 @@ export function noneMessage(s: Snapshot): string | null {
 export function classify(s: Snapshot, frames: FrameFacts[], offers: Offer[]): Availability {
   const captcha = captchaIn(s, frames);
   if (captcha) return { kind: 'captcha', message: captcha };
+  const login = loginWallIn(s);
+  // A sign-in form in the page's body, titled as one, stands before whatever else it shows.
+  if (login && (s.headings.some((h) => LOGIN_WORDS.test(h)) || !offers.some((o) => o.available))) return { kind: 'login_wall', message: login };
   if (!offers.some((o) => o.available)) {
-    const login = loginWallIn(s);
-    if (login) return { kind: 'login_wall', message: login };
     const none = noneMessage(s);
     if (none) return { kind: 'none', message: none };
   }

@@ -11,6 +11,7 @@ import { NotUnderstood } from './not-understood.ts';
 // than types (a custom date picker's day, a quantity stepper), and submit it.
 
 const SUBMIT_WORDS = /\b(search|find|check|availability|show|see|go|look|book|continue|next|submit|let'?s go|get)\b/i;
+const STRONG_SUBMIT = /\b(search|find|check availability|show (times|results|availability|rooms|flights|tickets))\b/i;
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 
 interface Plan {
@@ -95,7 +96,8 @@ export function submitOf(s: Snapshot, form: number): ControlInfo | null {
     const inForm = usable.filter((c) => c.form === form);
     return inForm.find((c) => c.submits && !/\b(reset|clear|cancel|back)\b/i.test(c.text)) ?? inForm.find((c) => SUBMIT_WORDS.test(c.text)) ?? null;
   }
-  return usable.find((c) => !CHROME.has(c.region) && c.tag !== 'a' && SUBMIT_WORDS.test(c.text)) ?? null;
+  const main = usable.filter((c) => !CHROME.has(c.region) && c.tag !== 'a');
+  return main.find((c) => STRONG_SUBMIT.test(c.text)) ?? main.find((c) => SUBMIT_WORDS.test(c.text) && !/\b(next|previous) (month|week)\b/i.test(c.text)) ?? null;
 }
 
 /** A quantity stepper: "+" or "−" until the number shown is the one wanted (each press settles). */

@@ -125,8 +125,8 @@ function readPage(): Snapshot {
     const type = (el.getAttribute('type') ?? '').toLowerCase();
     return !['submit', 'button', 'image', 'reset', 'file'].includes(type);
   });
-  const STEP_UP = /^(\+|＋|increase|increment|add|more|plus)\b|\b(increase|add one|one more|plus)\b/i;
-  const STEP_DOWN = /^(-|−|–|—|decrease|decrement|remove|fewer|less|minus)\b|\b(decrease|remove one|one less|minus)\b/i;
+  const STEP_UP = /^\s*(\+|＋)\s*$|^(increase|increment|add|more|plus)\b|\b(increase|add one|one more)\b/i;
+  const STEP_DOWN = /^\s*(-|−|–|—)\s*$|^(decrease|decrement|remove|fewer|less|minus)\b|\b(decrease|remove one|one less)\b/i;
   const stepperOf = (el: Element) => {
     // The nearest container with both a "+" and a "−" control around this field.
     let box: Element | null = el.parentElement;
@@ -172,10 +172,12 @@ function readPage(): Snapshot {
   for (const el of Array.from(doc.querySelectorAll('output,[role="spinbutton"]:not(input)'))) {
     const stepper = stepperOf(el);
     if (!stepper) continue;
+    // Named by aria, else by the words around it (without its number and the +/− signs).
+    const own = nameOf(el);
+    const named = own && own !== clean(el.textContent) ? own : clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
     fields.push({
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
-      label: nameOf(el) === clean(el.textContent) ? clean(el.closest('fieldset,div,li,p')?.textContent).replace(/[+−–-]/g, ' ').replace(/\d+/g, ' ').trim() : nameOf(el),
-      text: clean(el.parentElement?.parentElement?.textContent), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
+      label: named, text: named, placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
       card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el),
     });
@@ -308,7 +310,7 @@ function readPage(): Snapshot {
     microdata,
     pairs: pairs.slice(0, 200),
     idleItems,
-    passwordField: fieldEls.some((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'password' && shown(el) && cardChoiceOf(el) === null),
+    passwordField: fieldEls.some((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'password' && shown(el) && cardChoiceOf(el) === null && !['header', 'nav'].includes(regionOf(el))),
   };
 }
 void TEXT_LIMIT;
