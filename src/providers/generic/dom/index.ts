@@ -155,7 +155,8 @@ export const domStrategy: Strategy = {
   async formErrors(ctx) {
     const s = await snapshot(ctx.page);
     const out = [...s.alerts];
-    for (const f of s.fields) if (f.invalid && f.visible) out.push(`${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ' is not accepted'}`);
+    // The site's messages, then the browser's own for fields it refused to send (required, pattern).
+    for (const f of s.fields) if ((f.invalid || f.validationMessage) && f.visible && !f.card) out.push(`${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ' is not accepted'}`);
     return [...new Set(out)].slice(0, 10);
   },
 };

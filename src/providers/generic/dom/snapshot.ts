@@ -162,8 +162,9 @@ function readPage(): Snapshot {
       form: formIndex(el),
       region: regionOf(el),
       card: cardChoiceOf(el) !== null,
-      invalid: el.getAttribute('aria-invalid') === 'true' || (input.willValidate && !input.checkValidity?.() && input.value !== ''),
-      validationMessage: input.validationMessage ?? '',
+      // validity, not checkValidity(): asking must not fire the page's 'invalid' handlers.
+      invalid: el.getAttribute('aria-invalid') === 'true' || (input.willValidate && input.validity?.valid === false && input.value !== ''),
+      validationMessage: input.willValidate && input.validity?.valid === false ? input.validationMessage ?? '' : '',
       stepper: numeric ? stepperOf(el) : null,
       inDialog: dialogIndex(el),
     });
