@@ -99,6 +99,7 @@ export class GuardedPage {
   readonly #timeout: number;
   readonly #elementTimeout: number;
   #status: number | null = null;
+  #acts = 0;
   readonly #network: NetworkWatch;
 
   constructor(page: Page, events: GuardEvents, options: GuardedPageOptions = {}) {
@@ -114,12 +115,21 @@ export class GuardedPage {
     return this.#page.url();
   }
 
+  /**
+   * Changes whenever the driver acts on the page (navigates, fills, presses) or a new document
+   * arrives: a reading of the page taken at the same generation is still current.
+   */
+  get generation(): number {
+    return this.#acts + this.#network.documents * 1_000_000;
+  }
+
   /** HTTP status of the document now shown (null before the first navigation). */
   status(): number | null {
     return this.#status;
   }
 
   async goto(url: string): Promise<number | null> {
+    this.#acts++;
     const response = await this.#page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.#timeout });
     return this.#arrived(response);
   }
@@ -130,6 +140,7 @@ export class GuardedPage {
   }
 
   async fill(selector: string, value: string): Promise<void> {
+    this.#acts++;
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'fill');
@@ -139,6 +150,7 @@ export class GuardedPage {
   /** Fills several fields at once (all or none: a card-code field among them is refused). */
   async fillForm(fields: Array<[string, string]>): Promise<void> {
     if (fields.length === 0) return;
+    this.#acts++;
     await this.#one(fields[0]![0]);
     const result = await this.#bounded(this.#page.evaluate(fillFields, fields), 'fill a form');
     if (result.card) this.#refuse(result.card, 'fill');
@@ -152,6 +164,7 @@ export class GuardedPage {
   }
 
   async select(selector: string, value: string): Promise<void> {
+    this.#acts++;
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'choose a value in');
@@ -161,6 +174,7 @@ export class GuardedPage {
 
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
+    this.#acts++;
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyChoice), 'classify a field');
     if (field) this.#refuse(field, 'tick');
@@ -246,6 +260,7 @@ export class GuardedPage {
   /** One press, watched from before the check to the click: it navigates, or a frame with no card field stopped it. */
   async #pressOnce(target: Locator, what: string, settle = false): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
+    this.#acts++;
     const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
     let armed = true;
     try {

@@ -148,12 +148,12 @@ export const domStrategy: Strategy = {
   },
 
   async confirmation(ctx) {
-    const s = await snapshot(ctx.page);
+    const s = await snapshot(ctx.page, true);
     return confirmationCode(s, cardFieldOn(s) !== null);
   },
 
   async formErrors(ctx) {
-    const s = await snapshot(ctx.page);
+    const s = await snapshot(ctx.page, true);
     const out = [...s.alerts];
     // The site's messages, then the browser's own for fields it refused to send (required, pattern).
     for (const f of s.fields) if ((f.invalid || f.validationMessage) && f.visible && !f.card) out.push(`${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ' is not accepted'}`);

@@ -318,9 +318,20 @@ void TEXT_LIMIT;
 
 const READ_PAGE = new Function(`${IN_PAGE_CLASSIFIER}\n${PAGE_LIB}\nreturn (${readPage.toString()})();`) as () => Snapshot;
 
-/** The whole page, read once (the main frame). */
-export function snapshot(page: GuardedPage): Promise<Snapshot> {
-  return page.inspect(READ_PAGE, undefined);
+const readings = new WeakMap<GuardedPage, { generation: number; snapshot: Snapshot }>();
+
+/**
+ * The whole page, read once (the main frame). A reading taken since the driver last acted on the
+ * page is reused (the page settled after that act); `fresh` reads again, for pages a person may
+ * have changed meanwhile (the confirmation after they pay).
+ */
+export async function snapshot(page: GuardedPage, fresh = false): Promise<Snapshot> {
+  const generation = page.generation;
+  const last = readings.get(page);
+  if (!fresh && last && last.generation === generation) return last.snapshot;
+  const read = await page.inspect(READ_PAGE, undefined);
+  readings.set(page, { generation, snapshot: read });
+  return read;
 }
 
 /** What each frame shows of a card-code field, a CAPTCHA or a sign-in form (frames included: payment partners and CAPTCHAs live in iframes). */
