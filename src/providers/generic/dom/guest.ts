@@ -35,8 +35,11 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
     const value = guestValue(traveller, concept);
     if (value === undefined || value === '') continue;
     // One traveller: the first field of each kind is theirs (the lead passenger, the booker).
-    const v = valueFor(fields[0]!, value);
-    if (v !== null) typed.push([fields[0]!.sel, v]);
+    // Email is asked twice on many forms ("confirm your email"): every email field takes it.
+    for (const field of concept === 'email' ? fields : fields.slice(0, 1)) {
+      const v = valueFor(field, value);
+      if (v !== null) typed.push([field.sel, v]);
+    }
   }
   if (typed.length) await page.fillForm(typed);
   for (const box of found.fields.filter((f) => f.type === 'checkbox' && f.required && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text))) {

@@ -1,5 +1,5 @@
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
-import type { Availability, PaymentPage, ReviewPage } from '../../types.ts';
+import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from '../../types.ts';
 import type { Strategy, StepContext } from '../strategy.ts';
 import { confirmationCode } from './confirmation.ts';
 import { fillGuest } from './guest.ts';
@@ -8,7 +8,8 @@ import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, readOffers } from './offers.ts';
 import { classify } from './outcomes.ts';
 import { clearOverlays } from './overlays.ts';
-import { search } from './search.ts';
+import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
+import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
 import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
 import { datesIn } from '../../../executor/held.ts';
 
@@ -71,9 +72,25 @@ export const domStrategy: Strategy = {
   },
 
   async availability(ctx): Promise<Availability> {
-    const s = await clearOverlays(ctx.page);
+    let s = await clearOverlays(ctx.page);
+    const request = ctx.state.request;
+    let offers = readOffers(s, ctx.provider.scenario);
+    for (let depth = 0; request && depth < 3; depth++) {
+      // A list of venues (events, hotels) rather than options to book: open the one asked for.
+      const venue = venueOffer(offers, request);
+      const key = venue ? decodeKey(venue.key) : null;
+      if (venue && key?.sel) {
+        await ctx.page.press(key.sel, `open ${venue.label.slice(0, 60)}`);
+      } else {
+        // The venue's own page asks for what the search could not (the day, how many): fill it in and send it.
+        const plan = offers.some((o) => o.available) ? null : searchForm(s, request);
+        if (!plan || !needsFilling(plan, request)) break;
+        await fillAndSubmit(ctx.page, plan, request, 'search');
+      }
+      s = await clearOverlays(ctx.page);
+      offers = readOffers(s, ctx.provider.scenario);
+    }
     const frames = s.frames.length ? await framesFacts(ctx.page) : [];
-    const offers = readOffers(s, ctx.provider.scenario);
     const found = classify(s, frames, offers);
     if (found.kind !== 'unexpected') return found;
     const invalid = s.fields.filter((f) => f.invalid).map((f) => `${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ''}`);
@@ -89,6 +106,18 @@ export const domStrategy: Strategy = {
     if (key.how === 'radio') {
       await ctx.page.check(key.sel);
       const s = await snapshot(ctx.page);
+      // The option's form may also ask how many (tickets, seats): answered before going on.
+      const radio = s.controls.find((c) => c.sel === key.sel);
+      const request = ctx.state.request;
+      if (radio && radio.form >= 0 && request) {
+        const fields = s.fields.filter((f) => f.form === radio.form && (fillable(f) || f.type === 'stepper'));
+        const plan = { form: radio.form, fields: assign(fields, searchRules(request.scenario)), score: 0 };
+        if (needsFilling(plan, request)) {
+          await fillAndSubmit(ctx.page, plan, request, 'choose an option');
+          await clearOverlays(ctx.page);
+          return;
+        }
+      }
       const next = continueAfterRadio(s, key.sel);
       if (next) await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} (${next.text})`);
     } else {
@@ -160,6 +189,24 @@ export const domStrategy: Strategy = {
     return [...new Set(out)].slice(0, 10);
   },
 };
+
+/** An offer that is the venue asked for, in a list of venues with no prices (search results, not booking options). */
+function venueOffer(offers: Offer[], request: SearchRequest): Offer | null {
+  if (request.scenario === 'flight' || offers.some((o) => o.priceText !== undefined || o.time !== undefined && request.scenario === 'restaurant')) return null;
+  const name = wordsOf(request.venue);
+  return offers.find((o) => o.available && wordsOf(o.label).includes(name)) ?? null;
+}
+
+/** Does the form ask for a part of the request it does not hold yet (an empty date, a different number)? */
+function needsFilling(plan: Plan, request: SearchRequest): boolean {
+  for (const [concept, fields] of plan.fields) {
+    const want = searchValue(request, concept);
+    if (want === undefined || !['date', 'checkIn', 'checkOut', 'quantity', 'time'].includes(concept)) continue;
+    const f = fields[0]!;
+    if (f.value === '' || (concept === 'quantity' && Number.parseInt(f.value, 10) !== Number(want) && !f.options.some((o) => o.value === f.value && new RegExp(`^\\D*${want}\\b`).test(o.text)))) return true;
+  }
+  return false;
+}
 
 function safeUrl(url: string): string {
   try {

@@ -14,7 +14,7 @@ const SUBMIT_WORDS = /\b(search|find|check|availability|show|see|go|look|book|co
 const STRONG_SUBMIT = /\b(search|find|check availability|show (times|results|availability|rooms|flights|tickets))\b/i;
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 
-interface Plan {
+export interface Plan {
   form: number;
   fields: Map<Concept, FieldInfo[]>;
   score: number;
@@ -53,9 +53,19 @@ export function looksLikeSearch(s: Snapshot, request: SearchRequest): boolean {
 export async function search(page: GuardedPage, startUrl: string, request: SearchRequest): Promise<void> {
   await page.goto(startUrl);
   await page.settle();
-  let s = await clearOverlays(page);
+  const s = await clearOverlays(page);
   const plan = searchForm(s, request);
   if (!plan) throw new NotUnderstood('search', page.url(), 'a search form asking for the booking (labelled fields for the date, the number of people…)', describeFields(s));
+  await fillAndSubmit(page, plan, request, 'search');
+}
+
+/**
+ * Fills what the form asks for (typed in one round trip, then the parts a person clicks: steppers,
+ * a date picker) and submits it. A date the form does not ask for at all is left for a later page
+ * (many sites ask for the day once the venue is chosen).
+ */
+export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: SearchRequest, stepName: string): Promise<void> {
+  let s: Snapshot;
   const typed: Array<[string, string]> = [];
   const clicked: Array<[Concept, FieldInfo, string]> = [];
   const pending: Concept[] = [];
@@ -80,11 +90,11 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
     const assigned = plan.fields.get(concept)?.[0];
     if (assigned && !pending.includes(concept)) continue;
     s = await snapshot(page);
-    await pickDate(page, s, value, assigned, concept);
+    await pickDate(page, s, value, assigned, concept, !assigned);
   }
   s = await snapshot(page);
   const submit = submitOf(s, plan.form);
-  if (!submit) throw new NotUnderstood('search', page.url(), 'the button that sends the search', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
+  if (!submit) throw new NotUnderstood(stepName, page.url(), 'the button that sends the search', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
   await page.press(submit.sel, `search (${submit.text})`);
   await clearOverlays(page);
 }
@@ -126,7 +136,7 @@ export function namesDate(text: string, iso: string): boolean {
  * control reads as the date (or the read-only date field is pressed), then moves month by month
  * until the day is shown, and presses it.
  */
-async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: FieldInfo | undefined, concept: Concept): Promise<void> {
+async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: FieldInfo | undefined, concept: Concept, optional: boolean): Promise<void> {
   const day = (snap: Snapshot) => snap.controls.find((c) => c.visible && !c.disabled && namesDate(c.text, iso));
   let target = day(s);
   if (!target) {
@@ -137,7 +147,7 @@ async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: Fiel
       await page.press(opener, `open the date picker for ${concept}`);
       s = await snapshot(page);
       target = day(s);
-    }
+    } else if (optional && !s.controls.some((c) => c.visible && datesIn(c.text).length)) return;
   }
   for (let months = 0; !target && months < 24; months++) {
     const next = s.controls.find((c) => c.visible && !c.disabled && NEXT_MONTH.test(c.text));
