@@ -57,7 +57,7 @@ export async function attempt(context: BrowserContext, provider: GenericProvider
     context,
     recorder,
     plan: { request, traveller: TRAVELLER, consent: consentSchema.parse({ maxRetries: 0 }), preferences: {}, ...plan },
-    baseUrl: provider.startUrl,
+    startUrl: provider.startUrl,
     signal: new AbortController().signal,
     stepDelayMs: 0,
     timeoutMs: 15_000,

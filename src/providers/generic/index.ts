@@ -1,5 +1,5 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
-import type { Driver, ProviderId } from '../types.ts';
+import type { Driver } from '../types.ts';
 import { NotUnderstood } from './dom/not-understood.ts';
 import { STRATEGIES } from './strategies.ts';
 import { DECLINE, type AttemptState, type GenericProvider, type StepContext, type Strategy } from './strategy.ts';
@@ -35,13 +35,13 @@ export function genericDriver(provider: GenericProvider, strategies: readonly St
   }
 
   return {
-    // Registered providers have ids of their own; the executor treats the id as a name.
-    id: provider.id as ProviderId,
+    id: provider.id,
     name: provider.name,
     scenario: provider.scenario,
-    async search(page, _base, request) {
+    async search(page, startUrl, request) {
       context(page).state.request = request;
-      await run('search', page, (s, ctx) => s.search?.(ctx, request));
+      // The executor's start URL (the registered one) wins over the one the driver was made with.
+      await run('search', page, (s, ctx) => s.search?.({ ...ctx, provider: { ...provider, startUrl: startUrl || provider.startUrl } }, request));
     },
     availability: (page) => run('availability', page, (s, ctx) => s.availability?.(ctx)),
     choose: (page, offer) => run('choose', page, (s, ctx) => s.choose?.(ctx, offer), context(page).state.offeredBy),
