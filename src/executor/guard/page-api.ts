@@ -1,4 +1,4 @@
-import type { Frame, Locator, Page, Response } from 'playwright-core';
+import type { Frame, Locator, Page, Request, Response } from 'playwright-core';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { armPress, classifyChoice, classifyControl, classifyField, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
@@ -99,6 +99,8 @@ export class GuardedPage {
   readonly #timeout: number;
   readonly #elementTimeout: number;
   #status: number | null = null;
+  #acts = 0;
+  readonly #network: NetworkWatch;
 
   constructor(page: Page, events: GuardEvents, options: GuardedPageOptions = {}) {
     this.#page = page;
@@ -106,10 +108,19 @@ export class GuardedPage {
     this.#timeout = options.timeoutMs ?? 15_000;
     // Server-rendered pages are complete when they arrive; a missing element is missing, not late.
     this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 10_000);
+    this.#network = watchNetwork(page);
   }
 
   url(): string {
     return this.#page.url();
+  }
+
+  /**
+   * Changes whenever the driver acts on the page (navigates, fills, presses) or a new document
+   * arrives: a reading of the page taken at the same generation is still current.
+   */
+  get generation(): number {
+    return this.#acts + this.#network.documents * 1_000_000;
   }
 
   /** HTTP status of the document now shown (null before the first navigation). */
@@ -118,6 +129,7 @@ export class GuardedPage {
   }
 
   async goto(url: string): Promise<number | null> {
+    this.#acts++;
     const response = await this.#page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.#timeout });
     return this.#arrived(response);
   }
@@ -128,6 +140,7 @@ export class GuardedPage {
   }
 
   async fill(selector: string, value: string): Promise<void> {
+    this.#acts++;
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'fill');
@@ -137,6 +150,7 @@ export class GuardedPage {
   /** Fills several fields at once (all or none: a card-code field among them is refused). */
   async fillForm(fields: Array<[string, string]>): Promise<void> {
     if (fields.length === 0) return;
+    this.#acts++;
     await this.#one(fields[0]![0]);
     const result = await this.#bounded(this.#page.evaluate(fillFields, fields), 'fill a form');
     if (result.card) this.#refuse(result.card, 'fill');
@@ -150,6 +164,7 @@ export class GuardedPage {
   }
 
   async select(selector: string, value: string): Promise<void> {
+    this.#acts++;
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'choose a value in');
@@ -159,6 +174,7 @@ export class GuardedPage {
 
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
+    this.#acts++;
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyChoice), 'classify a field');
     if (field) this.#refuse(field, 'tick');
@@ -184,9 +200,67 @@ export class GuardedPage {
     }
   }
 
+  /**
+   * Presses a control that may or may not load a new page (a single-page app's button, a date in a
+   * picker, a stepper's +, a consent banner's choice) and waits for the page to settle. The same
+   * guard checks as submit(): refused, as the pause, when a card-code field is involved.
+   */
+  async press(selector: string, what: string): Promise<number | null> {
+    const target = await this.#one(selector);
+    for (let press = 1; ; press++) {
+      const pressed = await this.#pressOnce(target, what, true);
+      if (pressed.kind === 'navigated') return pressed.status;
+      if (press === MAX_PRESSES) {
+        this.#events.denied('driver', `Payment guard (driver layer) refused to press '${pressed.control}': a frame appeared on the page each of the ${MAX_PRESSES} times it was pressed.`);
+        throw new CardCheckFailed(pressed.control, 'a frame appeared on the page each time the control was pressed');
+      }
+    }
+  }
+
+  /**
+   * Waits until the page has settled: no document, script or fetch request in flight, the document
+   * parsed, and no DOM change for a short quiet moment (a MutationObserver in the page), all within
+   * the time limit. A page that never settles (a ticking animation) is taken as it is at the limit.
+   */
+  async settle(): Promise<void> {
+    const deadline = Date.now() + this.#timeout;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await this.#network.idle(Math.min(left, NETWORK_IDLE_CAP_MS));
+      const documents = this.#network.documents;
+      const quiet = await timeLimit(this.#page.evaluate(domQuiet, [DOM_QUIET_MS, Math.min(DOM_QUIET_CAP_MS, Math.max(0, deadline - Date.now()))] as const).then(() => true, () => false), this.#timeout, () => false);
+      // Settled only if nothing started meanwhile (a navigation destroys the evaluation: asked again).
+      if (quiet && this.#network.inFlight === 0 && this.#network.documents === documents) return;
+      if (!quiet && this.#page.isClosed()) return;
+    }
+  }
+
+  /**
+   * Runs a read-only question in the page (the generic driver's page analysis: one round trip for a
+   * whole question across the page). The function must not change the page: it is sent as source.
+   */
+  async inspect<R, A>(fn: (arg: A) => R, arg: A): Promise<R> {
+    return this.#bounded(this.#page.evaluate(fn as never, arg as never) as Promise<R>, 'read the page');
+  }
+
+  /** The same question asked of every frame (same-origin and cross-origin iframes); frames that cannot answer are left out. */
+  async inspectFrames<R, A>(fn: (arg: A) => R, arg: A): Promise<Array<{ url: string; main: boolean; result: R }>> {
+    const main = this.#page.mainFrame();
+    const answers = await Promise.all(this.#page.frames().map(async (frame) => {
+      try {
+        return { url: frame.url(), main: frame === main, result: await this.#bounded(frame.evaluate(fn as never, arg as never) as Promise<R>, 'read a frame') };
+      } catch {
+        return null;
+      }
+    }));
+    return answers.filter((a): a is { url: string; main: boolean; result: Awaited<R> } => a !== null) as Array<{ url: string; main: boolean; result: R }>;
+  }
+
   /** One press, watched from before the check to the click: it navigates, or a frame with no card field stopped it. */
-  async #pressOnce(target: Locator, what: string): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string }> {
+  async #pressOnce(target: Locator, what: string, settle = false): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
+    this.#acts++;
     const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
     let armed = true;
     try {
@@ -195,8 +269,9 @@ export class GuardedPage {
       const onPage = !control.field && !control.frame ? await this.#cardFieldAnywhere(control.label) : null;
       const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
       if (field) this.#pause(control.label, field);
-      const navigation = this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
-      navigation.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
+      const navigation = settle ? null : this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
+      navigation?.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
+      const documents = this.#network.documents;
       await target.click({ timeout: this.#timeout });
       // The document is gone when the click navigated it away: nothing stopped the click then.
       const stopped = await watch.evaluate((w) => w.disarm()).catch(() => null);
@@ -209,7 +284,14 @@ export class GuardedPage {
         return { kind: 'frame_appeared', control: control.label };
       }
       this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
-      return { kind: 'navigated', status: this.#arrived(await navigation) };
+      if (navigation) return { kind: 'navigated', status: this.#arrived(await navigation) };
+      await this.settle();
+      // A press that loaded a new document answers with its status, as a navigation does.
+      if (this.#network.documents !== documents) {
+        this.#status = this.#network.status;
+        if (this.#status !== null && (this.#status >= 500 || this.#status === 429)) throw new HttpStatusError(this.#status, this.#page.url());
+      }
+      return { kind: 'navigated', status: this.#status };
     } finally {
       // Disarmed after the click already (or its document is gone): one round trip less per press.
       if (armed) await watch.evaluate((w) => w.disarm()).catch(() => {});
@@ -356,4 +438,97 @@ export class GuardedPage {
 
 function normalise(text: string | null): string | null {
   return text === null ? null : text.replace(/\s+/g, ' ').trim();
+}
+
+/** How long the DOM must stay unchanged to count as settled, and how long a busy DOM is waited for. */
+const DOM_QUIET_MS = 60;
+const DOM_QUIET_CAP_MS = 3_000;
+/** A request that never ends (a long poll) does not hold the page's settling beyond this. */
+const NETWORK_IDLE_CAP_MS = 5_000;
+
+/** In the page, read-only: resolves once the document is parsed and no mutation happened for `quiet` ms (or after `cap` ms). */
+function domQuiet([quiet, cap]: readonly [number, number]): Promise<void> {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    let last = start;
+    const observer = new MutationObserver(() => {
+      last = performance.now();
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const tick = () => {
+      const now = performance.now();
+      if ((document.readyState !== 'loading' && now - last >= quiet) || now - start >= cap) {
+        observer.disconnect();
+        resolve();
+      } else setTimeout(tick, Math.max(10, quiet - (now - last)));
+    };
+    setTimeout(tick, quiet);
+  });
+}
+
+interface NetworkWatch {
+  /** Document, script, fetch and XHR requests under way. */
+  readonly inFlight: number;
+  /** Main-frame documents received so far, and the status of the last one. */
+  readonly documents: number;
+  readonly status: number | null;
+  idle(maxMs: number): Promise<void>;
+}
+
+const WATCHED = new Set(['document', 'script', 'fetch', 'xhr']);
+
+/** Counts the page's requests in flight, so that settling waits for a single-page app's fetches. */
+function watchNetwork(page: Page): NetworkWatch {
+  const pending = new Set<Request>();
+  let waiters: Array<() => void> = [];
+  const state = { documents: 0, status: null as number | null };
+  const release = () => {
+    if (pending.size > 0) return;
+    const ready = waiters;
+    waiters = [];
+    for (const w of ready) w();
+  };
+  const done = (request: Request) => {
+    if (pending.delete(request)) release();
+  };
+  page.on('request', (request) => {
+    if (WATCHED.has(request.resourceType())) pending.add(request);
+  });
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  page.on('response', (response) => {
+    const request = response.request();
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      state.documents++;
+      state.status = response.status();
+    }
+  });
+  page.on('framenavigated', (frame) => {
+    // Requests of a document that went away never finish.
+    if (frame !== page.mainFrame()) return;
+    for (const r of pending) if (r.resourceType() !== 'document') pending.delete(r);
+    release();
+  });
+  return {
+    get inFlight() {
+      return pending.size;
+    },
+    get documents() {
+      return state.documents;
+    },
+    get status() {
+      return state.status;
+    },
+    idle(maxMs) {
+      if (pending.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(finish, maxMs);
+        function finish() {
+          clearTimeout(timer);
+          resolve();
+        }
+        waiters.push(finish);
+      });
+    },
+  };
 }

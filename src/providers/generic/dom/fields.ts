@@ -1,0 +1,184 @@
+import type { SearchRequest, Traveller } from '../../types.ts';
+import type { FieldInfo } from './snapshot.ts';
+
+// Which field asks for what: by the HTML autocomplete token first (the standard a site publishes for
+// password managers), then by the input type, then by what a person reads (label, aria name,
+// placeholder, name). Each concept is one thing a booking form asks; values come from the request
+// or the traveller.
+
+export type Concept =
+  | 'venue' | 'city' | 'date' | 'checkIn' | 'checkOut' | 'time' | 'quantity' | 'origin' | 'destination' | 'airline' | 'departureTime' | 'cabin' | 'seatType' | 'roomPreference'
+  | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'bday' | 'passportNumber' | 'passportCountry' | 'knownTraveler';
+
+interface Rule {
+  concept: Concept;
+  /** autocomplete tokens that name it (the last token of the attribute: "section-p1 given-name" → given-name). */
+  tokens?: string[];
+  types?: string[];
+  words?: RegExp;
+  /** Words that rule it out (a "Departure date" is not the origin). */
+  not?: RegExp;
+}
+
+const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
+  restaurant: [
+    { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|location|where)\b/ },
+    { concept: 'date', types: ['date'], words: /\b(date|day|when)\b/, not: /\btime\b/ },
+    { concept: 'time', types: ['time'], words: /\btime\b/ },
+    { concept: 'quantity', words: /\b(party|guests?|people|persons?|diners?|covers?|how many|size|pax)\b/ },
+    { concept: 'venue', words: /\b(restaurant|venue|name|place|search|what)\b/, not: /\b(city|town|your name|first|last|given|family)\b/ },
+  ],
+  hotel: [
+    { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|destination|location|where)\b/ },
+    { concept: 'checkIn', words: /\b(check ?in|arriv\w*|from|start)\b/, not: /\btime\b/ },
+    { concept: 'checkOut', words: /\b(check ?out|depart\w*|leave|leaving|until|end)\b/, not: /\btime\b/ },
+    { concept: 'quantity', words: /\b(adults?|guests?|people|persons?|travell?ers?)\b/, not: /\b(children|kids|infants?|rooms?)\b/ },
+    { concept: 'roomPreference', words: /\b(room|bed|preference)\b/, not: /\b(rooms|number of rooms|how many)\b/ },
+    { concept: 'venue', words: /\b(hotel|property|venue|accommodation|name|stay|search)\b/, not: /\b(city|town|destination|first|last|given|family|room)\b/ },
+  ],
+  flight: [
+    { concept: 'origin', words: /\b(from|origin|leaving from|departure (airport|city)|flying from)\b/, not: /\b(date|time)\b/ },
+    { concept: 'destination', words: /\b(to|destination|going to|arrival (airport|city)|flying to)\b/, not: /\b(date|time)\b/ },
+    { concept: 'date', types: ['date'], words: /\b(date|depart\w*|when|outbound)\b/, not: /\b(time|return)\b/ },
+    { concept: 'departureTime', types: ['time'], words: /\b(time|leave around|departure time)\b/ },
+    { concept: 'quantity', words: /\b(passengers?|travell?ers?|adults?|people|persons?|pax|seats?)\b/, not: /\b(children|infants?)\b/ },
+    { concept: 'airline', words: /\b(airline|carrier)\b/ },
+    { concept: 'cabin', words: /\b(cabin|class)\b/ },
+  ],
+  activity: [
+    { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|where|location)\b/ },
+    { concept: 'date', types: ['date'], words: /\b(date|day|when)\b/ },
+    { concept: 'quantity', words: /\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats)\b/, not: /\b(type|section)\b/ },
+    { concept: 'seatType', words: /\b(seat type|seating|section|ticket type|seat|category|class)\b/ },
+    { concept: 'venue', words: /\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, not: /\b(city|town|date|first|last|given|family)\b/ },
+  ],
+};
+
+const GUEST_RULES: Rule[] = [
+  { concept: 'email', tokens: ['email'], types: ['email'], words: /\be ?mail\b/ },
+  { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: /\b(phone|mobile|telephone|tel|cell)\b/ },
+  { concept: 'givenName', tokens: ['given-name'], words: /\b(first ?name|given ?names?|forename|first)\b/ },
+  { concept: 'familyName', tokens: ['family-name'], words: /\b(last ?name|surname|family ?name|last)\b/ },
+  { concept: 'bday', tokens: ['bday'], words: /\b(birth|dob|born)\b/ },
+  { concept: 'passportNumber', words: /\b(passport|document) ?(number|no|#)?\b|\bpassport\b/, not: /\b(country|issu\w*|expir\w*|nationality)\b/ },
+  { concept: 'passportCountry', tokens: ['country', 'country-name'], words: /\b(country|nationality|issued by|issuing)\b/ },
+  { concept: 'knownTraveler', words: /\b(known travell?er|ktn|redress)\b/ },
+  { concept: 'fullName', tokens: ['name'], words: /\b(full name|your name|name)\b/, not: /\b(first|last|given|family|sur|user|card|company|hotel|restaurant|event)/ },
+];
+
+/** Lowercase words of a field's description, identifiers split (`checkIn`, `check_in` → "check in"). */
+export function wordsOf(text: string): string {
+  return text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[_\-[\]|.:()*]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+function token(f: FieldInfo): string {
+  return f.autocomplete.split(/\s+/).filter(Boolean).pop() ?? '';
+}
+
+/** How well a field matches a rule: 3 by token, 2 by words, 1 by type alone, 0 not at all. */
+function score(rule: Rule, f: FieldInfo): number {
+  const words = wordsOf(f.text);
+  if (rule.not?.test(words) && !rule.tokens?.includes(token(f))) return 0;
+  if (rule.tokens?.includes(token(f))) return 3;
+  if (rule.words?.test(words)) return 2;
+  if (rule.types?.includes(f.type)) return 1;
+  return 0;
+}
+
+/** Fields a person would type into (visible, enabled, not a card code, not a choice box). */
+export function fillable(f: FieldInfo): boolean {
+  return f.visible && !f.disabled && !f.card && f.type !== 'radio' && f.type !== 'checkbox' && f.type !== 'password';
+}
+
+/**
+ * Assigns concepts to fields: each field at most one concept, each concept its best field (ties go
+ * to the field that comes first). Concepts that repeat (one per passenger) take every field that
+ * scores for them, in page order.
+ */
+export function assign(fields: FieldInfo[], rules: Rule[]): Map<Concept, FieldInfo[]> {
+  const out = new Map<Concept, FieldInfo[]>();
+  const taken = new Set<FieldInfo>();
+  // Strongest evidence first: every token match, then words, then types.
+  for (const level of [3, 2, 1]) {
+    for (const rule of rules) {
+      if (out.has(rule.concept)) continue;
+      const hits = fields.filter((f) => !taken.has(f) && score(rule, f) === level);
+      if (hits.length === 0) continue;
+      out.set(rule.concept, hits);
+      for (const h of hits) taken.add(h);
+    }
+  }
+  return out;
+}
+
+export function searchRules(scenario: SearchRequest['scenario']): Rule[] {
+  return SEARCH_RULES[scenario];
+}
+
+export function guestRules(): Rule[] {
+  return GUEST_RULES;
+}
+
+/** The request's value for a search concept. */
+export function searchValue(request: SearchRequest, concept: Concept): string | undefined {
+  const r = request as Record<string, unknown>;
+  const pick = (k: string) => (r[k] === undefined || r[k] === null || r[k] === '' ? undefined : String(r[k]));
+  switch (concept) {
+    case 'quantity':
+      return pick(request.scenario === 'restaurant' ? 'partySize' : request.scenario === 'hotel' ? 'adults' : request.scenario === 'flight' ? 'passengers' : 'tickets');
+    case 'venue': case 'city': case 'date': case 'time': case 'checkIn': case 'checkOut': case 'origin': case 'destination':
+    case 'airline': case 'departureTime': case 'cabin': case 'seatType': case 'roomPreference':
+      return pick(concept);
+    default:
+      return undefined;
+  }
+}
+
+/** The traveller's value for a guest concept. */
+export function guestValue(t: Traveller, concept: Concept): string | undefined {
+  switch (concept) {
+    case 'givenName': return t.givenName;
+    case 'familyName': return t.familyName;
+    case 'fullName': return `${t.givenName} ${t.familyName}`;
+    case 'email': return t.email;
+    case 'tel': return t.phone;
+    case 'bday': return t.birthDate;
+    case 'passportNumber': return t.passportNumber;
+    case 'passportCountry': return t.passportCountry;
+    case 'knownTraveler': return t.knownTravelerNumber;
+    default: return undefined;
+  }
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** A value as the field takes it: ISO dates into date inputs, the site's own pattern for text dates, a list's option by value or text. */
+export function valueFor(f: FieldInfo, value: string): string | null {
+  if (f.tag === 'select') return optionFor(f, value);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (iso && f.type !== 'date') {
+    const hint = `${f.placeholder} ${f.text}`.toLowerCase();
+    const [, y, m, d] = iso;
+    if (/dd\s*[/.-]\s*mm/.test(hint)) return `${d}${hint.match(/dd\s*([/.-])/)![1]}${m}${hint.match(/dd\s*[/.-]\s*mm\s*([/.-])/)?.[1] ?? '/'}${y}`;
+    if (/mm\s*[/.-]\s*dd/.test(hint)) return `${m}${hint.match(/mm\s*([/.-])/)![1]}${d}${hint.match(/mm\s*[/.-]\s*dd\s*([/.-])/)?.[1] ?? '/'}${y}`;
+  }
+  return value;
+}
+
+/** The option of a list that means `value`: same value, same text, the number in its text, or the date/month named. */
+export function optionFor(f: FieldInfo, value: string): string | null {
+  const want = value.trim().toLowerCase();
+  const options = f.options.filter((o) => !o.disabled);
+  const exact = options.find((o) => o.value.toLowerCase() === want) ?? options.find((o) => o.text.toLowerCase() === want);
+  if (exact) return exact.value;
+  if (/^\d+$/.test(want)) {
+    const n = options.find((o) => new RegExp(`^\\D*${want}\\b`).test(o.text) || o.value === want);
+    if (n) return n.value;
+  }
+  const starts = options.find((o) => o.text.toLowerCase().startsWith(want) || o.value.toLowerCase().startsWith(want));
+  if (starts) return starts.value;
+  const contains = options.find((o) => want.length >= 3 && (o.text.toLowerCase().includes(want) || want.includes(o.text.toLowerCase()) && o.text.length >= 3));
+  return contains?.value ?? null;
+}
+
+export { MONTHS };

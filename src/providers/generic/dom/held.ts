@@ -1,0 +1,165 @@
+import { datesIn, quantityIn, timesIn } from '../../../executor/held.ts';
+import { amount, priceIn } from '../../shared/pages.ts';
+import type { Held, SearchRequest } from '../../types.ts';
+import type { Snapshot } from './snapshot.ts';
+
+// What the site holds, read from its review or payment page: schema.org Reservation data where the
+// page publishes it, else its label–value pairs (definition lists, two-cell rows, "Label: value"
+// lines), else its headings and the text around the first date.
+
+type Scenario = SearchRequest['scenario'];
+
+const VENUE = /\b(restaurant|hotel|property|venue|event|show|performer|attraction|activity|flight|airline|carrier|route|city|location|where)\b/i;
+const WHEN = /\b(date|dates|time|when|check ?-?in|check ?-?out|arriv\w*|depart\w*|schedule|stay|nights?|starts?|doors)\b/i;
+const QUANTITY = /\b(party|party size|guests?|people|persons?|adults?|passengers?|travell?ers?|tickets?|quantity|qty|covers|diners|seats)\b/i;
+const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|table|category)\b/i;
+const PRICE = /\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/i;
+const PERSONAL = /\b(name|e-?mail|phone|mobile|tel|contact|buyer|attendee|lead guest|passenger \d+|requests?|notes?|address|born|passport)\b/i;
+const GENERIC_HEADING = /\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire)\b/i;
+const CARD_BRAND = /\b(visa|mastercard|master card|amex|american express|discover|diners club|jcb|maestro)\b[^\n]{0,16}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
+const CARD_ON_FILE = /\bcard\b[^\n]{0,24}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
+const UNIT: Record<Scenario, string> = { restaurant: 'guests', hotel: 'adults', flight: 'passengers', activity: 'tickets' };
+
+function pairsMatching(s: Snapshot, pattern: RegExp, not?: RegExp): Snapshot['pairs'] {
+  const seen = new Set<string>();
+  return s.pairs.filter((p) => {
+    if (!pattern.test(p.label) || not?.test(p.label) || p.value === '' || seen.has(`${p.label}|${p.value}`)) return false;
+    seen.add(`${p.label}|${p.value}`);
+    return true;
+  });
+}
+
+/** The schema.org Reservation the page publishes (JSON-LD or microdata), flattened to strings. */
+export function schemaReservation(s: Snapshot): Record<string, unknown> | null {
+  let found: Record<string, unknown> | null = null;
+  const visit = (node: unknown, depth: number) => {
+    if (found || depth > 6 || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.slice(0, 100).forEach((n) => visit(n, depth + 1));
+    const o = node as Record<string, unknown>;
+    if (/Reservation\b/.test(String(o['@type'] ?? ''))) found = o;
+    else for (const v of Object.values(o)) visit(v, depth + 1);
+  };
+  visit(s.jsonld, 0);
+  if (found) return found;
+  const m = s.microdata.find((x) => /schema\.org\/\w*Reservation\b/.test(x.type));
+  return m ? m.props : null;
+}
+
+function nameIn(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object') return String((v as Record<string, unknown>).name ?? '');
+  return '';
+}
+
+function fromSchema(r: Record<string, unknown>, scenario: Scenario): Partial<Held> {
+  const out: Partial<Held> = {};
+  const venue = nameIn(r.reservationFor) || nameIn(r.provider);
+  if (venue) out.venue = venue;
+  const when = [r.startTime, r.checkinTime, r.checkoutTime, r.endTime, (r.reservationFor as Record<string, unknown> | undefined)?.startDate, (r.reservationFor as Record<string, unknown> | undefined)?.departureTime]
+    .filter((v) => typeof v === 'string' && v).map(String);
+  if (when.length) out.when = when.map((w) => w.replace('T', ' ').slice(0, 16)).join(' to ');
+  const n = r.partySize ?? r.numAdults ?? r.numSeats ?? r.ticketQuantity;
+  if (n !== undefined && n !== '') out.quantity = `${String(n)} ${UNIT[scenario]}`;
+  const price = r.totalPrice ?? r.price;
+  if (price !== undefined) out.price = `${String(r.priceCurrency ?? '')} ${typeof price === 'object' ? String((price as Record<string, unknown>).price ?? '') : String(price)}`.trim();
+  return out;
+}
+
+/** The held booking as the page states it. */
+export function readHeld(s: Snapshot, scenario: Scenario): Held {
+  const schema = schemaReservation(s);
+  const fromData = schema ? fromSchema(schema, scenario) : {};
+  const venues = pairsMatching(s, VENUE, /\b(date|time|depart|arriv)\b/i);
+  const whens = pairsMatching(s, WHEN, PERSONAL);
+  const items = pairsMatching(s, ITEM, PERSONAL).filter((p) => !QUANTITY.test(p.label));
+  const prices = pairsMatching(s, PRICE).filter((p) => priceIn(p.value));
+
+  let venue = fromData.venue ?? venues.map((p) => p.value).join(', ');
+  if (!venue) venue = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? '';
+
+  let when = fromData.when ?? whens.filter((p) => datesIn(p.value).length || timesIn(p.value).length).map((p) => p.value).join(' · ');
+  if (!datesIn(when).length) {
+    // No labelled date: the text that follows the page's first date ("Paris · Mar 14, 2031 · starts 19:30").
+    const text = s.text;
+    const first = datesIn(text)[0];
+    if (first) {
+      const at = indexOfDate(text);
+      when = [when, text.slice(at, at + 60).trim()].filter(Boolean).join(' · ');
+    }
+  }
+
+  let quantity = fromData.quantity ?? '';
+  const unit = (n: number) => (n === 1 ? UNIT[scenario].slice(0, -1) : UNIT[scenario]);
+  if (!quantity) {
+    for (const p of pairsMatching(s, QUANTITY, PERSONAL)) {
+      // A list of people (one entry per traveller) says how many by its length.
+      if (p.entries > 0 && !/^\s*\d+\b/.test(p.value)) {
+        quantity = `${p.entries} ${unit(p.entries)} (${p.label})`;
+        break;
+      }
+      if (!/^\D{0,12}\d+\b/.test(p.value)) continue;
+      if (quantityIn(scenario, p.value) !== null) {
+        quantity = p.value;
+        break;
+      }
+      const n = /\d+/.exec(p.value)?.[0];
+      if (n && quantityIn(scenario, `${p.label} ${p.value}`) === null) {
+        quantity = `${n} ${unit(Number(n))} (${p.label}: ${p.value.slice(0, 40)})`;
+        break;
+      }
+      if (n) {
+        quantity = `${p.label} ${p.value}`;
+        break;
+      }
+    }
+  }
+  if (!quantity) {
+    const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}`, 'i').exec(s.text)?.[0] : undefined;
+    const times = /\b(\d+)\s*[×x]\s/.exec(s.text);
+    quantity = sentence ?? (times ? `${times[1]} ${unit(Number(times[1]))} (${times[0].trim()})` : '');
+  }
+
+  const total = prices.find((p) => /\btotal\b/i.test(p.label)) ?? prices[0];
+  const price = fromData.price ?? (total ? total.value : (totalIn(s.text) ?? ''));
+  const item = items[0]?.value;
+  const card = cardOnFileIn(s);
+  return {
+    venue: venue.slice(0, 160),
+    when: when.slice(0, 200),
+    quantity: quantity.slice(0, 120),
+    ...(item ? { item: item.slice(0, 120) } : {}),
+    price: price.slice(0, 80),
+    ...(card ? { cardOnFile: card } : {}),
+  };
+}
+
+function indexOfDate(text: string): number {
+  const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
+  const hits = patterns.map((p) => p.exec(text)?.index ?? -1).filter((i) => i >= 0);
+  const at = hits.length ? Math.min(...hits) : 0;
+  // Start at the sentence or item the date sits in.
+  const before = text.slice(Math.max(0, at - 40), at);
+  const cut = Math.max(before.lastIndexOf('·'), before.lastIndexOf('.'), before.lastIndexOf(':'));
+  return cut >= 0 ? at - before.length + cut + 1 : Math.max(0, at - 40);
+}
+
+/** The card the site has on file, as it shows it ("Visa •••• 4242"). */
+export function cardOnFileIn(s: Snapshot): string | undefined {
+  return CARD_BRAND.exec(s.text)?.[0] ?? CARD_ON_FILE.exec(s.text)?.[0];
+}
+
+/** The total in a text without labels: the amount after "=" or "total", else the largest amount shown. */
+export function totalIn(text: string): string | undefined {
+  const labelled = /(?:=|\btotal\b[^€$£\d]{0,20})\s*([€$£]\s?\d[\d,]*(?:\.\d{2})?)/i.exec(text);
+  if (labelled) return labelled[1];
+  const all = [...text.matchAll(/[€$£]\s?\d[\d,]*(?:\.\d{2})?/g)].map((m) => m[0]);
+  return all.sort((a, b) => (amount(b) ?? 0) - (amount(a) ?? 0))[0];
+}
+
+/** The amount the payment page asks for. */
+export function amountDue(s: Snapshot): string | undefined {
+  const due = pairsMatching(s, PRICE).find((p) => priceIn(p.value));
+  if (due) return priceIn(due.value);
+  const m = /\b(total|due|amount|pay|deposit)\b[^€$£\d]{0,30}([€$£]\s?\d[\d,]*(?:\.\d{2})?)/i.exec(s.text);
+  return m?.[2] ?? totalIn(s.text);
+}

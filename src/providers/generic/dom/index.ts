@@ -1,0 +1,218 @@
+import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from '../../types.ts';
+import type { Strategy, StepContext } from '../strategy.ts';
+import { confirmationCode } from './confirmation.ts';
+import { fillGuest } from './guest.ts';
+import { amountDue, cardOnFileIn, readHeld } from './held.ts';
+import { NotUnderstood } from './not-understood.ts';
+import { continueAfterRadio, decodeKey, readOffers } from './offers.ts';
+import { classify } from './outcomes.ts';
+import { clearOverlays } from './overlays.ts';
+import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
+import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
+import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
+import { datesIn } from '../../../executor/held.ts';
+
+// The page as a person and a screen reader see it: every step reads the page once (snapshot), works
+// out what it is from web standards (labels, ARIA, autocomplete tokens, input types, schema.org),
+// and acts through the guarded page API only. It never declines: it is the last strategy.
+
+const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
+const NOT_ONWARD = /\b(edit|back|modify|cancel|change|remove|sign ?in|log ?in|start over|new search|previous|help)\b/i;
+const ONWARD = /\b(pay|payment|checkout|check out|confirm|book|reserve|proceed|complete|continue|place order|purchase|next|buy)\b/i;
+const NO_CARD = /\b(no card|pay (at|on) (the )?(venue|restaurant|hotel|property|door|airport|arrival|night|box office)|pay later|no (online )?payment|nothing (is |will be )?charged|pay on the (door|night))\b/i;
+
+interface DomNotes {
+  reviewIsPayment?: boolean;
+}
+
+function notes(ctx: StepContext): DomNotes {
+  let n = ctx.state.notes.get('dom') as DomNotes | undefined;
+  if (!n) ctx.state.notes.set('dom', (n = {}));
+  return n;
+}
+
+/** The control that goes on from a review page (not "edit", not "back"). */
+function onward(s: Snapshot): ControlInfo | null {
+  const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && !CHROME.has(c.region) && !NOT_ONWARD.test(c.text));
+  return usable.find((c) => c.submits && ONWARD.test(c.text)) ?? usable.find((c) => ONWARD.test(c.text) && c.tag !== 'a') ?? usable.find((c) => ONWARD.test(c.text)) ?? null;
+}
+
+function cardFieldOn(s: Snapshot): string | null {
+  return s.fields.find((f) => f.card && f.visible)?.sel ?? null;
+}
+
+/** A card-code field in any frame: its selector, or the selector of the iframe that holds it. */
+async function cardField(page: GuardedPage, s: Snapshot): Promise<string | null> {
+  const onPage = cardFieldOn(s);
+  if (onPage) return onPage;
+  if (s.frames.length === 0) return null;
+  for (const f of await framesFacts(page)) {
+    if (f.main || !f.result.card) continue;
+    const owner = s.frames.find((x) => x.src === f.url) ?? s.frames.find((x) => f.url.startsWith(x.src) && x.src !== '');
+    return owner?.sel ?? s.frames[0]!.sel;
+  }
+  return null;
+}
+
+function evidence(s: Snapshot): string {
+  const parts = [
+    s.headings.length ? `headings ${s.headings.slice(0, 3).map((h) => `"${h.slice(0, 60)}"`).join(', ')}` : 'no headings',
+    s.alerts.length ? `messages ${s.alerts.slice(0, 3).map((a) => `"${a.slice(0, 80)}"`).join(', ')}` : '',
+    `${s.controls.filter((c) => c.visible).length} controls`,
+  ].filter(Boolean);
+  return parts.join('; ');
+}
+
+export const domStrategy: Strategy = {
+  name: 'dom',
+
+  async search(ctx, request) {
+    await search(ctx.page, ctx.provider.startUrl, request);
+  },
+
+  async availability(ctx): Promise<Availability> {
+    let s = await clearOverlays(ctx.page);
+    const request = ctx.state.request;
+    let offers = readOffers(s, ctx.provider.scenario);
+    for (let depth = 0; request && depth < 3; depth++) {
+      // A list of venues (events, hotels) rather than options to book: open the one asked for.
+      const venue = venueOffer(offers, request);
+      const key = venue ? decodeKey(venue.key) : null;
+      if (venue && key?.sel) {
+        await ctx.page.press(key.sel, `open ${venue.label.slice(0, 60)}`);
+      } else {
+        // The venue's own page asks for what the search could not (the day, how many): fill it in and send it.
+        const plan = offers.some((o) => o.available) ? null : searchForm(s, request);
+        if (!plan || !needsFilling(plan, request)) break;
+        await fillAndSubmit(ctx.page, plan, request, 'search');
+      }
+      s = await clearOverlays(ctx.page);
+      offers = readOffers(s, ctx.provider.scenario);
+    }
+    const frames = s.frames.length ? await framesFacts(ctx.page) : [];
+    const found = classify(s, frames, offers);
+    if (found.kind !== 'unexpected') return found;
+    const invalid = s.fields.filter((f) => f.invalid).map((f) => `${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ''}`);
+    return {
+      kind: 'unexpected',
+      message: `the generic driver could not go on at the availability step on ${safeUrl(s.url)}: it looked for options to choose (radio inputs, buttons, rows or cards with a time or a price), a "no availability" notice, a sign-in wall or a CAPTCHA, and found ${invalid.length ? `the search form refusing ${invalid.slice(0, 3).join('; ')}` : evidence(s)}`,
+    };
+  },
+
+  async choose(ctx, offer) {
+    const key = decodeKey(offer.key);
+    if (!key || !key.sel) throw new NotUnderstood('choose an option', ctx.page.url(), `a control for "${offer.label}"`, 'none (the option shows no control)');
+    if (key.how === 'radio') {
+      await ctx.page.check(key.sel);
+      const s = await snapshot(ctx.page);
+      // The option's form may also ask how many (tickets, seats): answered before going on.
+      const radio = s.controls.find((c) => c.sel === key.sel);
+      const request = ctx.state.request;
+      if (radio && radio.form >= 0 && request) {
+        const fields = s.fields.filter((f) => f.form === radio.form && (fillable(f) || f.type === 'stepper'));
+        const plan = { form: radio.form, fields: assign(fields, searchRules(request.scenario)), score: 0 };
+        if (needsFilling(plan, request)) {
+          await fillAndSubmit(ctx.page, plan, request, 'choose an option');
+          await clearOverlays(ctx.page);
+          return;
+        }
+      }
+      const next = continueAfterRadio(s, key.sel);
+      if (next) await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} (${next.text})`);
+    } else {
+      await ctx.page.press(key.sel, `choose ${offer.label.slice(0, 60)}`);
+    }
+    await clearOverlays(ctx.page);
+  },
+
+  async guestDetails(ctx, traveller) {
+    await fillGuest(ctx.page, traveller);
+  },
+
+  async review(ctx): Promise<ReviewPage | null> {
+    const s = await clearOverlays(ctx.page);
+    const scenario = ctx.provider.scenario;
+    // A page that takes the card code at once is review and payment in one.
+    if (await cardField(ctx.page, s)) {
+      notes(ctx).reviewIsPayment = true;
+      return { held: readHeld(s, scenario), noCardStep: false };
+    }
+    // Still a form asking for something (the guest details refused): not the review.
+    if (s.fields.some((f) => f.visible && !f.card && (f.invalid || (f.required && f.value === '' && f.type !== 'checkbox' && f.type !== 'radio')))) return null;
+    const next = onward(s);
+    if (!next || datesIn(s.text).length === 0) return null;
+    return { held: readHeld(s, scenario), noCardStep: NO_CARD.test(s.text) && !/\b(pay|payment|checkout|card)\b/i.test(next.text) };
+  },
+
+  async confirmReview(ctx) {
+    if (notes(ctx).reviewIsPayment) return;
+    const s = await snapshot(ctx.page);
+    const next = onward(s);
+    if (!next) throw new NotUnderstood('review', ctx.page.url(), 'the button that goes on from the review (continue, payment, confirm)', evidence(s));
+    await ctx.page.press(next.sel, `go on from the review (${next.text})`);
+    await clearOverlays(ctx.page);
+  },
+
+  async payment(ctx): Promise<PaymentPage | null> {
+    const s = await clearOverlays(ctx.page);
+    const field = await cardField(ctx.page, s);
+    const price = amountDue(s);
+    const card = cardOnFileIn(s);
+    if (field) return { cardField: field, ...(price ? { price } : {}), ...(card ? { cardOnFile: card } : {}) };
+    // A payment page that asks for no code (it would charge the card on file): the executor stops before Pay.
+    if (card && /\b(pay|payment|checkout|purchase)\b/i.test(`${s.title} ${s.headings.join(' ')}`)) return { cardField: 'input[autocomplete~="cc-csc"]', ...(price ? { price } : {}), cardOnFile: card };
+    return null;
+  },
+
+  async pay(ctx) {
+    const s = await snapshot(ctx.page);
+    const card = s.fields.find((f) => f.card && f.visible);
+    const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && !CHROME.has(c.region) && !NOT_ONWARD.test(c.text));
+    const control = (card && card.form >= 0 ? usable.find((c) => c.form === card.form && c.submits) : undefined)
+      ?? usable.find((c) => /\b(pay|purchase|place order|complete|buy|book|confirm)\b/i.test(c.text))
+      ?? usable.find((c) => c.submits);
+    if (!control) throw new NotUnderstood('payment', ctx.page.url(), 'the Pay button', evidence(s));
+    await ctx.page.press(control.sel, `pay (${control.text})`);
+  },
+
+  async confirmation(ctx) {
+    const s = await snapshot(ctx.page, true);
+    return confirmationCode(s, cardFieldOn(s) !== null);
+  },
+
+  async formErrors(ctx) {
+    const s = await snapshot(ctx.page, true);
+    const out = [...s.alerts];
+    // The site's messages, then the browser's own for fields it refused to send (required, pattern).
+    for (const f of s.fields) if ((f.invalid || f.validationMessage) && f.visible && !f.card) out.push(`${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ' is not accepted'}`);
+    return [...new Set(out)].slice(0, 10);
+  },
+};
+
+/** An offer that is the venue asked for, in a list of venues with no prices (search results, not booking options). */
+function venueOffer(offers: Offer[], request: SearchRequest): Offer | null {
+  if (request.scenario === 'flight' || offers.some((o) => o.priceText !== undefined || o.time !== undefined && request.scenario === 'restaurant')) return null;
+  const name = wordsOf(request.venue);
+  return offers.find((o) => o.available && wordsOf(o.label).includes(name)) ?? null;
+}
+
+/** Does the form ask for a part of the request it does not hold yet (an empty date, a different number)? */
+function needsFilling(plan: Plan, request: SearchRequest): boolean {
+  for (const [concept, fields] of plan.fields) {
+    const want = searchValue(request, concept);
+    if (want === undefined || !['date', 'checkIn', 'checkOut', 'quantity', 'time'].includes(concept)) continue;
+    const f = fields[0]!;
+    if (f.value === '' || (concept === 'quantity' && Number.parseInt(f.value, 10) !== Number(want) && !f.options.some((o) => o.value === f.value && new RegExp(`^\\D*${want}\\b`).test(o.text)))) return true;
+  }
+  return false;
+}
+
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return 'the page';
+  }
+}

@@ -1,0 +1,44 @@
+import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import { snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
+
+// What stands between the driver and the page: a cookie-consent banner (answered with the most
+// private choice it offers: "reject all", "necessary only"), a promotional or newsletter pop-up
+// (closed). A dialog that holds the booking's own step (a form, a choice of options) is the page.
+
+const COOKIE = /\b(cookies?|consent|gdpr|tracking|privacy preferences|we value your privacy)\b/i;
+const PROMO = /\b(newsletter|subscribe|sign up for|discount|% off|special offer|download our app|join our)\b/i;
+const PRIVATE_CHOICE = [/\b(reject|decline|refuse|deny) all\b/i, /\b(only|strictly) (necessary|essential|required)\b|\b(necessary|essential|required) (cookies )?only\b/i, /\b(reject|decline|refuse|deny)\b/i, /\b(save|confirm) (my )?(choices|preferences|selection)\b/i];
+const ANY_CHOICE = [/\b(accept|agree|allow|ok|okay|got it|i understand|continue)\b/i];
+const CLOSE = /^(close|×|✕|x|dismiss|no,? thanks|not now|maybe later|skip|cancel)\b/i;
+
+/** The control that answers the overlay, or null when it is not one the driver should answer. */
+export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): ControlInfo | null {
+  const index = s.dialogs.indexOf(overlay as Snapshot['dialogs'][number]);
+  const inside = s.controls.filter((c) => c.inDialog === index && c.visible && !c.disabled);
+  const pick = (patterns: RegExp[]) => {
+    for (const p of patterns) {
+      const hit = inside.find((c) => c.visible && !c.disabled && p.test(c.text));
+      if (hit) return hit;
+    }
+    return null;
+  };
+  if (COOKIE.test(overlay.text)) return pick(PRIVATE_CHOICE) ?? pick(ANY_CHOICE) ?? pick([CLOSE]);
+  if (PROMO.test(overlay.text) && !s.fields.some((f) => f.visible && f.type !== 'email' && f.inDialog === index)) return pick([CLOSE]);
+  return null;
+}
+
+/**
+ * Answers the overlays the page shows, until none is left (at most a few: a consent banner may
+ * open its own settings). Returns the last snapshot, current.
+ */
+export async function clearOverlays(page: GuardedPage, first?: Snapshot): Promise<Snapshot> {
+  let s = first ?? (await snapshot(page));
+  for (let round = 0; round < 3; round++) {
+    const overlay = s.dialogs.find((d) => answerFor(s, d));
+    if (!overlay) return s;
+    const control = answerFor(s, overlay)!;
+    await page.press(control.sel, `answer the page's "${overlay.text.slice(0, 40)}" notice (${control.text})`);
+    s = await snapshot(page);
+  }
+  return s;
+}

@@ -1,0 +1,101 @@
+// Helpers that run inside the page, for the generic driver's read-only page analysis. They are sent
+// as their own source text (PAGE_LIB), so each may refer only to the others here and to the guard's
+// classifier (cardFieldOf); none changes the page.
+
+/** Collapsed whitespace, trimmed. */
+export function clean(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Rendered and not hidden (a visually hidden radio counts as visible through its label). */
+export function shown(el: Element): boolean {
+  const h = el as HTMLElement;
+  if (h.hidden || el.closest('[hidden],[aria-hidden="true"],template')) return false;
+  if (typeof h.checkVisibility === 'function') {
+    if (h.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) return true;
+  } else if (h.getClientRects().length > 0) return true;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of Array.from(labels)) if ((l as HTMLElement).getClientRects().length > 0) return true;
+  return false;
+}
+
+/** The accessible name, as a screen reader would announce it (the parts a booking page uses). */
+export function nameOf(el: Element): string {
+  const doc = el.ownerDocument;
+  const by = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => clean(doc.getElementById(id)?.textContent)).filter(Boolean);
+  if (by.length) return by.join(' ');
+  const aria = clean(el.getAttribute('aria-label'));
+  if (aria) return aria;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels && labels.length) {
+    const text = Array.from(labels).map((l) => clean((l as HTMLElement).innerText || l.textContent)).filter(Boolean).join(' ');
+    if (text) return text;
+  }
+  const tag = el.tagName;
+  if (tag === 'INPUT') {
+    const type = (el.getAttribute('type') ?? 'text').toLowerCase();
+    if (type === 'submit' || type === 'button' || type === 'reset') return clean((el as HTMLInputElement).value);
+    if (type === 'image') return clean(el.getAttribute('alt'));
+  }
+  if (tag !== 'INPUT' && tag !== 'SELECT' && tag !== 'TEXTAREA') {
+    const text = clean((el as HTMLElement).innerText || el.textContent);
+    if (text) return text;
+    const img = el.querySelector('img[alt]');
+    if (img) return clean(img.getAttribute('alt'));
+  }
+  return clean(el.getAttribute('title')) || clean(el.getAttribute('placeholder'));
+}
+
+/** A selector that finds this element again (an id when it is unique, else a path of :nth-of-type steps). */
+export function selectorOf(el: Element): string {
+  const doc = el.ownerDocument;
+  const parts: string[] = [];
+  let node: Element | null = el;
+  while (node && node !== doc.documentElement) {
+    const id = node.getAttribute('id');
+    if (id && doc.querySelectorAll(`#${CSS.escape(id)}`).length === 1) {
+      parts.unshift(`#${CSS.escape(id)}`);
+      return parts.join(' > ');
+    }
+    const tag = node.tagName.toLowerCase();
+    const parent: Element | null = node.parentElement;
+    if (!parent) {
+      parts.unshift(tag);
+      break;
+    }
+    const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
+    parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag);
+    node = parent;
+  }
+  return parts.length && parts[0] !== 'html' && !parts[0]!.startsWith('#') ? `html > ${parts.join(' > ')}` : parts.join(' > ');
+}
+
+/** The page region an element sits in: header, nav, footer and aside hold site chrome (header search boxes, newsletters). */
+export function regionOf(el: Element): string {
+  const region = el.closest('header,nav,footer,aside,[role="banner"],[role="navigation"],[role="contentinfo"],[role="complementary"]');
+  if (!region) return 'main';
+  // A <header> inside an article or section is that part's heading, not the site's banner.
+  if (region.tagName === 'HEADER' && region.parentElement?.closest('article,section,main,form,[role="main"]')) return 'main';
+  const role = region.getAttribute('role');
+  return role === 'banner' ? 'header' : role === 'navigation' ? 'nav' : role === 'contentinfo' ? 'footer' : role === 'complementary' ? 'aside' : region.tagName.toLowerCase();
+}
+
+/** The text a field is described by: its labels, aria, name, id, placeholder, and its fieldset's legend. */
+export function describedBy(el: Element): string {
+  const attr = (n: string) => el.getAttribute(n) ?? '';
+  const legend = el.closest('fieldset')?.querySelector(':scope > legend');
+  return clean([nameOf(el), attr('name'), attr('id'), attr('placeholder'), attr('title'), legend ? legend.textContent : ''].join(' | '));
+}
+
+/** Is this a control a person presses (button, link, or something scripted to act as one)? */
+export function isControl(el: Element): boolean {
+  const tag = el.tagName;
+  if (tag === 'BUTTON') return true;
+  if (tag === 'A') return el.hasAttribute('href') || el.getAttribute('role') === 'button';
+  if (tag === 'INPUT') return ['submit', 'button', 'image'].includes((el.getAttribute('type') ?? '').toLowerCase());
+  const role = el.getAttribute('role');
+  return role === 'button' || role === 'link' || role === 'gridcell' || role === 'option' || role === 'menuitem' || role === 'tab';
+}
+
+/** The helpers as page source (with the guard's card-field classifier, which the analysis also asks). */
+export const PAGE_LIB = [clean, shown, nameOf, selectorOf, regionOf, describedBy, isControl].map((f) => f.toString()).join('\n');

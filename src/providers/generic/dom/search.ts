@@ -1,0 +1,166 @@
+import { datesIn } from '../../../executor/held.ts';
+import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import type { SearchRequest } from '../../types.ts';
+import { assign, fillable, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
+import { clearOverlays } from './overlays.ts';
+import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
+import { NotUnderstood } from './not-understood.ts';
+
+// The search step: find the form that asks for what the request holds (not the header's search
+// box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
+// than types (a custom date picker's day, a quantity stepper), and submit it.
+
+const SUBMIT_WORDS = /\b(search|find|check|availability|show|see|go|look|book|continue|next|submit|let'?s go|get)\b/i;
+const STRONG_SUBMIT = /\b(search|find|check availability|show (times|results|availability|rooms|flights|tickets))\b/i;
+const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
+
+export interface Plan {
+  form: number;
+  fields: Map<Concept, FieldInfo[]>;
+  score: number;
+}
+
+/** The form (or, on a page without <form>, the loose fields) that best asks for this request. */
+export function searchForm(s: Snapshot, request: SearchRequest): Plan | null {
+  const groups = new Map<number, FieldInfo[]>();
+  for (const f of s.fields) {
+    if (!f.visible || f.card) continue;
+    const list = groups.get(f.form) ?? [];
+    list.push(f);
+    groups.set(f.form, list);
+  }
+  let best: Plan | null = null;
+  for (const [form, fields] of groups) {
+    const info = form >= 0 ? s.forms[form] : undefined;
+    const region = info?.region ?? fields[0]!.region;
+    const assigned = assign(fields.filter((f) => fillable(f) || f.type === 'stepper'), searchRules(request.scenario));
+    let score = 0;
+    for (const [concept] of assigned) if (searchValue(request, concept) !== undefined) score += concept === 'quantity' || concept === 'date' || concept === 'checkIn' ? 2 : 1;
+    // A header search box or a newsletter box asks for one thing; a booking search asks for several.
+    if (CHROME.has(region)) score -= 2;
+    if (/newsletter|subscribe/i.test(info?.text ?? '') || fields.every((f) => f.type === 'email')) score = 0;
+    if (fields.some((f) => f.type === 'password')) score = 0;
+    if (score > 1 && (!best || score > best.score)) best = { form, fields: assigned, score };
+  }
+  return best;
+}
+
+/** Is the page still asking for the search (so no results came)? */
+export function looksLikeSearch(s: Snapshot, request: SearchRequest): boolean {
+  return searchForm(s, request) !== null;
+}
+
+export async function search(page: GuardedPage, startUrl: string, request: SearchRequest): Promise<void> {
+  await page.goto(startUrl);
+  await page.settle();
+  const s = await clearOverlays(page);
+  const plan = searchForm(s, request);
+  if (!plan) throw new NotUnderstood('search', page.url(), 'a search form asking for the booking (labelled fields for the date, the number of people…)', describeFields(s));
+  await fillAndSubmit(page, plan, request, 'search');
+}
+
+/**
+ * Fills what the form asks for (typed in one round trip, then the parts a person clicks: steppers,
+ * a date picker) and submits it. A date the form does not ask for at all is left for a later page
+ * (many sites ask for the day once the venue is chosen).
+ */
+export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: SearchRequest, stepName: string): Promise<void> {
+  let s: Snapshot;
+  const typed: Array<[string, string]> = [];
+  const clicked: Array<[Concept, FieldInfo, string]> = [];
+  const pending: Concept[] = [];
+  for (const [concept, fields] of plan.fields) {
+    const value = searchValue(request, concept);
+    if (value === undefined) continue;
+    const field = fields[0]!;
+    if (field.type === 'stepper' || (field.readOnly && field.stepper)) clicked.push([concept, field, value]);
+    else if (field.readOnly) pending.push(concept);
+    else {
+      const v = valueFor(field, value);
+      if (v === null) continue;
+      typed.push([field.sel, v]);
+    }
+  }
+  if (typed.length) await page.fillForm(typed);
+  for (const [, field, value] of clicked) await step(page, field, Number(value));
+  // Dates the form does not let a person type: chosen in the page's date picker.
+  for (const concept of ['date', 'checkIn', 'checkOut'] as Concept[]) {
+    const value = searchValue(request, concept);
+    if (value === undefined) continue;
+    const assigned = plan.fields.get(concept)?.[0];
+    if (assigned && !pending.includes(concept)) continue;
+    s = await snapshot(page);
+    await pickDate(page, s, value, assigned, concept, !assigned);
+  }
+  s = await snapshot(page);
+  const submit = submitOf(s, plan.form);
+  if (!submit) throw new NotUnderstood(stepName, page.url(), 'the button that sends the search', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
+  await page.press(submit.sel, `search (${submit.text})`);
+  await clearOverlays(page);
+}
+
+/** The form's submit button; on a page without <form>, the main area's button that reads as "search". */
+export function submitOf(s: Snapshot, form: number): ControlInfo | null {
+  const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio');
+  if (form >= 0) {
+    const inForm = usable.filter((c) => c.form === form);
+    return inForm.find((c) => c.submits && !/\b(reset|clear|cancel|back)\b/i.test(c.text)) ?? inForm.find((c) => SUBMIT_WORDS.test(c.text)) ?? null;
+  }
+  const main = usable.filter((c) => !CHROME.has(c.region) && c.tag !== 'a');
+  return main.find((c) => STRONG_SUBMIT.test(c.text)) ?? main.find((c) => SUBMIT_WORDS.test(c.text) && !/\b(next|previous) (month|week)\b/i.test(c.text)) ?? null;
+}
+
+/** A quantity stepper: "+" or "−" until the number shown is the one wanted (each press settles). */
+async function step(page: GuardedPage, field: FieldInfo, wanted: number): Promise<void> {
+  let current = Number.parseInt(field.value, 10);
+  for (let presses = 0; presses < 40 && Number.isFinite(current) && current !== wanted; presses++) {
+    await page.press(current < wanted ? field.stepper!.up : field.stepper!.down, `set the number to ${wanted}`);
+    const s = await snapshot(page);
+    const now = s.fields.find((f) => f.sel === field.sel);
+    const next = Number.parseInt(now?.value ?? '', 10);
+    if (!Number.isFinite(next) || next === current) break;
+    current = next;
+  }
+  if (current !== wanted) throw new NotUnderstood('search', page.url(), `a way to set "${field.label || 'the number'}" to ${wanted}`, `it shows ${Number.isFinite(current) ? current : 'no number'}`);
+}
+
+const NEXT_MONTH = /\b(next( month)?|forward)\b|^[›»→>]$/i;
+
+/** Does this accessible name denote that day ("Sunday, 29 November 2026", "November 29, 2026", "2026-11-29")? */
+export function namesDate(text: string, iso: string): boolean {
+  return datesIn(text).includes(iso);
+}
+
+/**
+ * A custom date picker: a grid of buttons or cells whose accessible names are dates. Opens it if a
+ * control reads as the date (or the read-only date field is pressed), then moves month by month
+ * until the day is shown, and presses it.
+ */
+async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: FieldInfo | undefined, concept: Concept, optional: boolean): Promise<void> {
+  const day = (snap: Snapshot) => snap.controls.find((c) => c.visible && !c.disabled && namesDate(c.text, iso));
+  let target = day(s);
+  if (!target) {
+    const opener = field
+      ? field.sel
+      : s.controls.find((c) => c.visible && /\b(date|when|check ?in|check ?out|arrive|depart|calendar)\b/i.test(wordsOf(c.text)))?.sel;
+    if (opener) {
+      await page.press(opener, `open the date picker for ${concept}`);
+      s = await snapshot(page);
+      target = day(s);
+    } else if (optional && !s.controls.some((c) => c.visible && datesIn(c.text).length)) return;
+  }
+  for (let months = 0; !target && months < 24; months++) {
+    const next = s.controls.find((c) => c.visible && !c.disabled && NEXT_MONTH.test(c.text));
+    if (!next) break;
+    await page.press(next.sel, 'show the next month');
+    s = await snapshot(page);
+    target = day(s);
+  }
+  if (!target) throw new NotUnderstood('search', page.url(), `a date field or a date picker offering ${iso}`, `dates shown: ${s.controls.filter((c) => datesIn(c.text).length).slice(0, 5).map((c) => c.text).join(', ') || 'none'}`);
+  await page.press(target.sel, `choose ${iso} in the date picker`);
+}
+
+export function describeFields(s: Snapshot): string {
+  const shown = s.fields.filter((f) => f.visible && !f.card).slice(0, 10).map((f) => `${f.type} "${f.label || f.name}"`);
+  return shown.length ? `fields: ${shown.join(', ')}` : 'no fields';
+}

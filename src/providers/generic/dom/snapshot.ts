@@ -1,0 +1,350 @@
+import { cardChoiceOf, IN_PAGE_CLASSIFIER } from '../../../executor/guard/card-fields.ts';
+import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import { clean, describedBy, isControl, nameOf, PAGE_LIB, regionOf, selectorOf, shown } from './page-lib.ts';
+
+// One read-only look at the whole page, in one round trip: its forms and fields, its controls, its
+// landmarks, what it says in alerts and headings, its label–value pairs and its schema.org data.
+// Every question the generic driver asks (which form, which offers, what is held, what outcome) is
+// answered from this snapshot in Node, not by asking the page element by element.
+
+export interface FieldInfo {
+  sel: string;
+  tag: string;
+  type: string;
+  name: string;
+  autocomplete: string;
+  /** Accessible name. */
+  label: string;
+  /** Everything that describes it (label, name, id, placeholder, legend), for matching. */
+  text: string;
+  placeholder: string;
+  value: string;
+  required: boolean;
+  disabled: boolean;
+  readOnly: boolean;
+  visible: boolean;
+  checked: boolean;
+  options: Array<{ value: string; text: string; disabled: boolean }>;
+  /** Index of its form in `forms`, -1 outside any form. */
+  form: number;
+  region: string;
+  /** A card-code field (never filled). */
+  card: boolean;
+  invalid: boolean;
+  validationMessage: string;
+  /** Buttons around it that step its number up and down (a quantity stepper). */
+  stepper: { up: string; down: string } | null;
+  /** Index of the dialog or overlay it sits in (`dialogs`), -1 when none. */
+  inDialog: number;
+}
+
+export interface ControlInfo {
+  sel: string;
+  tag: string;
+  type: string;
+  text: string;
+  name: string;
+  value: string;
+  role: string;
+  form: number;
+  region: string;
+  disabled: boolean;
+  visible: boolean;
+  submits: boolean;
+  inDialog: number;
+  /** The text of the item it belongs to (its row, card or list item), for offers. */
+  item: string;
+  itemSel: string;
+  itemParent: string;
+  itemTag: string;
+}
+
+export interface FormInfo {
+  sel: string;
+  text: string;
+  role: string;
+  region: string;
+}
+
+export interface DialogInfo {
+  sel: string;
+  text: string;
+  modal: boolean;
+  fixed: boolean;
+}
+
+export interface Snapshot {
+  url: string;
+  title: string;
+  text: string;
+  headings: string[];
+  alerts: string[];
+  forms: FormInfo[];
+  fields: FieldInfo[];
+  controls: ControlInfo[];
+  dialogs: DialogInfo[];
+  frames: Array<{ sel: string; src: string; title: string }>;
+  jsonld: unknown[];
+  microdata: Array<{ type: string; props: Record<string, string> }>;
+  /** Label–value pairs; `entries`: list items in the value (a list of travellers). */
+  pairs: Array<{ label: string; value: string; entries: number }>;
+  /** Sibling groups without any control (sold-out rows next to rows that have one), keyed by parent selector. */
+  idleItems: Record<string, string[]>;
+  passwordField: boolean;
+}
+
+const TEXT_LIMIT = 20_000;
+
+/** In the page, read-only. */
+function readPage(): Snapshot {
+  const doc = document;
+  const forms = Array.from(doc.forms);
+  const formIndex = (el: Element) => {
+    const f = (el as HTMLInputElement).form ?? el.closest('form');
+    return f ? forms.indexOf(f) : -1;
+  };
+  const dialogsEls = Array.from(doc.querySelectorAll('dialog[open],[role="dialog"],[role="alertdialog"],[aria-modal="true"]')).filter(shown);
+  // Banners fixed over the page (a cookie notice is often one, without a dialog role).
+  const overlayEls: Element[] = [...dialogsEls];
+  for (const el of Array.from(doc.querySelectorAll('body *'))) {
+    if (overlayEls.length > 10) break;
+    if (overlayEls.some((d) => d === el || d.contains(el) || el.contains(d))) continue;
+    const pos = getComputedStyle(el).position;
+    if ((pos === 'fixed' || pos === 'sticky') && shown(el) && el.querySelector('button,a,[role="button"]') && !el.closest('header,nav')) overlayEls.push(el);
+  }
+  const dialogs = overlayEls.map((d) => ({
+    sel: selectorOf(d),
+    text: clean((d as HTMLElement).innerText || d.textContent).slice(0, 500),
+    modal: d.getAttribute('aria-modal') === 'true' || (d.tagName === 'DIALOG' && d.matches(':modal')),
+    fixed: getComputedStyle(d).position === 'fixed',
+  }));
+  const dialogIndex = (el: Element) => overlayEls.findIndex((d) => d.contains(el));
+
+  const fields: FieldInfo[] = [];
+  const fieldEls = Array.from(doc.querySelectorAll('input,select,textarea')).filter((el) => {
+    const type = (el.getAttribute('type') ?? '').toLowerCase();
+    return !['submit', 'button', 'image', 'reset', 'file'].includes(type);
+  });
+  const STEP_UP = /^\s*(\+|＋)\s*$|^(increase|increment|add|more|plus)\b|\b(increase|add one|one more)\b/i;
+  const STEP_DOWN = /^\s*(-|−|–|—)\s*$|^(decrease|decrement|remove|fewer|less|minus)\b|\b(decrease|remove one|one less)\b/i;
+  const stepperOf = (el: Element) => {
+    // The nearest container with both a "+" and a "−" control around this field.
+    let box: Element | null = el.parentElement;
+    for (let depth = 0; box && depth < 3; depth++, box = box.parentElement) {
+      const buttons = Array.from(box.querySelectorAll('button,[role="button"],input[type="button"]'));
+      const up = buttons.find((b) => STEP_UP.test(nameOf(b)));
+      const down = buttons.find((b) => STEP_DOWN.test(nameOf(b)));
+      if (up && down) return { up: selectorOf(up), down: selectorOf(down) };
+    }
+    return null;
+  };
+  for (const el of fieldEls) {
+    const input = el as HTMLInputElement;
+    const type = el.tagName === 'INPUT' ? (el.getAttribute('type') ?? 'text').toLowerCase() : el.tagName.toLowerCase();
+    if (type === 'hidden') continue;
+    const numeric = type === 'number' || el.getAttribute('role') === 'spinbutton' || el.getAttribute('inputmode') === 'numeric';
+    fields.push({
+      sel: selectorOf(el),
+      tag: el.tagName.toLowerCase(),
+      type,
+      name: el.getAttribute('name') ?? '',
+      autocomplete: (el.getAttribute('autocomplete') ?? '').toLowerCase(),
+      label: nameOf(el),
+      text: describedBy(el),
+      placeholder: el.getAttribute('placeholder') ?? '',
+      value: type === 'checkbox' || type === 'radio' ? (el.getAttribute('value') ?? '') : input.value ?? '',
+      required: input.required || el.getAttribute('aria-required') === 'true',
+      disabled: input.disabled || el.getAttribute('aria-disabled') === 'true',
+      readOnly: input.readOnly === true,
+      visible: shown(el),
+      checked: input.checked === true,
+      options: el.tagName === 'SELECT' ? Array.from((el as HTMLSelectElement).options).map((o) => ({ value: o.value, text: clean(o.text), disabled: o.disabled })) : [],
+      form: formIndex(el),
+      region: regionOf(el),
+      card: cardChoiceOf(el) !== null,
+      // validity, not checkValidity(): asking must not fire the page's 'invalid' handlers.
+      invalid: el.getAttribute('aria-invalid') === 'true' || (input.willValidate && input.validity?.valid === false && input.value !== ''),
+      validationMessage: input.willValidate && input.validity?.valid === false ? input.validationMessage ?? '' : '',
+      stepper: numeric ? stepperOf(el) : null,
+      inDialog: dialogIndex(el),
+    });
+  }
+  // A stepper's number may be shown as text (an <output> or a role=spinbutton) rather than a field.
+  for (const el of Array.from(doc.querySelectorAll('output,[role="spinbutton"]:not(input)'))) {
+    const stepper = stepperOf(el);
+    if (!stepper) continue;
+    // Named by aria, else by the words around it (without its number and the +/− signs).
+    const own = nameOf(el);
+    const named = own && own !== clean(el.textContent) ? own : clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+    fields.push({
+      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
+      label: named, text: named, placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
+      required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el),
+    });
+  }
+
+  const itemOf = (el: Element, all: Element[]) => {
+    // The largest ancestor that holds this control and no other of the page's candidate controls: its row, card or list item.
+    let item: Element = el;
+    for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
+      if (all.some((o) => o !== el && up!.contains(o))) break;
+      item = up;
+    }
+    return item;
+  };
+  const controlEls = Array.from(doc.querySelectorAll('button,a,input,[role]')).filter(isControl);
+  const radios = fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio');
+  const candidates = [...controlEls, ...radios];
+  const controls: ControlInfo[] = [];
+  for (const el of candidates) {
+    if (el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') continue;
+    const item = itemOf(el, candidates);
+    const type = (el.getAttribute('type') ?? '').toLowerCase();
+    const f = formIndex(el);
+    controls.push({
+      sel: selectorOf(el),
+      tag: el.tagName.toLowerCase(),
+      type,
+      text: nameOf(el).slice(0, 200),
+      name: el.getAttribute('name') ?? '',
+      value: el.getAttribute('value') ?? '',
+      role: el.getAttribute('role') ?? '',
+      form: f,
+      region: regionOf(el),
+      disabled: (el as HTMLButtonElement).disabled === true || el.getAttribute('aria-disabled') === 'true',
+      visible: shown(el),
+      submits: f >= 0 && ((el.tagName === 'BUTTON' && (type === '' || type === 'submit')) || (el.tagName === 'INPUT' && (type === 'submit' || type === 'image'))),
+      inDialog: dialogIndex(el),
+      item: clean((item as HTMLElement).innerText || item.textContent || nameOf(el)).slice(0, 300),
+      itemSel: selectorOf(item),
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '',
+      itemTag: item.tagName.toLowerCase(),
+    });
+  }
+  // Radio inputs as choices: their item is their row, card or list item (or their label).
+  for (const el of radios) {
+    const item = itemOf(el, candidates);
+    controls.push({
+      sel: selectorOf(el), tag: 'input', type: 'radio', text: nameOf(el).slice(0, 200), name: el.getAttribute('name') ?? '', value: el.getAttribute('value') ?? '',
+      role: '', form: formIndex(el), region: regionOf(el),
+      disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
+      item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(),
+    });
+  }
+  // Siblings of offer items that have no control at all (a sold-out row shows no button).
+  const idleItems: Record<string, string[]> = {};
+  const parents = new Map<string, Element>();
+  for (const c of controls) if (c.itemParent && c.item) parents.set(c.itemParent, doc.querySelector(c.itemParent)!);
+  for (const [sel, parent] of parents) {
+    if (!parent) continue;
+    const idle = Array.from(parent.children).filter((child) => !candidates.some((c) => child.contains(c)) && clean(child.textContent) !== '');
+    if (idle.length) idleItems[sel] = idle.slice(0, 50).map((child) => clean((child as HTMLElement).innerText || child.textContent).slice(0, 300));
+  }
+
+  const jsonld: unknown[] = [];
+  for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    try {
+      jsonld.push(JSON.parse(s.textContent ?? ''));
+    } catch {
+      // A malformed block says nothing.
+    }
+  }
+  const microdata: Array<{ type: string; props: Record<string, string> }> = [];
+  for (const scope of Array.from(doc.querySelectorAll('[itemscope][itemtype]')).slice(0, 100)) {
+    const props: Record<string, string> = {};
+    for (const p of Array.from(scope.querySelectorAll('[itemprop]'))) {
+      if (p.parentElement?.closest('[itemscope]') !== scope && p.closest('[itemscope]') !== scope) continue;
+      const name = p.getAttribute('itemprop') ?? '';
+      const value = p.getAttribute('content') ?? p.getAttribute('datetime') ?? (p.tagName === 'META' ? '' : clean(p.textContent));
+      if (name && !(name in props)) props[name] = value;
+    }
+    microdata.push({ type: scope.getAttribute('itemtype') ?? '', props });
+  }
+
+  // Label–value pairs: definition lists, two-cell table rows, and "Label: value" lines.
+  const pairs: Array<{ label: string; value: string; entries: number }> = [];
+  for (const dt of Array.from(doc.querySelectorAll('dt'))) {
+    const dd = dt.nextElementSibling;
+    if (dd?.tagName === 'DD') pairs.push({ label: clean(dt.textContent), value: clean((dd as HTMLElement).innerText || dd.textContent), entries: dd.querySelectorAll('li').length });
+  }
+  for (const tr of Array.from(doc.querySelectorAll('tr'))) {
+    const cells = Array.from(tr.children);
+    if (cells.length === 2 && (cells[0]!.tagName === 'TH' || cells[1]!.tagName === 'TD')) pairs.push({ label: clean(cells[0]!.textContent), value: clean((cells[1] as HTMLElement).innerText || cells[1]!.textContent), entries: cells[1]!.querySelectorAll('li').length });
+  }
+  // Containers whose children alternate label, value (<span>Room</span><b>Deluxe</b>…).
+  for (const box of Array.from(doc.querySelectorAll('body *')).filter((e) => e.children.length >= 4 && e.children.length % 2 === 0).slice(0, 200)) {
+    const kids = Array.from(box.children);
+    const labels = kids.filter((_, i) => i % 2 === 0);
+    const values = kids.filter((_, i) => i % 2 === 1);
+    if (labels.some((l) => l.tagName !== labels[0]!.tagName) || values.some((v) => v.tagName !== values[0]!.tagName) || labels[0]!.tagName === values[0]!.tagName) continue;
+    if (labels.some((l) => clean(l.textContent).length > 40 || l.children.length > 1)) continue;
+    labels.forEach((l, i) => pairs.push({ label: clean(l.textContent), value: clean((values[i] as HTMLElement).innerText || values[i]!.textContent), entries: values[i]!.querySelectorAll('li').length }));
+  }
+  const bodyText = clean(doc.body ? doc.body.innerText : '');
+  for (const line of (doc.body ? doc.body.innerText : '').split('\n')) {
+    const m = /^\s*([^:\n]{2,40}):\s+(.{1,200})$/.exec(line);
+    if (m) pairs.push({ label: clean(m[1]), value: clean(m[2]), entries: 0 });
+  }
+
+  const alerts = Array.from(doc.querySelectorAll('[role="alert"],[role="status"],[aria-live="assertive"],[aria-live="polite"],output'))
+    .filter(shown).map((el) => clean((el as HTMLElement).innerText || el.textContent)).filter(Boolean).slice(0, 30);
+  const headings = Array.from(doc.querySelectorAll('h1,h2,h3,[role="heading"]')).filter(shown).map((h) => clean(h.textContent)).filter(Boolean).slice(0, 30);
+  return {
+    url: location.href,
+    title: doc.title,
+    text: bodyText.slice(0, 20000),
+    headings,
+    alerts,
+    forms: forms.map((f) => ({
+      sel: selectorOf(f),
+      text: clean([f.getAttribute('aria-label'), f.getAttribute('name'), f.getAttribute('id'), f.getAttribute('action'), f.querySelector('legend,h1,h2,h3')?.textContent].join(' ')),
+      role: f.getAttribute('role') ?? '',
+      region: regionOf(f),
+    })),
+    fields,
+    controls,
+    dialogs,
+    frames: Array.from(doc.querySelectorAll('iframe,frame')).map((f) => ({ sel: selectorOf(f), src: (f as HTMLIFrameElement).src ?? '', title: f.getAttribute('title') ?? '' })),
+    jsonld,
+    microdata,
+    pairs: pairs.slice(0, 200),
+    idleItems,
+    passwordField: fieldEls.some((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'password' && shown(el) && cardChoiceOf(el) === null && !['header', 'nav'].includes(regionOf(el))),
+  };
+}
+void TEXT_LIMIT;
+
+const READ_PAGE = new Function(`${IN_PAGE_CLASSIFIER}\n${PAGE_LIB}\nreturn (${readPage.toString()})();`) as () => Snapshot;
+
+const readings = new WeakMap<GuardedPage, { generation: number; snapshot: Snapshot }>();
+
+/**
+ * The whole page, read once (the main frame). A reading taken since the driver last acted on the
+ * page is reused (the page settled after that act); `fresh` reads again, for pages a person may
+ * have changed meanwhile (the confirmation after they pay).
+ */
+export async function snapshot(page: GuardedPage, fresh = false): Promise<Snapshot> {
+  const generation = page.generation;
+  const last = readings.get(page);
+  if (!fresh && last && last.generation === generation) return last.snapshot;
+  const read = await page.inspect(READ_PAGE, undefined);
+  readings.set(page, { generation, snapshot: read });
+  return read;
+}
+
+/** What each frame shows of a card-code field, a CAPTCHA or a sign-in form (frames included: payment partners and CAPTCHAs live in iframes). */
+function frameFacts(): { card: boolean; captcha: boolean; text: string } {
+  const fieldEls = Array.from(document.querySelectorAll('input,select,textarea'));
+  return {
+    card: fieldEls.some((el) => cardChoiceOf(el) !== null),
+    captcha: document.querySelector('.g-recaptcha,.h-captcha,.cf-turnstile,[data-sitekey]') !== null,
+    text: clean(document.body ? document.body.innerText : '').slice(0, 2000),
+  };
+}
+const FRAME_FACTS = new Function(`${IN_PAGE_CLASSIFIER}\n${PAGE_LIB}\nreturn (${frameFacts.toString()})();`) as () => { card: boolean; captcha: boolean; text: string };
+
+export function framesFacts(page: GuardedPage): Promise<Array<{ url: string; main: boolean; result: { card: boolean; captcha: boolean; text: string } }>> {
+  return page.inspectFrames(FRAME_FACTS, undefined);
+}
