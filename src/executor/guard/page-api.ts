@@ -280,7 +280,11 @@ export class GuardedPage {
 
   /** The WebMCP tools the page's main frame registers, bounded (webmcp.ts); none when the browser has no WebMCP. */
   async tools(): Promise<PageTool[]> {
-    return this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools');
+    const tools = await this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools');
+    if (tools.length) return tools;
+    // Scripts that register tools may still be loading (deferred, async, module): asked again once they have run.
+    const loaded = await this.#bounded(this.#page.waitForLoadState('load', { timeout: this.#timeout }).then(() => true, () => false), 'wait for the page to load');
+    return loaded ? this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools') : tools;
   }
 
   /**
@@ -305,7 +309,9 @@ export class GuardedPage {
     if (danger) this.#refuseTool(tool, control, danger);
     const onPage = await this.#cardFieldAnywhere(control);
     if (onPage) this.#refuseTool(tool, control, { kind: 'card_code', field: onPage, why: `the page shows the card security code field '${onPage}'` });
-    this.#events.allowed(`Payment guard (driver layer) allowed calling ${control}: it asks for no card security code and does not pay.`);
+    const inputs = Object.keys(input).map((k) => quote(k, 30)).join(', ') || 'none';
+    const said = tool.description ? ` ("${quote(tool.description, 120)}")` : '';
+    this.#events.allowed(`Payment guard (driver layer) allowed calling ${control}${said} with the inputs ${inputs}: it asks for no card security code and does not pay.`);
     // A declarative tool that submits its form loads the next page: the call returns once it has.
     const navigation = form?.autosubmit ? this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout }) : null;
     navigation?.catch(() => {});
