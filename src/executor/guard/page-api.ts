@@ -297,10 +297,8 @@ export class GuardedPage {
     const tool = (await this.tools()).find((t) => t.name === name);
     if (!tool) throw new MissingElement(`WebMCP tool '${name.slice(0, 60)}'`, 0);
     const control = `the WebMCP tool '${quote(name)}'`;
-    if (tool.unreadable) {
-      this.#events.denied('driver', `Payment guard (driver layer) refused to call ${control}: its declaration is larger than the guard reads, so it could ask for the card security code unseen.`);
-      throw new CardCheckFailed(control, 'the tool\'s declaration is larger than the guard reads');
-    }
+    // Not knowing is not a "no": a declaration the rule cannot read whole is refused like a dangerous one.
+    if (tool.unreadable) this.#refuseTool(tool, control, { kind: 'card_code', field: name, why: 'its declaration is larger than the guard reads, so it could ask for the code unseen' });
     const form = await this.#bounded(this.#page.evaluate(declarativeForm, name), 'look at a tool\'s form');
     const danger: ToolDanger | null = toolDanger(tool)
       ?? (form?.field ? { kind: 'card_code', field: form.field, why: `its form holds the card security code field '${form.field}'` } : null)
