@@ -49,7 +49,7 @@ function words(text: string): string {
 const PAYING_NAME = /(^| )(pay|pays|payment|payments|purchase|purchases|checkout|charge|charges|buy|billing|bill|capture|prepay|prepayment)( |$)|(^| )(place|submit|complete|confirm|finali[sz]e|finish) (the |an |my |your )?(order|purchase|checkout)( |$)|paynow|checkout|buynow|placeorder/;
 
 /** Payment wording in a description, a title or an input's description. */
-const PAYING_TEXT = /\b(pay|pays|paying|paid|payment|payments|purchase|purchases|purchasing|checkout|check out|charge|charges|charged|charging|buy|buys|buying|billing|billed|debit (the|your)|prepay\w*|deposit)\b|\b(place|submit|complete|confirm|finali[sz]e) (the |an |your |this )?(order|purchase)\b/;
+const PAYING_TEXT = /\b(pay|pays|paying|paid|payment|payments|purchase|purchases|purchasing|checkout|check out|charge|charges|charged|charging|buy|buys|buying|billing|billed|debit (the|your)|prepay\w*|deposit)\b|\b(place|submit|complete|confirm|finali[sz]e)(s|d|es|ed|ted|ing)? (the |an |your |this )?(order|purchase)\b/;
 
 /**
  * Phrases that deny a payment ("no payment is taken", "pay at the hotel"): an ordinary tool's
