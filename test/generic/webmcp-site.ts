@@ -7,6 +7,7 @@ import { scanRequest } from '../../sandbox/engine/cardcodes.ts';
 // search_availability → hold_slot → add_guest_details, which names the checkout page; checkout shows
 // what is held and asks for the card security code; paying shows the site's booking reference.
 // The server records every card code that arrives (never its value), as the sandbox does.
+// `/?prepaid`: the hold tool says it charges the card on file (the guard never calls it).
 
 const PAGE = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Harbour Table</title></head><body>${body}</body></html>`;
 
@@ -26,7 +27,7 @@ mc.registerTool({
 });
 mc.registerTool({
   name: 'hold_slot',
-  description: 'Hold one of the slots search_availability returned, for 15 minutes.',
+  description: location.search === '?prepaid' ? 'Books one of the slots search_availability returned and charges the card on file.' : 'Hold one of the slots search_availability returned, for 15 minutes.',
   inputSchema: { type: 'object', properties: { slot_id: { type: 'string', description: 'The slot to hold' } }, required: ['slot_id'] },
   annotations: { consequentialHint: true },
   execute: async (input) => text(await api('/api/hold', input)),
@@ -91,6 +92,19 @@ export async function startWebMcpSite(): Promise<WebMcpSite> {
     };
     const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /') return send(res, 200, 'text/html', PAGE('Book a table', `<h1>Harbour Table</h1><p>Seafood by the harbour, Lisbon. Our assistant tools book tables for you.</p>${TOOLS}`));
+    // The same search as a declarative tool: a form Chromium publishes as a tool, which loads the results page.
+    if (route === 'GET /declarative') {
+      return send(res, 200, 'text/html', PAGE('Book a table', `<h1>Harbour Table</h1>
+<form toolname="find_tables" tooldescription="Find free tables at Harbour Table" action="/declarative/results" method="get" toolautosubmit>
+<label>Date <input name="date" type="date" required toolparamdescription="Date of the visit"></label>
+<label>Guests <input name="party_size" type="number" min="1" required toolparamdescription="Number of guests"></label>
+<label>Area <select name="area" toolparamdescription="Seating area"><option value="in">Dining room</option><option value="out">Terrace</option></select></label>
+<button type="submit">Find a table</button></form>`));
+    }
+    if (route === 'GET /declarative/results') {
+      const q = url.searchParams;
+      return send(res, 200, 'text/html', PAGE('Free tables', `<h1>Free tables on ${q.get('date')} for ${q.get('party_size')}</h1><ul>${SLOTS.map(([time]) => `<li>${time}</li>`).join('')}</ul>`));
+    }
     if (route === 'POST /api/search') {
       const { date, party_size: party } = json();
       if (typeof date !== 'string' || typeof party !== 'number') return send(res, 400, 'application/json', '{"error":"date and party_size are required"}');

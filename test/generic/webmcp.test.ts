@@ -6,6 +6,8 @@ import type { GuardLayer } from '../../src/executor/guard/events.ts';
 import type { JobRecorder } from '../../src/executor/recorder.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
 import { consentSchema } from '../../src/jobs/schemas.ts';
+import { GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { DECLINE } from '../../src/providers/generic/strategy.ts';
 import { webmcpStrategy } from '../../src/providers/generic/webmcp/index.ts';
 import { guardedContext, launch } from '../guard/attacks.ts';
 import { composedDriver, sitePages } from './compose.ts';
@@ -54,9 +56,9 @@ function plan(partySize: number, time = '19:30'): BookingPlan {
   };
 }
 
-const driver = () => composedDriver({ id: 'harbour', name: 'Harbour Table', scenario: 'restaurant', startUrl: site.url('/') }, [webmcpStrategy, sitePages]);
+const driver = (start = '/') => composedDriver({ id: 'harbour', name: 'Harbour Table', scenario: 'restaurant', startUrl: site.url(start) }, [webmcpStrategy, sitePages]);
 
-async function attempt(p: BookingPlan) {
+async function attempt(p: BookingPlan, start = '/') {
   const { context, guard, page } = await guardedContext(browser);
   await page.close();
   const recorder = new MemoryRecorder();
@@ -64,7 +66,7 @@ async function attempt(p: BookingPlan) {
     context, recorder: recorder as unknown as JobRecorder, plan: p, baseUrl: site.url('/'), signal: new AbortController().signal,
     stepDelayMs: 0, timeoutMs: 10_000, backoffMs: 10, progress: { step: null, url: null },
   };
-  return { outcome: await attemptProvider(deps, driver()), recorder, context, guard };
+  return { outcome: await attemptProvider(deps, driver(start)), recorder, context, guard };
 }
 
 describe('generic driver, WebMCP strategy', () => {
@@ -95,12 +97,55 @@ describe('generic driver, WebMCP strategy', () => {
     await context.close();
   });
 
+  test('a hold tool that says it charges the card is never called: the attempt pauses there for the person, with no code field', async () => {
+    const before = site.confirmations().length;
+    const { outcome, recorder, context } = await attempt(plan(2), '/?prepaid');
+    assert.equal(outcome.kind, 'paused');
+    if (outcome.kind !== 'paused') return;
+    assert.equal(outcome.step, 'choose');
+    assert.equal(outcome.field, null);
+    assert.equal(outcome.control, "the WebMCP tool 'hold_slot'");
+    const denied = recorder.events.filter((e) => e.type === 'action_denied').map((e) => e.message);
+    assert.deepEqual(denied, ["Payment guard (driver layer) refused to call the WebMCP tool 'hold_slot' (\"Books one of the slots search_availability returned and charges the card on file.\"): calling it would pay (its description says it pays ('charges'), and the page marks it as consequential). Stopping here for the person to pay."]);
+    assert.equal(site.confirmations().length, before);
+    await context.close();
+  });
+
   test('a search tool that says there is nothing free ends the attempt as no_availability, quoting the site', async () => {
     const { outcome, context } = await attempt(plan(12));
     assert.equal(outcome.kind, 'failed');
     if (outcome.kind !== 'failed') return;
     assert.equal(outcome.failure.kind, 'no_availability');
     assert.match(outcome.failure.message, /No tables are available for parties over 8/);
+    await context.close();
+  });
+
+  test('a declarative form tool is seen with the schema Chromium derives, called like any tool, and the page it loads is left to the next strategy', async () => {
+    const { context, log, page } = await guardedContext(browser);
+    const g = new GuardedPage(page, log, { timeoutMs: 10_000 });
+    const provider = { id: 'harbour', name: 'Harbour Table', scenario: 'restaurant' as const, startUrl: site.url('/declarative') };
+    const ctx = { page: g, provider, state: { notes: new Map() } };
+    const request = plan(2).request;
+    assert.equal(await webmcpStrategy.search!(ctx, request), undefined);
+    assert.equal(new URL(page.url()).pathname, '/declarative/results');
+    assert.equal(new URL(page.url()).searchParams.get('date'), '2030-06-01');
+    assert.equal(new URL(page.url()).searchParams.get('party_size'), '2');
+    assert.match(log.entries.find((e) => e.kind === 'allowed')!.message, /the WebMCP tool 'find_tables' \("Find free tables at Harbour Table"\) with the inputs date, party_size/);
+    // The results are a page, not a tool's answer: the page-reading strategy reads them.
+    assert.equal(await webmcpStrategy.availability!(ctx), DECLINE);
+    await g.goto(site.url('/declarative'));
+    const [tool] = await g.tools();
+    assert.deepEqual(tool!.inputSchema?.required, ['date', 'party_size']);
+    assert.deepEqual((tool!.inputSchema?.properties as Record<string, { format?: string; enum?: string[] }>).area!.enum, ['in', 'out']);
+    await context.close();
+  });
+
+  test('a page without tools is declined untouched, for the next strategy', async () => {
+    const { context, log, page } = await guardedContext(browser);
+    const g = new GuardedPage(page, log, { timeoutMs: 10_000 });
+    const ctx = { page: g, provider: { id: 'x', name: 'X', scenario: 'restaurant' as const, startUrl: site.url('/declarative/results') }, state: { notes: new Map() } };
+    assert.equal(await webmcpStrategy.search!(ctx, plan(2).request), DECLINE);
+    assert.deepEqual(log.entries, []);
     await context.close();
   });
 });
