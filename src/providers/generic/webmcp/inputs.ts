@@ -49,6 +49,8 @@ function rawValue(p: Property, known: Known): string | number | undefined {
   if (/(^| )(id|token|ref|reference|session|key|hold|booking|reservation|cart|basket|order|code)( |$)/.test(key)) {
     for (const [k, v] of known.carried) if (k === p.key || keyWords(k) === key) return v;
   }
+  // An identifier is the site's own: only a tool gives it (a name is not an id).
+  if (/(^| )(id|uuid|uid|token|key)$/.test(key)) return undefined;
   const t = known.traveller;
   if (t) {
     if (first(key, /(^| )(first|given|fore) ?name$|^first$|^given$/)) return t.givenName;

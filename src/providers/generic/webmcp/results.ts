@@ -64,6 +64,8 @@ export function scalars(data: JsonValue | undefined, out = new Map<string, strin
 }
 
 const ID_KEY = /(^| )(id|key|ref|reference|code|slot|uid)$/;
+/** Keys that make a list of objects a list of options. */
+const OPTION_KEY = /(^| )(id|key|ref|reference|code|slot|uid|time|start time|departure|flight number|flight)$/;
 const LABEL_KEYS = /^(label|title|name|display name|description|summary|room|room type|type|seat type|section|category|option)$/;
 const TIME_KEY = /(^| )(time|start|starts|start time|departure|departs|departure time|slot time|at)$/;
 const FLIGHT_KEY = /^(flight|flight number|flight no|number|flight code)$/;
@@ -105,6 +107,10 @@ export interface ToolOffer {
 
 function offerOf(item: JsonObject, index: number): ToolOffer | null {
   let idKey: string | null = null;
+  /** Without an id, a flight number, a time or a name identifies the option (passed back as is). */
+  let flightKey: string | null = null;
+  let timeKey: string | null = null;
+  let labelKey: string | null = null;
   let label: string | undefined;
   let time: string | undefined;
   let flightNumber: string | undefined;
@@ -117,17 +123,25 @@ function offerOf(item: JsonObject, index: number): ToolOffer | null {
   for (const [key, value] of Object.entries(item)) {
     const w = keyWords(key);
     if (!idKey && ID_KEY.test(w) && (typeof value === 'string' || typeof value === 'number') && String(value).length <= 200) idKey = key;
-    else if (FLIGHT_KEY.test(w) && typeof value === 'string') flightNumber = value.replace(/\s+/g, '').toUpperCase().slice(0, 12);
-    else if (TIME_KEY.test(w) && timeOf(value)) time = timeOf(value);
+    else if (FLIGHT_KEY.test(w) && typeof value === 'string') {
+      flightNumber = value.replace(/\s+/g, '').toUpperCase().slice(0, 12);
+      flightKey ??= key;
+    } else if (TIME_KEY.test(w) && timeOf(value)) {
+      time = timeOf(value);
+      timeKey ??= key;
+    }
     else if (TOTAL_KEY.test(w)) total = priceOf(value, currency);
     else if (PRICE_KEY.test(w)) unit = priceOf(value, currency);
     else if (AVAILABLE_KEY.test(w)) {
       if (value === false || (typeof value === 'string' && /sold|unavail|full|closed|no$/i.test(value)) || (w === 'sold out' && value === true)) available = false;
     } else if (LABEL_KEYS.test(w) && typeof value === 'string') {
-      if (!label && /^(label|title|name|display name|room|room type|option)$/.test(w)) label = value;
-      else descriptions.push(value);
+      if (!label && /^(label|title|name|display name|room|room type|option)$/.test(w)) {
+        label = value;
+        labelKey = key;
+      } else descriptions.push(value);
     }
   }
+  idKey ??= flightKey ?? timeKey ?? labelKey;
   if (!idKey) return null;
   const id = item[idKey] as string | number;
   const shown = (label ?? time ?? flightNumber ?? descriptions[0] ?? String(id)).replace(/\s+/g, ' ').trim().slice(0, 120);
@@ -151,7 +165,9 @@ function optionList(data: JsonValue | undefined, depth = 0): JsonObject[] {
   let best: JsonObject[] = [];
   if (Array.isArray(data)) {
     const objects = data.filter(isObject);
-    if (objects.length && objects.some((o) => Object.keys(o).some((k) => ID_KEY.test(keyWords(k))))) best = objects;
+    if (objects.length && objects.some((o) => Object.keys(o).some((k) => OPTION_KEY.test(keyWords(k))))) best = objects;
+    // A bare list of times ("19:00", "19:30"): each is an option identified by itself.
+    else if (data.length && data.every((v) => typeof v === 'string' && timeOf(v) && v.length <= 40)) best = data.map((v) => ({ time: v as string }));
     for (const item of objects) {
       const inner = optionList(item, depth + 1);
       if (inner.length > best.length) best = inner;

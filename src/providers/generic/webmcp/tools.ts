@@ -25,7 +25,7 @@ const PURPOSES: Record<Purpose, { name: RegExp; not: RegExp }> = {
 };
 
 /** An input that takes the chosen option's id, when none has the key the option list used. */
-const OPTION_INPUT = /(^| )(id|slot|offer|option|room|fare|flight|ticket|key|choice|selection|session|time slot)( |$)/;
+const OPTION_INPUT = /(^| )(id|slot|offer|option|room|fare|flight|ticket|key|choice|selection|session|time slot|time)( |$)/;
 
 export interface Chosen {
   tool: PageTool;
@@ -55,7 +55,12 @@ export function chooseTool(tools: PageTool[], purpose: Purpose, known: Known): C
       // The option's id goes under its own key, or else under the one input that reads as an option.
       const props = propertiesOf(tool);
       if (!props.some((p) => p.key === known.offer!.idKey)) {
-        const slot = props.find((p) => OPTION_INPUT.test(keyWords(p.key)));
+        // The input that best reads as this option: one sharing a word with the list's key
+        // (`slot` for `slot_id`), then one naming an option, then a required one.
+        const listWords = new Set(keyWords(known.offer.idKey).split(' ').filter((w) => w !== 'id'));
+        const rank = (key: string, required: boolean) => (keyWords(key).split(' ').some((w) => listWords.has(w)) ? 4 : 0)
+          + (/(^| )(slot|offer|option|room|fare|flight|ticket|choice|selection|time)( |$)/.test(keyWords(key)) ? 2 : 0) + (required ? 1 : 0);
+        const slot = props.filter((p) => OPTION_INPUT.test(keyWords(p.key))).sort((a, b) => rank(b.key, b.required) - rank(a.key, a.required))[0];
         if (!slot) continue;
         k = { ...known, offer: { idKey: slot.key, id: known.offer.id } };
       }
