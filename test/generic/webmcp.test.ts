@@ -64,7 +64,7 @@ async function attempt(p: BookingPlan, start = '/') {
   const recorder = new MemoryRecorder();
   const deps: AttemptDeps = {
     context, recorder: recorder as unknown as JobRecorder, plan: p, baseUrl: site.url('/'), signal: new AbortController().signal,
-    stepDelayMs: 0, timeoutMs: 10_000, backoffMs: 10, progress: { step: null, url: null },
+    stepDelayMs: 0, timeoutMs: 15_000, backoffMs: 10, progress: { step: null, url: null },
   };
   return { outcome: await attemptProvider(deps, driver(start)), recorder, context, guard };
 }
@@ -122,7 +122,7 @@ describe('generic driver, WebMCP strategy', () => {
 
   test('a declarative form tool is seen with the schema Chromium derives, called like any tool, and the page it loads is left to the next strategy', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 10_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
     const provider = { id: 'harbour', name: 'Harbour Table', scenario: 'restaurant' as const, startUrl: site.url('/declarative') };
     const ctx = { page: g, provider, state: { notes: new Map() } };
     const request = plan(2).request;
@@ -142,7 +142,7 @@ describe('generic driver, WebMCP strategy', () => {
 
   test('a page without tools is declined untouched, for the next strategy', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 10_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
     const ctx = { page: g, provider: { id: 'x', name: 'X', scenario: 'restaurant' as const, startUrl: site.url('/declarative/results') }, state: { notes: new Map() } };
     assert.equal(await webmcpStrategy.search!(ctx, plan(2).request), DECLINE);
     assert.deepEqual(log.entries, []);

@@ -43,7 +43,7 @@ async function refusal(work: Promise<unknown>): Promise<CardStepReached> {
 describe('payment guard, WebMCP tools', () => {
   test('tools that ask for the card code under other names are never called: action_denied, then the pause, and no code reaches the server', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 5_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/renamed`);
     const before = sandbox.cardCodesReceived().length;
     const collected = watch(page, '/collect');
@@ -71,14 +71,14 @@ describe('payment guard, WebMCP tools', () => {
     await page.goto(`${sandbox.origin('adversarial')}/webmcp/renamed`);
     const before = sandbox.cardCodesReceived().length;
     await page.webmcp.callTool('confirm_identity', { vcode: CODE });
-    await until('the code to arrive', () => sandbox.cardCodesReceived().length > before, 5_000);
+    await until('the code to arrive', () => sandbox.cardCodesReceived().length > before, 15_000);
     assert.equal(sandbox.cardCodesReceived().at(-1)!.field, 'vcode');
     await context.close();
   });
 
   test('tools that would pay, without asking for a code, are never called: action_denied, then the pause with no code field', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 5_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/pay`);
     const charges = watch(page, '/webmcp/charge');
     const why: Record<string, RegExp> = {
@@ -101,16 +101,16 @@ describe('payment guard, WebMCP tools', () => {
 
   test('a tool that fills the card-code field from script when called: the in-page and network layers stop the code, and none reaches the server', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 5_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/fills-code`);
     const before = sandbox.cardCodesReceived().length;
     // Nothing in its declaration asks for a code, and the page shows no code field yet: the call is allowed.
     await g.callTool('apply_voucher', { voucher: CODE });
     assert.match(log.entries.find((e) => e.kind === 'allowed')!.message, /allowed calling the WebMCP tool 'apply_voucher' \("Apply a voucher to the booking\."\) with the inputs voucher/);
-    await until('the network layer to block the fetch', () => log.deniedBy('network').some((m) => /api\/card\/verify.*'cvc'/.test(m)), 5_000);
+    await until('the network layer to block the fetch', () => log.deniedBy('network').some((m) => /api\/card\/verify.*'cvc'/.test(m)), 15_000);
     assert.ok(log.deniedBy('page').some((m) => /script into the card security code field 'cvc'/.test(m)), log.deniedBy('page').join('\n'));
     // The tool went on to send its form (with the field left empty): the page that answered is loaded.
-    await until('the form to be sent', () => page.url().endsWith('/webmcp/fills-code'), 5_000);
+    await until('the form to be sent', () => page.url().endsWith('/webmcp/fills-code'), 15_000);
     assert.equal(sandbox.cardCodesReceived().length, before);
     // With the code field on the page already, the tool is not called at all (as any press there).
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/fills-code?present`);
@@ -124,7 +124,7 @@ describe('payment guard, WebMCP tools', () => {
 
   test('a tool whose description tells the agent to enter the security code is never called', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 5_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/injection`);
     const paused = await refusal(g.callTool('search_tours', { tour: 'Harbour cruise' }));
     assert.equal(paused.field, 'search_tours');
@@ -135,7 +135,7 @@ describe('payment guard, WebMCP tools', () => {
 
   test('huge, deep, wide, malformed and polluting results come back bounded; a tool that never answers times out; an unreadable declaration is not called', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 2_500 });
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/huge`);
     const big = await g.callTool('big_result', {}) as { content: Array<{ text: string }> };
     assert.equal(big.content[0]!.text.length, 4_000);
@@ -154,12 +154,15 @@ describe('payment guard, WebMCP tools', () => {
     assert.equal(malformed.content[0]!.text, '{"slots": [1, 2,');
     await g.callTool('polluting', {});
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
-    await assert.rejects(g.callTool('never', {}), (e: unknown) => e instanceof PageUnresponsive || /Timeout/.test(String(e)));
+    // A short time limit (the page has loaded by now): the call is given up, whatever the tool does.
+    const impatient = new GuardedPage(page, log, { timeoutMs: 1_500 });
+    await assert.rejects(impatient.callTool('never', {}), (e: unknown) => e instanceof PageUnresponsive || /Timeout/.test(String(e)));
     await refusal(g.callTool('deep_schema', {}));
     assert.match(log.deniedBy('driver').at(-1)!, /'deep_schema'.*larger than the guard reads/);
     await refusal(g.callTool('long_description', {}));
     assert.match(log.deniedBy('driver').at(-1)!, /'long_description'.*larger than the guard reads/);
-    assert.deepEqual((await calls(page)).sort(), ['big_result', 'deep_result', 'malformed', 'never', 'polluting', 'too_deep', 'wide_result']);
+    // ('never' itself may or may not have been reached within the short limit.)
+    assert.deepEqual((await calls(page)).filter((n) => n !== 'never').sort(), ['big_result', 'deep_result', 'malformed', 'polluting', 'too_deep', 'wide_result']);
     await context.close();
   });
 });
