@@ -63,7 +63,7 @@ async function attempt(p: BookingPlan, start = '/') {
   await page.close();
   const recorder = new MemoryRecorder();
   const deps: AttemptDeps = {
-    context, recorder: recorder as unknown as JobRecorder, plan: p, baseUrl: site.url('/'), signal: new AbortController().signal,
+    context, recorder: recorder as unknown as JobRecorder, plan: p, startUrl: site.url(start), signal: new AbortController().signal,
     stepDelayMs: 0, timeoutMs: 15_000, backoffMs: 10, progress: { step: null, url: null },
   };
   return { outcome: await attemptProvider(deps, driver(start)), recorder, context, guard };
