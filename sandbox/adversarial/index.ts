@@ -9,9 +9,10 @@
  */
 import { document, html, raw, type SafeHtml } from '../engine/html.ts';
 import { htmlRes, jsonRes, redirect, type Req, type Res } from '../engine/http.ts';
+import { WEBMCP_CARD_FIELDS, WEBMCP_PAGES, webmcpHandler } from './webmcp.ts';
 
 /** Odd field names used by the adversarial pages (exact, case-insensitive). */
-export const ADVERSARIAL_CARD_FIELDS = ['f7', 'sc_in', 'vn', 'd1', 'd2', 'd3'] as const;
+export const ADVERSARIAL_CARD_FIELDS = ['f7', 'sc_in', 'vn', 'd1', 'd2', 'd3', ...WEBMCP_CARD_FIELDS] as const;
 export const PAYMENTS_CARD_FIELDS = ['fld_a'] as const;
 export const WEBSOCKET_PATHS: ReadonlyMap<string, ReadonlySet<string>> = new Map([['adversarial', new Set(['/ws'])]]);
 
@@ -68,6 +69,7 @@ const INDEX = [
   ['/shared-worker', 'Hands the value to a SharedWorker, which sends it by GET query, JSON POST and WebSocket'],
   ['/worker-ws', 'Hands the value to a dedicated Worker, which sends it over its own WebSocket'],
   ['/worker-later', 'Starts a Worker and a SharedWorker only when "Check card" is pressed; they keep sending the last code typed'],
+  ...WEBMCP_PAGES,
 ] as const;
 
 export function adversarialHandler(req: Req, port: number): Res {
@@ -360,7 +362,7 @@ if(shared)fetch('/collect?cvc='+encodeURIComponent(code)).catch(function(){});},
     case 'POST /collect':
       return { status: 204, headers: { 'cache-control': 'no-store' }, body: '' };
     default:
-      return htmlRes(404, page('Not found', html`<h1>Not found</h1>`));
+      return webmcpHandler(req) ?? htmlRes(404, page('Not found', html`<h1>Not found</h1>`));
   }
 }
 

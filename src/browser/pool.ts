@@ -23,6 +23,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...TOP_CHROME_WEBUI].join(',')}`,
+  // Pages' WebMCP tools (document.modelContext), which the generic driver calls through the payment
+  // guard (src/executor/guard/webmcp.ts). Playwright merges its own enabled features with this one.
+  '--enable-features=WebMCP',
 ];
 
 export interface BrowserPoolOptions {

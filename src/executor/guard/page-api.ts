@@ -2,6 +2,8 @@ import type { Frame, Locator, Page, Request, Response } from 'playwright-core';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { armPress, classifyChoice, classifyControl, classifyField, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
+import { toolDanger, type ToolDanger } from './tool-rule.ts';
+import { boundValue, declarativeForm, listTools, type JsonValue, type PageTool } from './webmcp.ts';
 
 // Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
 // press controls, but it has no way to put text into a card-code field, and it refuses to press a
@@ -14,10 +16,11 @@ import { armPress, classifyChoice, classifyControl, classifyField, fillFields, f
 const MAX_PRESSES = 3;
 
 export class CardStepReached extends Error {
-  readonly field: string;
+  /** null: the step would charge without asking for a code (a WebMCP tool that pays). */
+  readonly field: string | null;
   readonly control: string;
-  constructor(field: string, control: string) {
-    super(`the next step needs the card security code (${field})`);
+  constructor(field: string | null, control: string) {
+    super(field === null ? `the next step (${control}) would pay` : `the next step needs the card security code (${field})`);
     this.name = 'CardStepReached';
     this.field = field;
     this.control = control;
@@ -357,6 +360,54 @@ export class GuardedPage {
     }, cells), 'read the page');
   }
 
+  /** The WebMCP tools the page's main frame registers, bounded (webmcp.ts); none when the browser has no WebMCP. */
+  async tools(): Promise<PageTool[]> {
+    const tools = await this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools');
+    if (tools.length) return tools;
+    // Scripts that register tools may still be loading (deferred, async, module): asked again once they have run.
+    const loaded = await this.#bounded(this.#page.waitForLoadState('load', { timeout: this.#timeout }).then(() => true, () => false), 'wait for the page to load');
+    return loaded ? this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools') : tools;
+  }
+
+  /**
+   * Calls one of the page's WebMCP tools: the only way to call one. Refused, as the pause, when the
+   * tool asks for a card security code or would pay (tool-rule.ts), when its form holds a card
+   * field, or when the page shows a card-code field (as any press there is). Its result is bounded
+   * plain data; a tool that submits its form (a declarative one) has loaded the next page on return.
+   */
+  async callTool(name: string, input: Record<string, JsonValue>): Promise<JsonValue | undefined> {
+    const tool = (await this.tools()).find((t) => t.name === name);
+    if (!tool) throw new MissingElement(`WebMCP tool '${name.slice(0, 60)}'`, 0);
+    const control = `the WebMCP tool '${quote(name)}'`;
+    // Not knowing is not a "no": a declaration the rule cannot read whole is refused like a dangerous one.
+    if (tool.unreadable) this.#refuseTool(tool, control, { kind: 'card_code', field: name, why: 'its declaration is larger than the guard reads, so it could ask for the code unseen' });
+    const form = await this.#bounded(this.#page.evaluate(declarativeForm, name), 'look at a tool\'s form');
+    const danger: ToolDanger | null = toolDanger(tool)
+      ?? (form?.field ? { kind: 'card_code', field: form.field, why: `its form holds the card security code field '${form.field}'` } : null)
+      ?? (form?.frame ? { kind: 'card_code', field: 'card iframe', why: 'its form holds a frame (where payment partners put the card fields)' } : null)
+      ?? (form && form.submitLabel && toolDanger({ name: form.submitLabel, description: '' })?.kind === 'payment' ? { kind: 'payment', why: `its form is sent with '${quote(form.submitLabel)}'` } : null);
+    if (danger) this.#refuseTool(tool, control, danger);
+    const onPage = await this.#cardFieldAnywhere(control);
+    if (onPage) this.#refuseTool(tool, control, { kind: 'card_code', field: onPage, why: `the page shows the card security code field '${onPage}'` });
+    const inputs = Object.keys(input).map((k) => quote(k, 30)).join(', ') || 'none';
+    const said = tool.description ? ` ("${quote(tool.description, 120)}")` : '';
+    this.#events.allowed(`Payment guard (driver layer) allowed calling ${control}${said} with the inputs ${inputs}: it asks for no card security code and does not pay.`);
+    // A declarative tool that submits its form loads the next page: the call returns once it has.
+    const navigation = form?.autosubmit ? this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout }) : null;
+    navigation?.catch(() => {});
+    const result = await this.#bounded(this.#page.webmcp.callTool(name, input, { timeout: this.#timeout }), `call ${control}`);
+    if (navigation) this.#arrived(await navigation);
+    return boundValue(result).value;
+  }
+
+  /** A tool the rule does not let be called: an action_denied event quoting it, then the pause. */
+  #refuseTool(tool: PageTool, control: string, danger: ToolDanger): never {
+    const said = tool.description ? ` ("${quote(tool.description, 120)}")` : '';
+    const what = danger.kind === 'card_code' ? 'it asks for the card security code' : 'calling it would pay';
+    this.#events.denied('driver', `Payment guard (driver layer) refused to call ${control}${said}: ${what} (${quote(danger.why, 160)}). Stopping here for the person to pay.`);
+    throw new CardStepReached(danger.kind === 'card_code' ? danger.field : null, control);
+  }
+
   /** The pause: the next step takes the card code. An action_denied event, then CardStepReached. */
   #pause(control: string, field: string): never {
     this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control}': the next step takes the card security code ('${field}'). Stopping here for the person to pay.`);
@@ -434,6 +485,15 @@ export class GuardedPage {
     if (again.field || again.parsed) return again.field;
     throw new Error('its document was still loading');
   }
+}
+
+/**
+ * Page text in a guard message: one line, bounded, digits masked (a page could put a code the person
+ * typed while in control into what it declares, and an audit event must never carry one).
+ */
+function quote(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return (line.length > max ? `${line.slice(0, max - 1)}…` : line).replace(/[0-9]/g, '#');
 }
 
 function normalise(text: string | null): string | null {
