@@ -51,7 +51,9 @@ export function looksLikeSearch(s: Snapshot, request: SearchRequest): boolean {
 }
 
 export async function search(page: GuardedPage, startUrl: string, request: SearchRequest): Promise<void> {
-  await page.goto(startUrl);
+  // A strategy before this one (WebMCP) may have opened the start page and found nothing to use on
+  // it: the page is read as it is, not loaded a second time.
+  if (!/^https?:/.test(page.url())) await page.goto(startUrl);
   await page.settle();
   const s = await clearOverlays(page);
   const plan = searchForm(s, request);
