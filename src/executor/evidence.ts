@@ -29,13 +29,37 @@ const CARD_SELECTORS = [
 ];
 const CARD_LABEL = /card|cvc|cvv|csc|security code|expir|kartennummer|numéro de carte/i;
 
-/** A textbox-like line of an aria snapshot whose name speaks of a card: its value is removed. */
-const CARD_LINE = /^(\s*- (?:textbox|spinbutton|combobox|searchbox)\s+"[^"]*(?:card|cvc|cvv|csc|security code|expir)[^"]*"[^:]*):.*$/gim;
+/** A textbox-like line of an aria snapshot with its name and, after the colon, its value. */
+const FIELD_LINE = /^(\s*- (?:textbox|spinbutton|combobox|searchbox)\s+"([^"]*)"[^:\n]*):[^\n]*$/gim;
+const CARD_NAME = /card|cvc|cvv|csc|security code|expir/i;
+/** Values a card field holds whatever its name: a 3–4 digit code, an expiry like 12/29. */
+const CARD_VALUE = /^\s*(?:\d{3,4}|\d{1,2}\s*\/\s*\d{2,4})\s*$/;
 /** 12–19 digits, possibly grouped by spaces or dashes: a card number wherever it appears. */
 const CARD_NUMBER = /\b\d(?:[ -]?\d){11,18}\b/g;
 
-export function redactSnapshot(snapshot: string): string {
-  return snapshot.replace(CARD_LINE, '$1: [card field hidden]').replace(CARD_NUMBER, '[number hidden]').slice(0, MAX_SNAPSHOT_CHARS);
+/**
+ * The snapshot without card values: a field's value goes when its name speaks of a card, when the page
+ * marks it as one (`cardNames`: the accessible names of its cc-* fields), or when the value looks like
+ * a code or an expiry; any card-like number goes wherever it stands.
+ */
+export function redactSnapshot(snapshot: string, cardNames: string[] = []): string {
+  const names = new Set(cardNames.map((n) => n.trim().toLowerCase()).filter(Boolean));
+  return snapshot
+    .replace(FIELD_LINE, (line, head: string, name: string) => {
+      const value = line.slice(head.length + 1);
+      return CARD_NAME.test(name) || names.has(name.trim().toLowerCase()) || CARD_VALUE.test(value) ? `${head}: [card field hidden]` : line;
+    })
+    .replace(CARD_NUMBER, '[number hidden]')
+    .slice(0, MAX_SNAPSHOT_CHARS);
+}
+
+/** The names a person (and the snapshot) gives the page's cc-* fields: their labels and aria-labels. */
+async function cardFieldNames(page: Page): Promise<string[]> {
+  return page.locator('input[autocomplete^="cc-" i]').evaluateAll((inputs) =>
+    inputs.flatMap((input) => {
+      const el = input as HTMLInputElement;
+      return [el.getAttribute('aria-label') ?? '', ...Array.from(el.labels ?? []).map((l) => l.textContent ?? ''), el.placeholder ?? ''];
+    })).catch(() => []);
 }
 
 /** The URL without query or fragment (they may carry personal details). */
@@ -58,12 +82,12 @@ export async function captureEvidence(page: Page, providerId: string, timeoutMs:
     const work = (async () => {
       const screenshot = await page.screenshot({ type: 'jpeg', quality: 60, mask, maskColor: '#555', animations: 'disabled', caret: 'hide', timeout: timeoutMs });
       const snapshot = await page.locator('body').ariaSnapshot({ timeout: timeoutMs });
-      return { screenshot, snapshot };
+      return { screenshot, snapshot, names: await cardFieldNames(page) };
     })();
     work.catch(() => {});
-    const { screenshot, snapshot } = await within(work, timeoutMs, 'capture the failed page');
+    const { screenshot, snapshot, names } = await within(work, timeoutMs, 'capture the failed page');
     if (screenshot.length > MAX_SCREENSHOT_BYTES) return null;
-    return { providerId, url, screenshot, snapshot: redactSnapshot(snapshot) };
+    return { providerId, url, screenshot, snapshot: redactSnapshot(snapshot, names) };
   } catch {
     return null;
   }
