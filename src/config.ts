@@ -108,6 +108,8 @@ const schema = z.object({
   BROWSER_WS_ENDPOINT: z.url({ protocol: /^(wss?|https?)$/ }).optional(),
   /** How long a booking stopped at the card-code step is held for the person (capped by the provider's own hold). */
   HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(900),
+  /** How long a failed booking's evidence (its last page: screenshot and accessibility snapshot) is kept. */
+  EVIDENCE_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /** Start the bundled sandbox provider sites with `serve` (default: on in development only). */
   SANDBOX: booleanish.optional(),
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4100),

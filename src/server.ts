@@ -7,6 +7,7 @@ import { startQueue } from './jobs/queue.ts';
 import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import { modeForPeople } from './providers/registry.ts';
+import { scheduleEvidencePurge } from './executor/evidence-purge.ts';
 import { startExecutor } from './executor/index.ts';
 import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
 import { sessionUrlOf } from './handoff/session-view.ts';
@@ -55,6 +56,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       attachApiKeyCache(database.db, cache);
     }
     await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
+    await scheduleEvidencePurge(queue.boss, database.db, log, { work: config.WORKERS > 0, retentionDays: config.EVIDENCE_RETENTION_DAYS });
     if (options.sandbox ?? (config.SANDBOX && options.listen !== false)) {
       // Development only: the provider websites the executor books on, on *.localhost:SANDBOX_PORT.
       const { startSandbox } = await import('../sandbox/index.ts');

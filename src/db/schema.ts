@@ -191,7 +191,18 @@ export interface SettingsTable {
   created_at: Generated<Date>;
 }
 
+/** A failed booking's last page (migration 012_evidence). */
+export interface JobEvidenceTable {
+  job_id: string;
+  provider_id: string;
+  url: string;
+  screenshot: Uint8Array;
+  snapshot: string;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
+  job_evidence: JobEvidenceTable;
   api_keys: ApiKeysTable;
   profiles: ProfilesTable;
   jobs: JobsTable;

@@ -4,6 +4,7 @@ import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import { choose } from './decide.ts';
 import { checkHeld } from './held.ts';
 import { asFailure, oneLine, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
+import { captureEvidence, type Evidence } from './evidence.ts';
 import { CardStepReached, GuardedPage } from './guard/page-api.ts';
 import type { JobRecorder } from './recorder.ts';
 import { describeRequest, type BookingPlan } from './request.ts';
@@ -58,6 +59,8 @@ export interface Failure {
   step: string;
   provider: string;
   url: string;
+  /** The last page as it was when this provider failed (screenshot and snapshot, card fields blanked), when it could be taken. */
+  evidence?: Evidence;
 }
 
 const STEP_NAMES: Record<string, string> = {
@@ -103,12 +106,14 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
       return outcome;
     } catch (error) {
       const url = page.url();
+      const failure = deps.signal.aborted || error instanceof RunAborted ? null : asFailure(error);
+      // The failure that ends this provider (conclusive, or the last try): its page is kept as evidence, before the tab goes.
+      const evidence = failure && (failure.kind !== 'transient' || n === tries) ? await captureEvidence(page, driver.id, deps.timeoutMs) : null;
       await page.close().catch(() => {});
       if (deps.signal.aborted) throw new RunAborted(deps.signal.reason as AbortReason);
       if (error instanceof RunAborted) throw error;
-      const failure = asFailure(error);
-      last = { kind: failure.kind, message: failure.message, step: state.step, provider: driver.id, url: safeUrl(url) };
-      if (failure.kind !== 'transient') return { kind: 'failed', failure: last };
+      last = { kind: failure!.kind, message: failure!.message, step: state.step, provider: driver.id, url: safeUrl(url), ...(evidence ? { evidence } : {}) };
+      if (failure!.kind !== 'transient') return { kind: 'failed', failure: last };
       if (n < tries) await backoff(deps, n);
     }
   }

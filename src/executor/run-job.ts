@@ -10,6 +10,7 @@ import { transition } from '../jobs/transition.ts';
 import { DomainError, type JobStatus } from '../jobs/types.ts';
 import { driverFor, loadProviders, providerChain } from '../providers/registry.ts';
 import type { Driver } from '../providers/types.ts';
+import { saveEvidence } from './evidence.ts';
 import { attemptProvider, type AttemptDeps, type Failure } from './attempt.ts';
 import { RunAborted, within, type AbortReason } from './failures.ts';
 import { installGuard } from './guard/index.ts';
@@ -277,6 +278,13 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       status === 'error' && cause ? { reason, step: cause.step, provider: cause.provider, url: cause.url, message: cause.message, attempts: failures.map((f) => ({ provider: f.provider, kind: f.kind, step: f.step, message: f.message })) } : null,
       summary,
     );
+    // The last page that failed, for the job's owner on /bookings; losing it never changes the outcome written above.
+    const evidence = failures.findLast((f) => f.evidence)?.evidence;
+    if (evidence) {
+      await within(saveEvidence(db, jobId, evidence), deps.settings.timeoutMs, 'keep the evidence').catch((error: unknown) => {
+        deps.log.warn({ jobId, err: { message: (error as Error).message.split('\n')[0] } }, 'failed booking evidence not kept');
+      });
+    }
   } catch (error) {
     const reason = error instanceof RunAborted ? error.reason : error instanceof RunSuperseded ? 'claim_lost' : controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
     if (reason === 'claim_lost') return; // another run owns the job now: write nothing

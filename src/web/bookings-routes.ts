@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { jobsWithEvidence, ownedEvidence } from '../executor/evidence.ts';
 import { getBooking, listBookings, type Booking } from '../handoff/bookings.ts';
 import { describeHeld, describeRequest, jobTitle, statusWords, timeline } from '../handoff/describe.ts';
 import { providerName, refreshProviderNames } from '../providers/registry.ts';
@@ -20,7 +21,12 @@ function when(iso: string): string {
   return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-export function bookingItem(booking: Booking, links: JobLinks, now = new Date()) {
+/** Where a failed booking's evidence is shown to its owner (the screenshot and the accessibility snapshot). */
+export function evidenceLinks(jobId: string) {
+  return { screenshotUrl: `/bookings/${jobId}/evidence.jpg`, snapshotUrl: `/bookings/${jobId}/evidence.txt` };
+}
+
+export function bookingItem(booking: Booking, links: JobLinks, now = new Date(), hasEvidence = false) {
   const { job, events } = booking;
   const open = holdIsOpen(job, now);
   const paused = events.some((e) => e.type === 'paused_payment');
@@ -40,6 +46,7 @@ export function bookingItem(booking: Booking, links: JobLinks, now = new Date())
     request: describeRequest(job),
     held: paused || job.status === 'completed' ? describeHeld(job, events) : null,
     timeline: timeline(events),
+    evidence: hasEvidence ? evidenceLinks(job.jobId) : null,
   };
 }
 
@@ -59,9 +66,10 @@ export function bookingRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!user) return reply.redirect(signInPathFor(request, '/bookings'), 303);
     const bookings = await listBookings(services.db, user.id);
     await refreshProviderNames(services.db);
+    const withEvidence = await jobsWithEvidence(services.db, bookings.map((b) => b.job.jobId));
     return sendView(reply, 'bookings', {
       user,
-      bookings: bookings.map((b) => bookingItem(b, services.links)),
+      bookings: bookings.map((b) => bookingItem(b, services.links, new Date(), withEvidence.has(b.job.jobId))),
       scripts: [BOOKINGS_SCRIPT_PATH],
     }, ctx);
   });
@@ -76,7 +84,21 @@ export function bookingRoutes(app: FastifyInstance, ctx: WebContext): void {
     pageSecurityHeaders(reply, ctx.origin, randomSecret(16));
     return reply
       .type('text/html; charset=utf-8')
-      .send(renderFragment('bookings-item', bookingItem(booking, services.links)));
+      .send(renderFragment('bookings-item', bookingItem(booking, services.links, new Date(), (await jobsWithEvidence(services.db, [booking.job.jobId])).size > 0)));
+  });
+
+  // A failed booking's last page, for its owner only: another person's job is a 404 exactly like a missing one.
+  app.get<{ Params: { jobId: string; kind: string } }>('/bookings/:jobId/evidence.:kind', async (request, reply) => {
+    const user = await signedInUser(request);
+    if (!user) return reply.code(401).header('cache-control', 'no-store').send();
+    const { kind } = request.params;
+    const evidence = kind === 'jpg' || kind === 'txt' ? await ownedEvidence(services.db, user.id, request.params.jobId) : null;
+    reply.header('cache-control', 'private, no-store').header('x-content-type-options', 'nosniff');
+    if (!evidence) return reply.code(404).send();
+    if (kind === 'jpg') return reply.type('image/jpeg').send(Buffer.from(evidence.screenshot));
+    return reply
+      .type('text/plain; charset=utf-8')
+      .send(`Accessibility snapshot of ${evidence.url} (${providerName(evidence.providerId) ?? evidence.providerId}), taken ${evidence.createdAt.toISOString()} when the booking failed. Card fields are hidden.\n\n${evidence.snapshot}\n`);
   });
 
   app.get('/bookings/events', async (request, reply) => {
