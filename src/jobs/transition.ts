@@ -73,7 +73,7 @@ export async function transition(db: Kysely<DB>, jobId: string, input: Transitio
 }
 
 /** How a held booking may have been ended by a process that could not see its tab (executor/hold-endings.ts writes them). */
-export const HOLD_ENDINGS = ['cancelled_by_user', 'handoff_expired', 'hold_lost'] as const;
+export const HOLD_ENDINGS = ['cancelled_by_user', 'cancelled_by_client', 'handoff_expired', 'hold_lost'] as const;
 export type HoldEndingReason = (typeof HOLD_ENDINGS)[number];
 
 /** Whether a job's error reason is a held booking's end (one a provider's later confirmation may override). */

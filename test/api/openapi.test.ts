@@ -59,6 +59,7 @@ describe(`OpenAPI document and reference page on ${backend.name}`, () => {
       'GET /profiles',
       'GET /profiles/{profileId}',
       'POST /execution-jobs',
+      'POST /execution-jobs/{jobId}/cancel',
       'POST /profiles',
     ]);
     // Each documented path answers its documented methods and 405s every other one: the document

@@ -145,12 +145,35 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Execution jobs',
     summary: 'Read a job',
     description:
-      'The job with its decision log. Terminal statuses: everything but `pending` and `running`; after one, poll once more after ' +
-      '30 s, then stop. By default a key reads only its own organisation\'s jobs; another organisation\'s job is 404, exactly like a ' +
+      'The job with its decision log. When a job is final: `completed`, `no_availability`, `needs_login`, `captcha` and `error` ' +
+      'are final; `pending` and `running` are working; `paused_payment` is NOT final (the person is paying at `handoffUrl`, and the ' +
+      'job becomes `completed` or `error` when they pay, cancel or the hold runs out). Use webhooks, or poll until `completed`/`error` ' +
+      "or the hold's end: every 3 to 5 s while pending or running, every 30 s while paused_payment. A held booking ended as `error` " +
+      "by a process that could not see the person's payment may still become `completed` within a few minutes, when the provider " +
+      'confirms it (read once more 5 minutes after such an end). After a held booking ends, `handoffUrl` stays for 30 minutes and ' +
+      'shows the outcome (the receipt). By default a key reads only its own organisation\'s jobs; another organisation\'s job is 404, exactly like a ' +
       'missing one (the operator can restore open reads with JOB_READ_ISOLATION=none). A malformed id is 404 too.',
     parameters: [jobIdParam],
     success: { status: 200, description: 'The job', schema: 'ExecutionJob' },
     errors: ['missing_job_id', 'job_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/execution-jobs/{jobId}/cancel',
+    operationId: 'cancelExecutionJob',
+    tag: 'Execution jobs',
+    summary: 'Cancel a job',
+    description:
+      'Stops a `pending` or `running` job, or releases a booking held at `paused_payment` (the person\'s handoff link then shows ' +
+      'it as cancelled). The job becomes `error` with `error.reason` `cancelled_by_client`, with a `job_aborted` audit event, and ' +
+      'the reply is the job as `GET` shows it. No body. Idempotent: cancelling a job this API already cancelled answers 200 with the ' +
+      'same job. A job that is already final otherwise is 409 `job_already_final`. A payment the person already submitted on the ' +
+      'held booking is never cut off: while it waits for the provider\'s answer the cancel is 409 `payment_in_flight`; poll the ' +
+      'job (it may end `completed`). Only the job\'s own organisation may cancel it (another organisation\'s job is 404, also when ' +
+      'reads are open). A running job stops within about a second, on whichever worker runs it.',
+    parameters: [jobIdParam],
+    success: { status: 200, description: 'The job, cancelled', schema: 'ExecutionJob' },
+    errors: ['missing_job_id', 'job_not_found', 'job_already_final', 'payment_in_flight'],
   },
   {
     method: 'get',
@@ -160,7 +183,9 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Read a job's audit log",
     description:
       'Every decision taken for the job, oldest first. 404 only when the job itself does not exist (for this key); a job without ' +
-      'events gives an empty list. No pagination.',
+      'events gives an empty list. Paginated by cursor: a reply holds at most `limit` events and `nextCursor`; pass it as `after` ' +
+      'to read the next page, until `nextCursor` is null (the end of the log as it stood). Events appended while you page land ' +
+      'after your cursor: none is lost or repeated. A client that ignores the cursor reads the first `limit` events, as before.',
     parameters: [
       jobIdParam,
       {
@@ -170,9 +195,16 @@ export const OPERATIONS: readonly Operation[] = [
         description: `At most this many events, oldest first. ${clampedText(AUDIT_LIMIT)}`,
         schema: clampedSchema(AUDIT_LIMIT),
       },
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description: 'The `nextCursor` of the previous page, unchanged: the events after it. Absent: from the first event.',
+        schema: { type: 'string' },
+      },
     ],
-    success: { status: 200, description: 'The audit log', schema: 'JobAudit' },
-    errors: ['missing_job_id', 'job_not_found'],
+    success: { status: 200, description: 'A page of the audit log', schema: 'JobAudit' },
+    errors: ['missing_job_id', 'job_not_found', 'invalid_cursor'],
   },
   {
     method: 'get',
@@ -332,8 +364,9 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
         'Every call except this document and the reference page needs `Authorization: Bearer <API_KEY>`; keys are minted by the ' +
         'operator. Every error is `{"error": {"code", "message", "details?"}}` with a stable snake_case code; unknown routes are 404 ' +
         '`not_found`, a known path with another method is 405 `method_not_allowed` (with Allow), bodies over 1 MiB are 413, bodies ' +
-        'that are not application/json are 415. Version 1 is alpha: breaking changes are possible until it leaves alpha. No ' +
-        'webhooks: clients poll. The per-day rate limit stored with a key is not enforced.',
+        'that are not application/json are 415. Version 1 is alpha: breaking changes are possible until it leaves alpha. Learn the ' +
+        "outcome by webhooks, or poll until `completed`/`error` or the hold's end: `paused_payment` is not final. " +
+        'The per-day rate limit stored with a key is not enforced.',
     },
     servers: [{ url: `${baseUrl}/api/v1` }],
     security: [{ apiKey: [] }],

@@ -37,10 +37,10 @@ export const decisionLogEntrySchema = z
 export const executionJobSchema = z
   .object({
     jobId: z.uuid(),
-    status: z.enum(JOB_STATUSES).describe('pending and running are the only non-terminal statuses'),
+    status: z.enum(JOB_STATUSES).describe('Final: completed, no_availability, needs_login, captcha, error. Not final: pending, running, and paused_payment (the person is paying)'),
     scenario: z.enum(SCENARIOS),
     organizationName: z.string().nullable().describe('The owning organisation (null for a job created through OAuth on the tool endpoint)'),
-    handoffUrl: z.string().nullable().describe('Where the person completes the payment; set when the job is paused_payment'),
+    handoffUrl: z.string().nullable().describe('Where the person completes the payment while paused_payment; after the held booking ended, the same link shows the outcome (the receipt) for 30 minutes, then null'),
     sessionUrl: z.string().nullable().describe('A live view of the browser session, when one is held'),
     summary: z.string().describe('One line on where the job stands'),
     decisionLog: z.array(decisionLogEntrySchema).describe('The audit log, oldest first (at most 2000 entries; the audit endpoint has the full events)'),
@@ -75,6 +75,10 @@ export const jobAuditSchema = z
     jobId: z.uuid(),
     count: z.number().int().describe('Number of events returned'),
     events: z.array(auditEventSchema).describe('Oldest first'),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `after` to read the next page; null when this page reached the end of the log. Opaque: use it unchanged.'),
   })
   .strict();
 
