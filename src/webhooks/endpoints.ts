@@ -85,7 +85,10 @@ function toDelivery(row: Selectable<WebhookDeliveriesTable>): WebhookDelivery {
   };
 }
 
-const createSchema = z.object({ url: z.string({ error: 'url is required: the address to POST events to' }).max(2000, 'url is longer than 2000 characters') }).strict();
+export const webhookEndpointRequestSchema = z
+  .object({ url: z.string({ error: 'url is required: the address to POST events to' }).max(2000, 'url is longer than 2000 characters').describe('https:// URL events are POSTed to') })
+  .strict();
+const createSchema = webhookEndpointRequestSchema;
 
 /** Why a URL cannot be an endpoint, or null. */
 async function urlProblem(raw: string, deps: EndpointDeps): Promise<string | null> {

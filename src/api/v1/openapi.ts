@@ -24,7 +24,14 @@ import {
   profileListSchema,
   providerMetricsSchema,
   storedProfileSchema,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
 } from './response-schemas.ts';
+import { webhookEndpointRequestSchema } from '../../webhooks/endpoints.ts';
+import { DELIVERY_LIMIT } from './webhook-endpoints.ts';
 
 // The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the handlers validate with
 // (jobs/schemas.ts) and the reply schemas present.ts is typed against (response-schemas.ts).
@@ -63,6 +70,12 @@ function components(): Record<string, JsonSchema> {
   replies.add(providerMetricsSchema, { id: 'ProviderMetrics' });
   replies.add(storedProfileSchema, { id: 'StoredProfile' });
   replies.add(profileListSchema, { id: 'ProfileList' });
+  replies.add(webhookEndpointSchema, { id: 'WebhookEndpoint' });
+  replies.add(webhookEndpointWithSecretSchema, { id: 'WebhookEndpointWithSecret' });
+  replies.add(webhookEndpointListSchema, { id: 'WebhookEndpointList' });
+  replies.add(webhookDeliverySchema, { id: 'WebhookDelivery' });
+  replies.add(webhookDeliveryListSchema, { id: 'WebhookDeliveryList' });
+  requests.add(webhookEndpointRequestSchema, { id: 'WebhookEndpointRequest' });
   replies.add(errorSchema, { id: 'Error' });
   const uri = (id: string) => `#/components/schemas/${id}`;
   const out: Record<string, JsonSchema> = {};
@@ -114,6 +127,7 @@ const clampedSchema = (r: QueryRange): JsonSchema => ({ type: 'integer', default
 
 const jobIdParam: Parameter = { name: 'jobId', in: 'path', required: true, description: 'The job id (a UUID) from the 202 reply', schema: { type: 'string' } };
 const profileIdParam: Parameter = { name: 'profileId', in: 'path', required: true, description: 'The stored profile id', schema: { type: 'integer', minimum: 1 } };
+const endpointIdParam: Parameter = { name: 'endpointId', in: 'path', required: true, description: 'The webhook endpoint id', schema: { type: 'string' } };
 const BODY_ERRORS: ApiErrorCode[] = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'];
 
 export const OPERATIONS: readonly Operation[] = [
@@ -278,6 +292,86 @@ export const OPERATIONS: readonly Operation[] = [
     errors: ['profile_not_found'],
   },
   {
+    method: 'post',
+    path: '/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Register a webhook endpoint',
+    description:
+      "Your organisation's jobs' events are POSTed to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, " +
+      '`webhook-signature`; verify with any Standard Webhooks library and the `secret` returned here, shown once). Events: ' +
+      '`job.paused_payment` (with `handoffUrl`), `job.completed`, `job.no_availability`, `job.needs_login`, `job.captcha`, `job.error`, ' +
+      'and a late `job.completed` (`data.late: true`) when the provider confirms a held booking recorded as ended. Body: ' +
+      '`{"type", "timestamp", "data": {jobId, status, scenario, summary, confirmationCode?, error?, holdExpiresAt?, handoffUrl?, ' +
+      'updatedAt, completedAt, clientMetadata, late?}}`. At least once: answer 2xx within 10 s; any other answer, a redirect (not ' +
+      'followed) or no answer is retried with exponential backoff over about three days, with the same `webhook-id` (dedupe on ' +
+      'it). An endpoint failing for three days is disabled (an audit event on the job). In production the URL must be https:// ' +
+      'and public: loopback, private and link-local addresses are refused, also after DNS resolution. At most 20 per organisation.',
+    body: { schema: 'WebhookEndpointRequest', description: 'The endpoint' },
+    success: { status: 201, description: 'Registered; the only time the secret is shown', schema: 'WebhookEndpointWithSecret', headers: { Location: 'The endpoint URL' } },
+    errors: [...BODY_ERRORS, 'webhook_endpoint_limit'],
+  },
+  {
+    method: 'get',
+    path: '/webhook-endpoints',
+    operationId: 'listWebhookEndpoints',
+    tag: 'Webhooks',
+    summary: "List your organisation's webhook endpoints",
+    description: 'Oldest first. Secrets are never listed.',
+    success: { status: 200, description: 'The endpoints', schema: 'WebhookEndpointList' },
+    errors: [],
+  },
+  {
+    method: 'delete',
+    path: '/webhook-endpoints/{endpointId}',
+    operationId: 'deleteWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Remove a webhook endpoint',
+    description: 'Nothing more is sent to it; deliveries waiting for a retry are dropped.',
+    parameters: [endpointIdParam],
+    success: { status: 204, description: 'Removed' },
+    errors: ['webhook_endpoint_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/webhook-endpoints/{endpointId}/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      'Returns a new secret, shown once. For the overlap (WEBHOOK_SECRET_OVERLAP_SECONDS, 24 h by default; `previousSecretExpiresAt`) ' +
+      'every delivery carries two signatures, one per secret, so a receiver verifying with either accepts it: deploy the new secret, then ' +
+      'the old one stops being used.',
+    parameters: [endpointIdParam],
+    success: { status: 200, description: 'The endpoint with its new secret', schema: 'WebhookEndpointWithSecret' },
+    errors: ['webhook_endpoint_not_found'],
+  },
+  {
+    method: 'get',
+    path: '/webhook-endpoints/{endpointId}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: "An endpoint's delivery log",
+    description: 'Newest first: each delivery with its status, attempts, and the last attempt\'s response code, latency and error.',
+    parameters: [
+      endpointIdParam,
+      { name: 'limit', in: 'query', required: false, description: `At most this many deliveries. ${clampedText(DELIVERY_LIMIT)}`, schema: clampedSchema(DELIVERY_LIMIT) },
+    ],
+    success: { status: 200, description: 'The delivery log', schema: 'WebhookDeliveryList' },
+    errors: ['webhook_endpoint_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay',
+    operationId: 'replayWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Send a delivery again',
+    description: 'The same event with the same `webhook-id`, now; its retry schedule starts over. No body.',
+    parameters: [endpointIdParam, { name: 'deliveryId', in: 'path', required: true, description: 'The delivery id (its webhook-id)', schema: { type: 'string' } }],
+    success: { status: 202, description: 'Queued', schema: 'WebhookDelivery' },
+    errors: ['webhook_endpoint_not_found', 'webhook_delivery_not_found', 'webhook_endpoint_disabled'],
+  },
+  {
     method: 'get',
     path: '/openapi.json',
     operationId: 'getOpenApi',
@@ -374,6 +468,7 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
       { name: 'Execution jobs', description: 'Create and poll booking jobs' },
       { name: 'Provider metrics', description: 'How providers fare, from the audit log' },
       { name: 'Profiles', description: "Your organisation's stored traveller profiles (profileId)" },
+      { name: 'Webhooks', description: "Your organisation's webhook endpoints: signed job events, delivery log, replay" },
       { name: 'Reference', description: 'This documentation' },
     ],
     paths,

@@ -125,6 +125,44 @@ export const errorSchema = z
   })
   .strict();
 
+export const webhookEndpointSchema = z
+  .object({
+    id: z.uuid().describe('The endpoint id'),
+    url: z.string().describe('Where events are POSTed'),
+    status: z.enum(['enabled', 'disabled']).describe('disabled: its deliveries failed for days (WEBHOOK_DISABLE_AFTER_SECONDS); nothing more is sent'),
+    createdAt: isoTime,
+    disabledAt: isoTime.nullable(),
+    disabledReason: z.string().nullable(),
+    secretRotatedAt: isoTime.nullable(),
+    previousSecretExpiresAt: isoTime.nullable().describe('During a rotation\'s overlap: until then deliveries carry a signature with the previous secret too'),
+  })
+  .strict();
+
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema
+  .extend({ secret: z.string().describe('The Standard Webhooks signing secret (whsec_…). Shown once, here: store it now') })
+  .strict();
+
+export const webhookEndpointListSchema = z.object({ count: z.number().int(), endpoints: z.array(webhookEndpointSchema).describe('Oldest first') }).strict();
+
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().describe('The webhook-id header: the same on every attempt and replay (dedupe on it)'),
+    type: z.string().describe('job.paused_payment, job.completed, job.no_availability, job.needs_login, job.captcha or job.error'),
+    jobId: z.uuid().nullable(),
+    status: z.enum(['pending', 'retrying', 'delivered', 'failed', 'cancelled']).describe('failed: every retry failed; cancelled: the endpoint was removed or disabled first'),
+    attempts: z.number().int(),
+    responseCode: z.number().int().nullable().describe('The HTTP status of the last attempt; null when the endpoint did not answer (or the URL was refused)'),
+    latencyMs: z.number().int().nullable().describe('How long the last attempt took'),
+    error: z.string().nullable().describe('Why the last attempt failed'),
+    createdAt: isoTime,
+    lastAttemptAt: isoTime.nullable(),
+    nextAttemptAt: isoTime.nullable(),
+    deliveredAt: isoTime.nullable(),
+  })
+  .strict();
+
+export const webhookDeliveryListSchema = z.object({ count: z.number().int(), deliveries: z.array(webhookDeliverySchema).describe('Newest first') }).strict();
+
 export type ExecutionJobReply = z.output<typeof executionJobSchema>;
 export type CreatedJobReply = z.output<typeof createdJobSchema>;
 export type StoredProfileReply = z.output<typeof storedProfileSchema>;
