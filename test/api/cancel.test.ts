@@ -80,7 +80,7 @@ for (const backend of BACKENDS) {
       assert.equal(last.reason, 'cancelled_by_client');
     });
 
-    test("another organisation's job, an unknown id and a malformed id are 404 job_not_found; a missing id is 400", async () => {
+    test("another organisation's job, an unknown id and a malformed id are 404 job_not_found; GET is 405", async () => {
       const jobId = await createJob(service, key, restaurantRequest());
       assertApiError(await assertChangesNothing(service, () => cancel(service, otherKey, jobId)), 404, 'job_not_found');
       assertApiError(await cancel(service, key, '00000000-0000-4000-8000-000000000000'), 404, 'job_not_found');
