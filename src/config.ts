@@ -120,13 +120,29 @@ const schema = z.object({
     .optional(),
   /** `providers add` accepts a start URL on a loopback or private address in production (off: refused, against server-side request forgery). */
   PROVIDER_ALLOW_PRIVATE_ADDRESSES: booleanish.default(false),
+  // Webhooks (src/webhooks). Seconds between a failed delivery attempt and the next, one per retry
+  // (default about three days in all: 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h seven times).
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be a comma-separated list of seconds, like 5,300,1800')
+    .default('5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000')
+    .transform((list) => list.split(',').map((n) => Number(n.trim()))),
+  /** An endpoint whose deliveries have failed for this long without one success is disabled. */
+  WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(1).default(3 * 86_400),
+  /** After a rotation, deliveries are signed with the old secret too for this long. */
+  WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
+  /** How long one delivery attempt may take, connection to last byte. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Webhook URLs may point at loopback and private addresses (default: outside production only; refused in production). */
+  WEBHOOK_ALLOW_PRIVATE: booleanish.optional(),
   /** Test/benchmark aid only: an extra pause before every executor step, so a run is slow enough to observe or kill. */
   EXECUTOR_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'SANDBOX' | 'PROVIDER_URL_TEMPLATE'> & {
+export type Config = Omit<z.infer<typeof schema>, 'SANDBOX' | 'PROVIDER_URL_TEMPLATE' | 'WEBHOOK_ALLOW_PRIVATE'> & {
   BASE_URL: string;
   SANDBOX: boolean;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
   PROVIDER_URL_TEMPLATE: string;
 };
 
@@ -166,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (!c.SECRET_KEY) problems.push('  SECRET_KEY: required in production (at least 32 random characters)');
     if (c.EXECUTOR_STEP_DELAY_MS > 0) problems.push('  EXECUTOR_STEP_DELAY_MS: a test aid, refused in production');
     // The sandbox sites take any card and book nothing: a production service must never book on them.
+    if (c.WEBHOOK_ALLOW_PRIVATE) problems.push('  WEBHOOK_ALLOW_PRIVATE: webhooks to loopback or private addresses are refused in production (server-side request forgery)');
     if (c.SANDBOX) problems.push('  SANDBOX: the bundled sandbox provider sites are for development, refused in production (unset SANDBOX or set it to false)');
   }
   if (problems.length) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
@@ -173,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...c,
     BASE_URL: baseUrl,
     SANDBOX: c.SANDBOX ?? c.NODE_ENV === 'development',
+    WEBHOOK_ALLOW_PRIVATE: c.WEBHOOK_ALLOW_PRIVATE ?? !production,
     PROVIDER_URL_TEMPLATE: (c.PROVIDER_URL_TEMPLATE ?? `http://{provider}.localhost:${c.SANDBOX_PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -4,10 +4,11 @@ import { keysCreate, keysList, keysRevoke } from './cli/keys.ts';
 import { clientsCreate, clientsDelete, clientsList, clientsRotate } from './cli/clients.ts';
 import { profilesCreate } from './cli/profiles.ts';
 import { providersAdd, providersList, providersRemove } from './cli/providers.ts';
+import { webhooksAdd, webhooksList, webhooksRemove } from './cli/webhooks.ts';
 import { migrate, serve, worker } from './cli/service.ts';
 import { DataDirInUseError } from './db/index.ts';
 
-const commands: Command[] = [serve, worker, migrate, keysCreate, keysList, keysRevoke, clientsCreate, clientsList, clientsRotate, clientsDelete, profilesCreate, providersAdd, providersList, providersRemove];
+const commands: Command[] = [serve, worker, migrate, keysCreate, keysList, keysRevoke, clientsCreate, clientsList, clientsRotate, clientsDelete, profilesCreate, providersAdd, providersList, providersRemove, webhooksAdd, webhooksList, webhooksRemove];
 
 const HELP = ['--help', '-h', 'help'];
 /** keys, clients, profiles: the first word of commands that have subcommands. */

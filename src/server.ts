@@ -9,6 +9,7 @@ import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import { modeForPeople } from './providers/registry.ts';
 import { scheduleEvidencePurge } from './executor/evidence-purge.ts';
 import { startExecutor } from './executor/index.ts';
+import { startWebhooks, webhookSettings } from './webhooks/deliver.ts';
 import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
 import { sessionUrlOf } from './handoff/session-view.ts';
 import type { Job } from './jobs/types.ts';
@@ -68,6 +69,9 @@ export async function startService(config: Config, log: Logger, options: StartOp
     const links = { ...handoffLinks(config.BASE_URL, secretKey), sessionUrl: (job: Job) => sessionUrlOf(config.BASE_URL, secretKey, job) };
     const executor = await startExecutor({ config, db: database.db, queue, log, secretKey });
     closers.unshift(() => executor.stop());
+    // Webhook deliveries are sent by every process (like the dead letters): they must go out even when no booking worker runs.
+    const webhooks = await startWebhooks({ db: database.db, queue, log, settings: webhookSettings(config, secretKey) });
+    closers.unshift(() => webhooks.stop());
     const services: Services = {
       config,
       database,
@@ -76,6 +80,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, links, userJobMode: modeForPeople(config.NODE_ENV) },
       links,
       executor,
+      webhooks,
       log,
       secretKey,
     };

@@ -7,6 +7,7 @@ import type { Queue } from './jobs/queue.ts';
 import type { JobDeps } from './jobs/service.ts';
 import type { JobLinks } from './jobs/handoff-url.ts';
 import type { Executor } from './executor/index.ts';
+import type { Webhooks } from './webhooks/deliver.ts';
 
 /** What a running service holds: built once at start, handed to every surface. */
 export interface Services {
@@ -18,6 +19,8 @@ export interface Services {
   links: JobLinks;
   /** Booking workers of this process, and the sessions they hold at the card-code step (executor.holds). */
   executor: Executor;
+  /** Webhook deliveries sent by this process (webhooks/deliver.ts). */
+  webhooks: Webhooks;
   log: Logger;
   /** Keys links that must be reproducible without storage (sessionUrl). */
   secretKey: string;

@@ -8,6 +8,7 @@ import * as paymentSubmitted from './migrations/004_payment_submitted.ts';
 import * as providers from './migrations/005_providers.ts';
 import * as limits from './migrations/011_limits.ts';
 import * as evidence from './migrations/012_evidence.ts';
+import * as webhooks from './migrations/009_webhooks.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '005_providers': providers,
   '011_limits': limits,
   '012_evidence': evidence,
+  '009_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = {

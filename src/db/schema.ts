@@ -201,6 +201,43 @@ export interface JobEvidenceTable {
   created_at: Generated<Date>;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_name: string;
+  url: string;
+  /** The Standard Webhooks signing secret, encrypted (webhooks/secrets.ts): the service signs with it. */
+  secret_ciphertext: string;
+  /** The secret before the last rotation, still signed with until previous_secret_expires_at. */
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  secret_rotated_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  /** The first failed attempt since the last success; an endpoint failing long enough is disabled. */
+  failing_since: NullableTimestamp;
+  disabled_at: NullableTimestamp;
+  disabled_reason: string | null;
+  deleted_at: NullableTimestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The webhook-id header (msg_…): stable across retries and replays, for the receiver's dedupe. */
+  id: string;
+  endpoint_id: string;
+  job_id: string | null;
+  event_type: string;
+  event: ColumnType<Record<string, unknown>, string, string>;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  queued_at: NullableTimestamp;
+  next_attempt_at: NullableTimestamp;
+  last_attempt_at: NullableTimestamp;
+  last_response_code: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  delivered_at: NullableTimestamp;
+}
+
 export interface DB {
   job_evidence: JobEvidenceTable;
   api_keys: ApiKeysTable;
@@ -219,6 +256,8 @@ export interface DB {
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /** A fixed-window counter (src/limits/): `count` hits in the window that ends at `window_ends`. */

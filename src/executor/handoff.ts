@@ -5,6 +5,7 @@ import type { JobLinks } from '../jobs/handoff-url.ts';
 import { toJob } from '../jobs/service.ts';
 import type { Job } from '../jobs/types.ts';
 import { randomSecret, sha256 } from '../security/secrets.ts';
+import { RECEIPT_GRACE_MS } from './hold-timings.ts';
 
 // The handoff token: base64url(HMAC-SHA256(SECRET_KEY, "handoff:<jobId>:<holdExpiresAt>")), 256 bits,
 // unguessable without the key, valid for one job and one hold. The database keeps only its SHA-256
@@ -24,10 +25,29 @@ export function handoffOpen(job: Job, now = new Date()): boolean {
   return job.status === 'paused_payment' && job.holdExpiresAt !== null && new Date(job.holdExpiresAt) > now;
 }
 
+/**
+ * When the handoff ended, for a job whose hold is over: the job's end, or for a paused job past its
+ * hold (its holder is recording the expiry, or waiting for a payment in flight) the hold's deadline.
+ */
+export function handoffEndedAt(job: Job): Date {
+  if (job.status === 'paused_payment' && job.holdExpiresAt) return new Date(job.holdExpiresAt);
+  return new Date(job.completedAt ?? job.updatedAt);
+}
+
+/**
+ * Whether the job's handoff link opens anything: the payment while the hold lasts, then the outcome
+ * (the receipt: the confirmation code, or how the hold ended) for RECEIPT_GRACE_MS after the end.
+ */
+export function handoffLinkLive(job: Job, now = new Date()): boolean {
+  if (!job.holdExpiresAt) return false;
+  return handoffOpen(job, now) || now.getTime() - handoffEndedAt(job).getTime() <= RECEIPT_GRACE_MS;
+}
+
 export function handoffLinks(baseUrl: string, secretKey: string): JobLinks {
   const issued = (job: Job) => (job.holdExpiresAt ? `${baseUrl}/handoff/${handoffToken(secretKey, job.jobId, job.holdExpiresAt)}` : null);
   return {
-    handoffUrl: (job) => (handoffOpen(job) ? issued(job) : null),
+    // Shown while the link opens something: the payment, then the receipt (it dies 30 minutes after the end).
+    handoffUrl: (job) => (handoffLinkLive(job) ? issued(job) : null),
     issuedHandoffUrl: issued,
     // The live view of a running job is the handoff issue's (issue 6).
     sessionUrl: () => null,

@@ -11,7 +11,7 @@ import type { Driver } from '../providers/types.ts';
 import type { GuardControls } from './guard/index.ts';
 import { GuardedPage } from './guard/page-api.ts';
 import type { GuardEvents } from './guard/events.ts';
-import { cancelEnding, expiryEnding, lossEnding, type Ending } from './hold-endings.ts';
+import { cancelEnding, expiryEnding, lossEnding, type Canceller, type Ending } from './hold-endings.ts';
 import { InFlight, submissionOf } from './in-flight.ts';
 import { timeLimit } from '../browser/time-limit.ts';
 import { CONFIRMATION_GRACE_MS, FINISH_RETRY_MS, HEARTBEAT_MS, MAX_POSTPONE_MS, STALE_SECONDS, STOP_WAIT_MS, SWEEP_MS, VOUCH_SECONDS, WRITE_WAIT_MS } from './hold-timings.ts';
@@ -69,10 +69,11 @@ export interface HeldSession {
   /** A submission from the tab (the person's Pay) is waiting for the provider's answer, or its page is still settling. */
   paymentInFlight(): boolean;
   /**
-   * The person gives up: status error, reason cancelled_by_user. Refused while a payment is in
-   * flight; the provider's confirmation page, if the tab shows one, completes the job instead.
+   * The person gives up: status error, reason cancelled_by_user (cancelled_by_client when `by` is
+   * the API client). Refused while a payment is in flight; the provider's confirmation page, if the
+   * tab shows one, completes the job instead.
    */
-  cancel(): Promise<CancelResult>;
+  cancel(by?: Canceller): Promise<CancelResult>;
   onEnd(listener: (end: HoldEnd) => void): () => void;
 }
 
@@ -186,7 +187,7 @@ class Session implements HeldSession {
     return !this.#ended && (this.#postponing || this.#payment.active);
   }
 
-  async cancel(): Promise<CancelResult> {
+  async cancel(by: Canceller = 'person'): Promise<CancelResult> {
     if (this.#ended) return 'ended';
     // Nothing new leaves the tab while this decides; what left before is known (its request event came first).
     await this.#block();
@@ -198,7 +199,7 @@ class Session implements HeldSession {
     // Paid a moment ago and the confirmation not read yet: the booking is done, not cancelled.
     await this.#checkConfirmation();
     if (this.#ended) return 'ended';
-    await this.#finish({ kind: 'cancelled' }, cancelEnding(this.providerId, this.providerName, this.#input.what, this.#submitted));
+    await this.#finish({ kind: 'cancelled' }, cancelEnding(this.providerId, this.providerName, this.#input.what, this.#submitted, by));
     return 'cancelled';
   }
 
@@ -578,7 +579,7 @@ export class HoldRegistry {
    * (decided under the row's lock, so a vouch written meanwhile is seen); worded as uncertain when
    * the person submitted one.
    */
-  async cancelElsewhere(jobId: string): Promise<CancelResult> {
+  async cancelElsewhere(jobId: string, by: Canceller = 'person'): Promise<CancelResult> {
     await refreshProviderNames(this.db);
     try {
       await transition(this.db, jobId, {
@@ -588,7 +589,7 @@ export class HoldRegistry {
           const row = await trx.selectFrom('jobs').select(['provider_id', sql<boolean>`hold_instance is not null and hold_seen_at > now()`.as('vouched'), sql<boolean>`payment_submitted_at is not null`.as('submitted')]).where('id', '=', jobId).executeTakeFirstOrThrow();
           if (row.vouched) throw new DomainError('payment_in_flight', `job ${jobId} has a payment in flight in the process holding it`);
           const providerId = row.provider_id ?? undefined;
-          const ending = cancelEnding(providerId, providerNameOf(providerId), null, row.submitted);
+          const ending = cancelEnding(providerId, providerNameOf(providerId), null, row.submitted, by);
           return { event: ending.event, set: endingColumns(ending, providerId ?? null) };
         },
       });

@@ -11,6 +11,7 @@ import { DomainError, type JobStatus } from '../jobs/types.ts';
 import { driverFor, loadProviders, providerChain } from '../providers/registry.ts';
 import type { Driver } from '../providers/types.ts';
 import { saveEvidence } from './evidence.ts';
+import { watchForCancel } from './cancel.ts';
 import { attemptProvider, type AttemptDeps, type Failure } from './attempt.ts';
 import { RunAborted, within, type AbortReason } from './failures.ts';
 import { installGuard } from './guard/index.ts';
@@ -140,6 +141,9 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   const deadline = setTimeout(() => abort('max_duration_exceeded'), Math.max(0, remaining));
   const onClaimLost = () => abort('claim_lost');
   const onStopping = () => abort('shutting_down');
+  // A cancel (POST …/cancel, in any process) takes the job from this run in its row: stop at once,
+  // rather than at the next write the fence refuses. Like a lost claim, the run then writes nothing.
+  const unwatch = watchForCancel(db, jobId, runId, onClaimLost);
   claim.signal.addEventListener('abort', onClaimLost);
   deps.stopping.addEventListener('abort', onStopping);
   if (claim.signal.aborted) onClaimLost();
@@ -323,6 +327,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     throw error;
   } finally {
     clearTimeout(deadline);
+    unwatch();
     claim.signal.removeEventListener('abort', onClaimLost);
     deps.stopping.removeEventListener('abort', onStopping);
     controller.signal.removeEventListener('abort', closeOnAbort);

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { runningTab } from '../browser/running-tabs.ts';
 import type { CancelResult, HoldRegistry } from '../executor/holds.ts';
+import type { Canceller } from '../executor/hold-endings.ts';
 
 // What the handoff needs of the executor's browser sessions. The executor owns them (it holds the
 // tab at the card-code step, ends the hold when it runs out, detects the provider's confirmation);
@@ -22,7 +23,7 @@ export interface BrowserSessions {
    * session is held by another process, the job is ended here unless that process vouches for a
    * payment in flight, and it closes its tab at its next heartbeat.
    */
-  cancel(jobId: string): Promise<CancelResult>;
+  cancel(jobId: string, by?: Canceller): Promise<CancelResult>;
 }
 
 /** The executor's sessions in this process: its hold registry, and the tabs of its running jobs. */
@@ -37,6 +38,6 @@ export function executorSessions(holds: Pick<HoldRegistry, 'get' | 'cancelElsewh
     setUserInControl: async (jobId, userInControl) => {
       await held(jobId)?.setUserInControl(userInControl);
     },
-    cancel: async (jobId) => held(jobId)?.cancel() ?? holds.cancelElsewhere(jobId),
+    cancel: async (jobId, by) => held(jobId)?.cancel(by) ?? holds.cancelElsewhere(jobId, by),
   };
 }

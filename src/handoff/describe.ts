@@ -189,6 +189,7 @@ const STATUS_WORDS: Record<string, string> = {
 export function statusWords(job: Pick<Job, 'status' | 'error'>): string {
   if (job.status === 'error' && paymentUncertain(job)) return 'Payment not confirmed';
   if (job.status === 'error' && job.error?.reason === 'cancelled_by_user') return 'Cancelled by you';
+  if (job.status === 'error' && job.error?.reason === 'cancelled_by_client') return 'Cancelled by the service that booked it';
   if (job.status === 'error' && job.error?.reason === 'handoff_expired') return 'Hold expired';
   return STATUS_WORDS[job.status] ?? job.status;
 }
@@ -225,6 +226,7 @@ export function handoffOutcome(job: Pick<Job, 'status' | 'error' | 'confirmation
       ? ['Payment not confirmed', `You cancelled after a payment was submitted on the provider's page, and the provider did not confirm it. ${check}`]
       : ['Payment not confirmed', `The booking ended while a payment you submitted was not confirmed by the provider. ${check}`])
     : reason === 'cancelled_by_user' ? ['Booking cancelled', 'You cancelled this booking. The provider hold was released; nothing was charged.']
+    : reason === 'cancelled_by_client' ? ['Booking cancelled', 'The service that made this booking for you cancelled it. The provider hold was released; nothing was charged.']
     : reason === 'handoff_expired' ? ['Hold expired', 'The hold ended before the payment was made. Nothing was charged.']
     : ['Booking not finished', 'The booking could not be finished.'];
   return { title, message, confirmationCode: null };

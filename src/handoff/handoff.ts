@@ -2,8 +2,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
 import type { AuditEvent, Job } from '../jobs/types.ts';
-import { findJobByHandoffToken, handoffOpen } from '../executor/handoff.ts';
-import { LATE_CONFIRMATION_MS } from '../executor/hold-timings.ts';
+import { findJobByHandoffToken, handoffEndedAt, handoffOpen } from '../executor/handoff.ts';
+
+export { handoffEndedAt };
+import { LATE_CONFIRMATION_MS, RECEIPT_GRACE_MS } from '../executor/hold-timings.ts';
 import { isHoldEnding } from '../jobs/transition.ts';
 import type { BrowserSessions } from './browser-sessions.ts';
 
@@ -16,8 +18,7 @@ import type { BrowserSessions } from './browser-sessions.ts';
 // code, not to a dead link. After that the token is dead (the issue: it "dies when the hold ends or
 // the job ends"), and says nothing of the job.
 
-/** How long after the job ended its handoff link still shows the outcome. */
-export const RECEIPT_GRACE_MS = 30 * 60_000;
+export { RECEIPT_GRACE_MS };
 
 /**
  * Whether the job's end may still turn into a booking: a hold ending recorded by a process that
@@ -53,15 +54,6 @@ export type HandoffAccess =
 /** Whether the handoff is open: the job paused and its hold not run out (the executor's rule). */
 export function holdIsOpen(job: Job, now: Date): boolean {
   return handoffOpen(job, now);
-}
-
-/**
- * When the handoff ended, for a job whose hold is over: the job's end, or for a paused job past its
- * hold (its holder is recording the expiry, or waiting for a payment in flight) the hold's deadline.
- */
-export function handoffEndedAt(job: Job): Date {
-  if (job.status === 'paused_payment' && job.holdExpiresAt) return new Date(job.holdExpiresAt);
-  return new Date(job.completedAt ?? job.updatedAt);
 }
 
 /** The access rule for one job's handoff link. */

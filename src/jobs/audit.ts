@@ -82,3 +82,36 @@ export async function listAuditEvents(db: Kysely<DB>, jobId: string, limit: numb
     .execute();
   return rows.map((r) => toAuditEvent(jobId, r));
 }
+
+/**
+ * A page of a job's audit log, read after a cursor. The cursor is the last returned event's id, opaque
+ * to clients: ids grow with every append, and appends to one job are serialised by the job row's lock
+ * (appendAuditEvent), so an event appended while a client pages always lands after its cursor: none
+ * is lost, none repeated. `nextCursor` is null when the page reached the end of the log as it stood.
+ */
+export async function listAuditPage(db: Kysely<DB>, jobId: string, limit: number, afterId: string | null): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
+  let query = db
+    .selectFrom('audit_events')
+    .select((eb) => [...auditEventColumns(eb), sql<string>`${eb.ref('id')}::text`.as('event_id')])
+    .where('job_id', '=', jobId);
+  if (afterId !== null) query = query.where('id', '>', sql<number>`${afterId}::bigint`);
+  const rows = await query.orderBy('id', 'asc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const more = rows.length > limit;
+  return { events: page.map((r) => toAuditEvent(jobId, r)), nextCursor: more ? encodeAuditCursor(page[page.length - 1]!.event_id) : null };
+}
+
+const CURSOR_PREFIX = 'audit:';
+
+export function encodeAuditCursor(eventId: string): string {
+  return Buffer.from(`${CURSOR_PREFIX}${eventId}`).toString('base64url');
+}
+
+/** The event id a cursor stands for, or null when it is not one this service wrote. */
+export function decodeAuditCursor(cursor: string): string | null {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return null;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!text.startsWith(CURSOR_PREFIX)) return null;
+  const id = text.slice(CURSOR_PREFIX.length);
+  return /^[1-9][0-9]{0,17}$/.test(id) ? id : null;
+}

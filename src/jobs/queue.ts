@@ -22,6 +22,9 @@ export const BOOKING_RETRY_LIMIT = 3;
 /** A worker sends heartbeats; one silent for this long is presumed dead and its job is retried. */
 export const BOOKING_HEARTBEAT_SECONDS = 10;
 
+/** Webhook deliveries (src/webhooks): one entry per attempt; a failed attempt sends the next with its delay. */
+export const WEBHOOK_QUEUE = 'webhook';
+
 export interface BookingMessage {
   jobId: string;
 }
@@ -58,17 +61,20 @@ export async function startQueue(database: Database, options: QueueOptions = {})
   boss.on('error', onError);
   await boss.start();
   const booking = await boss.getQueue(BOOKING_QUEUE);
-  if (!booking || booking.deadLetter !== BOOKING_DEAD_LETTER_QUEUE) {
+  const webhook = await boss.getQueue(WEBHOOK_QUEUE);
+  if (!booking || booking.deadLetter !== BOOKING_DEAD_LETTER_QUEUE || !webhook) {
     // Two processes starting together may both try; the loser finds the queue already there.
     const exists = (error: unknown) => {
       if (!String((error as Error).message).includes('already exists')) throw error;
     };
     if (!(await boss.getQueue(BOOKING_DEAD_LETTER_QUEUE))) await boss.createQueue(BOOKING_DEAD_LETTER_QUEUE, { retryLimit: 5, retryDelay: 5, expireInSeconds: 60 }).catch(exists);
+    // A worker that dies mid-attempt: pg-boss tries the entry again (the delivery keeps its webhook-id).
+    if (!webhook) await boss.createQueue(WEBHOOK_QUEUE, { retryLimit: 2, retryDelay: 5, expireInSeconds: 120 }).catch(exists);
     if (!booking) {
       await boss
         .createQueue(BOOKING_QUEUE, { heartbeatSeconds: BOOKING_HEARTBEAT_SECONDS, retryLimit: BOOKING_RETRY_LIMIT, retryDelay: 1, expireInSeconds: 60 * 60, deadLetter: BOOKING_DEAD_LETTER_QUEUE })
         .catch(exists);
-    } else {
+    } else if (booking.deadLetter !== BOOKING_DEAD_LETTER_QUEUE) {
       // A database from before the dead-letter queue: its entries sent from now on carry it.
       await boss.updateQueue(BOOKING_QUEUE, { deadLetter: BOOKING_DEAD_LETTER_QUEUE });
     }

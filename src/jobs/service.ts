@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
-import { appendAuditEvent, listAuditEvents, toAuditEvent } from './audit.ts';
+import { appendAuditEvent, decodeAuditCursor, listAuditPage, toAuditEvent } from './audit.ts';
 import { loadJob, loadJobWithLog } from './job-reads.ts';
 import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
 import { storedProfileFor } from './profiles.ts';
@@ -173,11 +173,28 @@ export async function getJob(deps: JobDeps, reader: Reader | null, jobId: string
   return toJob(row);
 }
 
-export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: string, limit: number): Promise<{ jobId: string; count: number; events: AuditEvent[] } | null> {
+export interface JobAuditPage {
+  jobId: string;
+  count: number;
+  events: AuditEvent[];
+  /** Reads the next page (`after`); null when this page reached the end of the log. */
+  nextCursor: string | null;
+}
+
+/**
+ * A page of the job's audit log, oldest first: at most `limit` events after `after` (a nextCursor of
+ * an earlier page; from the start when absent). A cursor this service did not write is invalid_cursor.
+ */
+export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: string, limit: number, after?: string | null): Promise<JobAuditPage | null> {
+  const afterId = after === undefined || after === null ? null : decodeAuditCursor(after);
+  if (after !== undefined && after !== null && afterId === null) {
+    throw new DomainError('invalid_cursor', '`after` is not a cursor this API returned: pass the nextCursor of the previous page unchanged');
+  }
   const job = await getJob(deps, reader, jobId);
   if (!job) return null;
-  const events = withHandoffUrls(deps, job, await listAuditEvents(deps.db, job.jobId, limit));
-  return { jobId: job.jobId, count: events.length, events };
+  const page = await listAuditPage(deps.db, job.jobId, limit, afterId);
+  const events = withHandoffUrls(deps, job, page.events);
+  return { jobId: job.jobId, count: events.length, events, nextCursor: page.nextCursor };
 }
 
 // The paused_payment event shows the handoff URL it issued. The database holds only the token's hash,

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { appendAuditEvent, type NewAuditEvent } from './audit.ts';
+import { recordWebhookEvents } from '../webhooks/outbox.ts';
 import { DomainError, type JobStatus } from './types.ts';
 
 // Every state change of a job goes through here: the row is locked, the move is checked against
@@ -68,12 +69,14 @@ export async function transition(db: Kysely<DB>, jobId: string, input: Transitio
       .where('id', '=', jobId)
       .execute();
     await appendAuditEvent(trx, jobId, event);
+    // The pause and every final status go to the organisation's webhook endpoints, committed with the change.
+    if (terminal) await recordWebhookEvents(trx, jobId);
     return { from, to: input.to };
   });
 }
 
 /** How a held booking may have been ended by a process that could not see its tab (executor/hold-endings.ts writes them). */
-export const HOLD_ENDINGS = ['cancelled_by_user', 'handoff_expired', 'hold_lost'] as const;
+export const HOLD_ENDINGS = ['cancelled_by_user', 'cancelled_by_client', 'handoff_expired', 'hold_lost'] as const;
 export type HoldEndingReason = (typeof HOLD_ENDINGS)[number];
 
 /** Whether a job's error reason is a held booking's end (one a provider's later confirmation may override). */
@@ -98,6 +101,8 @@ export async function confirmAfterHoldEnded(db: Kysely<DB>, jobId: string, chang
     const now = new Date();
     await trx.updateTable('jobs').set({ ...set, error: null, status: 'completed', updated_at: now, completed_at: now }).where('id', '=', jobId).execute();
     await appendAuditEvent(trx, jobId, event);
+    // The late completed: a client told of the error learns the booking was made after all.
+    await recordWebhookEvents(trx, jobId, { late: true });
     return true;
   });
 }

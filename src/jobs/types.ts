@@ -11,6 +11,7 @@ export const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 export const AUDIT_EVENT_TYPES = [
   'job_created', 'job_started', 'step_started', 'paused_payment', 'job_completed', 'job_failed', 'job_aborted',
   'step_attempt', 'action_allowed', 'action_denied', 'time_adjusted', 'venue_switched', 'provider_fallback',
+  'webhook_endpoint_disabled',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

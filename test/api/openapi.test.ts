@@ -59,8 +59,15 @@ describe(`OpenAPI document and reference page on ${backend.name}`, () => {
       'GET /profiles',
       'GET /profiles/{profileId}',
       'POST /execution-jobs',
+      'POST /execution-jobs/{jobId}/cancel',
       'POST /profiles',
-    ]);
+      'DELETE /webhook-endpoints/{endpointId}',
+      'GET /webhook-endpoints',
+      'GET /webhook-endpoints/{endpointId}/deliveries',
+      'POST /webhook-endpoints',
+      'POST /webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay',
+      'POST /webhook-endpoints/{endpointId}/rotate',
+    ].sort());
     // Each documented path answers its documented methods and 405s every other one: the document
     // lists all there is. (GET on the job collection exists only to answer 400 missing_job_id.)
     for (const [path, methods] of Object.entries<any>(doc.paths)) {

@@ -40,8 +40,8 @@ function concierge(args: string[], env: Record<string, string> = {}): Promise<Ru
   });
 }
 
-const COMMANDS = ['serve', 'worker', 'migrate', 'keys create', 'keys list', 'keys revoke', 'clients create', 'clients list', 'clients rotate', 'clients delete', 'profiles create'];
-const GROUPS = ['keys', 'clients', 'profiles'];
+const COMMANDS = ['serve', 'worker', 'migrate', 'keys create', 'keys list', 'keys revoke', 'clients create', 'clients list', 'clients rotate', 'clients delete', 'profiles create', 'webhooks add', 'webhooks list', 'webhooks remove'];
+const GROUPS = ['keys', 'clients', 'profiles', 'webhooks'];
 
 describe('concierge CLI: usage and configuration errors', () => {
   test('--help on the program and on every command', async () => {

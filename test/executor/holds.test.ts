@@ -92,7 +92,7 @@ for (const backend of BACKENDS) {
       const confirmation = service.sandbox!.confirmations().find((c) => c.code === done.confirmationCode);
       assert.ok(confirmation?.paidWithCard, 'the code is the one the provider issued for a card payment');
       assert.deepEqual(end, { kind: 'completed', confirmationCode: done.confirmationCode });
-      assert.equal(done.handoffUrl, null, 'the handoff closes with the hold');
+      assert.equal(done.handoffUrl, job.handoffUrl, 'the link stays on the job: it shows the receipt now');
       assert.match(done.summary, /^Booked and paid at TableBook: .*Confirmation/);
       const events = await auditOf(service, key, job.jobId);
       assert.equal(events.at(-1).type, 'job_completed');
@@ -237,7 +237,7 @@ for (const backend of BACKENDS) {
       assert.ok(held.expiresAt.getTime() - pausedAt <= 8_100);
       const done = await waitForJob(service, key, job.jobId, { until: ['error'], timeoutMs: 30_000 });
       assert.equal(done.error.reason, 'handoff_expired');
-      assert.equal(done.handoffUrl, null);
+      assert.equal(done.handoffUrl, job.handoffUrl, 'the link stays on the job: it shows how the hold ended');
       assert.match(done.summary, /ran out before the person paid/);
       const after = await auditOf(service, key, job.jobId);
       assert.equal(after.at(-1).type, 'job_failed');

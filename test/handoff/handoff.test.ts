@@ -218,7 +218,7 @@ for (const backend of BACKENDS) {
         bodies.push(JSON.stringify(done));
         assert.equal(done.status, 'completed');
         assert.equal(done.confirmationCode, confirmation);
-        assert.equal(done.handoffUrl, null);
+        assert.equal(done.handoffUrl, paused.handoffUrl, 'the link stays on the job: it shows the receipt now');
         const events = await auditOf(service, key, jobId);
         assert.equal(events.at(-1).type, 'job_completed');
         assert.ok(events.at(-1).message.includes(confirmation));
@@ -604,7 +604,7 @@ for (const backend of BACKENDS) {
         const job = (await api('GET', `/api/v1/execution-jobs/${jobId}`)).body;
         assert.equal(job.status, 'error');
         assert.equal(job.error.reason, 'cancelled_by_user');
-        assert.equal(job.handoffUrl, null);
+        assert.equal(job.handoffUrl, paused.handoffUrl, 'the link stays on the job: it shows the cancellation');
         const last = (await auditOf(service, key, jobId)).at(-1);
         assert.equal(last.type, 'job_aborted');
         assert.equal(last.reason, 'cancelled_by_user');

@@ -205,6 +205,21 @@ for (const backend of BACKENDS) {
       assert.deepEqual((all.structuredContent as any).events.map((e: any) => e.type), ['job_created', 'job_started']);
     });
 
+    test('get_job_audit pages with after and nextCursor, as REST does', async () => {
+      const booked = await mcp.client.callTool({ name: 'book_restaurant', arguments: bookingArguments().book_restaurant! });
+      const { jobId } = booked.structuredContent as any;
+      await transition(service.services.db, jobId, { to: 'running', event: { type: 'job_started', message: 'started' } });
+      const first = (await mcp.client.callTool({ name: 'get_job_audit', arguments: { jobId, limit: 1 } })).structuredContent as any;
+      assert.deepEqual(first.events.map((e: any) => e.type), ['job_created']);
+      assert.equal(typeof first.nextCursor, 'string');
+      const second = (await mcp.client.callTool({ name: 'get_job_audit', arguments: { jobId, limit: 1, after: first.nextCursor } })).structuredContent as any;
+      assert.deepEqual(second.events.map((e: any) => e.type), ['job_started']);
+      assert.equal(second.nextCursor, null);
+      const bad = await mcp.client.callTool({ name: 'get_job_audit', arguments: { jobId, after: 'nope' } });
+      assert.equal(bad.isError, true);
+      assert.match(JSON.stringify(bad.content), /invalid_cursor/);
+    });
+
     test('statuses map from the core: running, paused_payment with handoffUrl, done with confirmationCode, the failures with a reason', async () => {
       const { db } = service.services;
       const book = async () => ((await mcp.client.callTool({ name: 'book_restaurant', arguments: bookingArguments().book_restaurant! })).structuredContent as any).jobId as string;

@@ -3,6 +3,7 @@ import { AUDIT_LIMIT } from '../../jobs/audit.ts';
 import { clampToRange } from '../../jobs/clamp.ts';
 import { createJobFromRequest, getJobAudit, getJobWithLog } from '../../jobs/service.ts';
 import type { Services } from '../../services.ts';
+import { cancelJob } from '../../executor/cancel.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, readerOf } from './auth.ts';
 import { presentCreatedJob, presentJob } from './present.ts';
@@ -48,11 +49,24 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
     },
   });
 
+  resource(app, '/execution-jobs/:jobId/cancel', {
+    POST: async (request) => {
+      const jobId = jobIdOf(request);
+      const job = await cancelJob({ db: services.db, holds: services.executor.holds }, readerOf(request), jobId);
+      const found = await getJobWithLog(services.jobs, readerOf(request), job.jobId);
+      if (!found) throw notFound(jobId);
+      return presentJob(found.job, found.decisionLog, services.links);
+    },
+  });
+
   resource(app, '/execution-jobs/:jobId/audit', {
     GET: async (request) => {
       const jobId = jobIdOf(request);
-      const limit = clampToRange((request.query as Record<string, unknown>).limit, AUDIT_LIMIT);
-      const audit = await getJobAudit(services.jobs, readerOf(request), jobId, limit);
+      const query = request.query as Record<string, unknown>;
+      const limit = clampToRange(query.limit, AUDIT_LIMIT);
+      // A repeated parameter is not one cursor: it is refused like any other that is not ours.
+      const after = query.after === undefined ? undefined : typeof query.after === 'string' ? query.after : '';
+      const audit = await getJobAudit(services.jobs, readerOf(request), jobId, limit, after);
       if (!audit) throw notFound(jobId);
       return audit;
     },

@@ -8,6 +8,7 @@ import { executionJobRoutes } from './execution-jobs.ts';
 import { profileRoutes } from './profiles.ts';
 import { providerMetricsRoutes } from './provider-metrics.ts';
 import { referenceRoutes } from './reference.ts';
+import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 
 /** The methods whose requests carry a body. */
 const TAKES_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -46,5 +47,6 @@ export async function apiV1(app: FastifyInstance, opts: { services: Services }):
   executionJobRoutes(app, services);
   profileRoutes(app, services);
   providerMetricsRoutes(app, services);
+  webhookEndpointRoutes(app, services);
   referenceRoutes(app, services);
 }

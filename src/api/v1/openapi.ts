@@ -24,7 +24,14 @@ import {
   profileListSchema,
   providerMetricsSchema,
   storedProfileSchema,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
 } from './response-schemas.ts';
+import { webhookEndpointRequestSchema } from '../../webhooks/endpoints.ts';
+import { DELIVERY_LIMIT } from './webhook-endpoints.ts';
 
 // The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the handlers validate with
 // (jobs/schemas.ts) and the reply schemas present.ts is typed against (response-schemas.ts).
@@ -63,6 +70,12 @@ function components(): Record<string, JsonSchema> {
   replies.add(providerMetricsSchema, { id: 'ProviderMetrics' });
   replies.add(storedProfileSchema, { id: 'StoredProfile' });
   replies.add(profileListSchema, { id: 'ProfileList' });
+  replies.add(webhookEndpointSchema, { id: 'WebhookEndpoint' });
+  replies.add(webhookEndpointWithSecretSchema, { id: 'WebhookEndpointWithSecret' });
+  replies.add(webhookEndpointListSchema, { id: 'WebhookEndpointList' });
+  replies.add(webhookDeliverySchema, { id: 'WebhookDelivery' });
+  replies.add(webhookDeliveryListSchema, { id: 'WebhookDeliveryList' });
+  requests.add(webhookEndpointRequestSchema, { id: 'WebhookEndpointRequest' });
   replies.add(errorSchema, { id: 'Error' });
   const uri = (id: string) => `#/components/schemas/${id}`;
   const out: Record<string, JsonSchema> = {};
@@ -114,6 +127,7 @@ const clampedSchema = (r: QueryRange): JsonSchema => ({ type: 'integer', default
 
 const jobIdParam: Parameter = { name: 'jobId', in: 'path', required: true, description: 'The job id (a UUID) from the 202 reply', schema: { type: 'string' } };
 const profileIdParam: Parameter = { name: 'profileId', in: 'path', required: true, description: 'The stored profile id', schema: { type: 'integer', minimum: 1 } };
+const endpointIdParam: Parameter = { name: 'endpointId', in: 'path', required: true, description: 'The webhook endpoint id', schema: { type: 'string' } };
 const BODY_ERRORS: ApiErrorCode[] = ['invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'];
 
 export const OPERATIONS: readonly Operation[] = [
@@ -145,12 +159,35 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Execution jobs',
     summary: 'Read a job',
     description:
-      'The job with its decision log. Terminal statuses: everything but `pending` and `running`; after one, poll once more after ' +
-      '30 s, then stop. By default a key reads only its own organisation\'s jobs; another organisation\'s job is 404, exactly like a ' +
+      'The job with its decision log. When a job is final: `completed`, `no_availability`, `needs_login`, `captcha` and `error` ' +
+      'are final; `pending` and `running` are working; `paused_payment` is NOT final (the person is paying at `handoffUrl`, and the ' +
+      'job becomes `completed` or `error` when they pay, cancel or the hold runs out). Use webhooks, or poll until `completed`/`error` ' +
+      "or the hold's end: every 3 to 5 s while pending or running, every 30 s while paused_payment. A held booking ended as `error` " +
+      "by a process that could not see the person's payment may still become `completed` within a few minutes, when the provider " +
+      'confirms it (read once more 5 minutes after such an end). After a held booking ends, `handoffUrl` stays for 30 minutes and ' +
+      'shows the outcome (the receipt). By default a key reads only its own organisation\'s jobs; another organisation\'s job is 404, exactly like a ' +
       'missing one (the operator can restore open reads with JOB_READ_ISOLATION=none). A malformed id is 404 too.',
     parameters: [jobIdParam],
     success: { status: 200, description: 'The job', schema: 'ExecutionJob' },
     errors: ['missing_job_id', 'job_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/execution-jobs/{jobId}/cancel',
+    operationId: 'cancelExecutionJob',
+    tag: 'Execution jobs',
+    summary: 'Cancel a job',
+    description:
+      'Stops a `pending` or `running` job, or releases a booking held at `paused_payment` (the person\'s handoff link then shows ' +
+      'it as cancelled). The job becomes `error` with `error.reason` `cancelled_by_client`, with a `job_aborted` audit event, and ' +
+      'the reply is the job as `GET` shows it. No body. Idempotent: cancelling a job this API already cancelled answers 200 with the ' +
+      'same job. A job that is already final otherwise is 409 `job_already_final`. A payment the person already submitted on the ' +
+      'held booking is never cut off: while it waits for the provider\'s answer the cancel is 409 `payment_in_flight`; poll the ' +
+      'job (it may end `completed`). Only the job\'s own organisation may cancel it (another organisation\'s job is 404, also when ' +
+      'reads are open). A running job stops within about a second, on whichever worker runs it.',
+    parameters: [jobIdParam],
+    success: { status: 200, description: 'The job, cancelled', schema: 'ExecutionJob' },
+    errors: ['missing_job_id', 'job_not_found', 'job_already_final', 'payment_in_flight'],
   },
   {
     method: 'get',
@@ -160,7 +197,9 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Read a job's audit log",
     description:
       'Every decision taken for the job, oldest first. 404 only when the job itself does not exist (for this key); a job without ' +
-      'events gives an empty list. No pagination.',
+      'events gives an empty list. Paginated by cursor: a reply holds at most `limit` events and `nextCursor`; pass it as `after` ' +
+      'to read the next page, until `nextCursor` is null (the end of the log as it stood). Events appended while you page land ' +
+      'after your cursor: none is lost or repeated. A client that ignores the cursor reads the first `limit` events, as before.',
     parameters: [
       jobIdParam,
       {
@@ -170,9 +209,16 @@ export const OPERATIONS: readonly Operation[] = [
         description: `At most this many events, oldest first. ${clampedText(AUDIT_LIMIT)}`,
         schema: clampedSchema(AUDIT_LIMIT),
       },
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description: 'The `nextCursor` of the previous page, unchanged: the events after it. Absent: from the first event.',
+        schema: { type: 'string' },
+      },
     ],
-    success: { status: 200, description: 'The audit log', schema: 'JobAudit' },
-    errors: ['missing_job_id', 'job_not_found'],
+    success: { status: 200, description: 'A page of the audit log', schema: 'JobAudit' },
+    errors: ['missing_job_id', 'job_not_found', 'invalid_cursor'],
   },
   {
     method: 'get',
@@ -244,6 +290,86 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [profileIdParam],
     success: { status: 204, description: 'Deleted' },
     errors: ['profile_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Register a webhook endpoint',
+    description:
+      "Your organisation's jobs' events are POSTed to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, " +
+      '`webhook-signature`; verify with any Standard Webhooks library and the `secret` returned here, shown once). Events: ' +
+      '`job.paused_payment` (with `handoffUrl`), `job.completed`, `job.no_availability`, `job.needs_login`, `job.captcha`, `job.error`, ' +
+      'and a late `job.completed` (`data.late: true`) when the provider confirms a held booking recorded as ended. Body: ' +
+      '`{"type", "timestamp", "data": {jobId, status, scenario, summary, confirmationCode?, error?, holdExpiresAt?, handoffUrl?, ' +
+      'updatedAt, completedAt, clientMetadata, late?}}`. At least once: answer 2xx within 10 s; any other answer, a redirect (not ' +
+      'followed) or no answer is retried with exponential backoff over about three days, with the same `webhook-id` (dedupe on ' +
+      'it). An endpoint failing for three days is disabled (an audit event on the job). In production the URL must be https:// ' +
+      'and public: loopback, private and link-local addresses are refused, also after DNS resolution. At most 20 per organisation.',
+    body: { schema: 'WebhookEndpointRequest', description: 'The endpoint' },
+    success: { status: 201, description: 'Registered; the only time the secret is shown', schema: 'WebhookEndpointWithSecret', headers: { Location: 'The endpoint URL' } },
+    errors: [...BODY_ERRORS, 'webhook_endpoint_limit'],
+  },
+  {
+    method: 'get',
+    path: '/webhook-endpoints',
+    operationId: 'listWebhookEndpoints',
+    tag: 'Webhooks',
+    summary: "List your organisation's webhook endpoints",
+    description: 'Oldest first. Secrets are never listed.',
+    success: { status: 200, description: 'The endpoints', schema: 'WebhookEndpointList' },
+    errors: [],
+  },
+  {
+    method: 'delete',
+    path: '/webhook-endpoints/{endpointId}',
+    operationId: 'deleteWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Remove a webhook endpoint',
+    description: 'Nothing more is sent to it; deliveries waiting for a retry are dropped.',
+    parameters: [endpointIdParam],
+    success: { status: 204, description: 'Removed' },
+    errors: ['webhook_endpoint_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/webhook-endpoints/{endpointId}/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      'Returns a new secret, shown once. For the overlap (WEBHOOK_SECRET_OVERLAP_SECONDS, 24 h by default; `previousSecretExpiresAt`) ' +
+      'every delivery carries two signatures, one per secret, so a receiver verifying with either accepts it: deploy the new secret, then ' +
+      'the old one stops being used.',
+    parameters: [endpointIdParam],
+    success: { status: 200, description: 'The endpoint with its new secret', schema: 'WebhookEndpointWithSecret' },
+    errors: ['webhook_endpoint_not_found'],
+  },
+  {
+    method: 'get',
+    path: '/webhook-endpoints/{endpointId}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: "An endpoint's delivery log",
+    description: 'Newest first: each delivery with its status, attempts, and the last attempt\'s response code, latency and error.',
+    parameters: [
+      endpointIdParam,
+      { name: 'limit', in: 'query', required: false, description: `At most this many deliveries. ${clampedText(DELIVERY_LIMIT)}`, schema: clampedSchema(DELIVERY_LIMIT) },
+    ],
+    success: { status: 200, description: 'The delivery log', schema: 'WebhookDeliveryList' },
+    errors: ['webhook_endpoint_not_found'],
+  },
+  {
+    method: 'post',
+    path: '/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/replay',
+    operationId: 'replayWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Send a delivery again',
+    description: 'The same event with the same `webhook-id`, now; its retry schedule starts over. No body.',
+    parameters: [endpointIdParam, { name: 'deliveryId', in: 'path', required: true, description: 'The delivery id (its webhook-id)', schema: { type: 'string' } }],
+    success: { status: 202, description: 'Queued', schema: 'WebhookDelivery' },
+    errors: ['webhook_endpoint_not_found', 'webhook_delivery_not_found', 'webhook_endpoint_disabled'],
   },
   {
     method: 'get',
@@ -332,8 +458,9 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
         'Every call except this document and the reference page needs `Authorization: Bearer <API_KEY>`; keys are minted by the ' +
         'operator. Every error is `{"error": {"code", "message", "details?"}}` with a stable snake_case code; unknown routes are 404 ' +
         '`not_found`, a known path with another method is 405 `method_not_allowed` (with Allow), bodies over 1 MiB are 413, bodies ' +
-        'that are not application/json are 415. Version 1 is alpha: breaking changes are possible until it leaves alpha. No ' +
-        'webhooks: clients poll. The per-day rate limit stored with a key is not enforced.',
+        'that are not application/json are 415. Version 1 is alpha: breaking changes are possible until it leaves alpha. Learn the ' +
+        "outcome by webhooks, or poll until `completed`/`error` or the hold's end: `paused_payment` is not final. " +
+        'The per-day rate limit stored with a key is not enforced.',
     },
     servers: [{ url: `${baseUrl}/api/v1` }],
     security: [{ apiKey: [] }],
@@ -341,6 +468,7 @@ export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {
       { name: 'Execution jobs', description: 'Create and poll booking jobs' },
       { name: 'Provider metrics', description: 'How providers fare, from the audit log' },
       { name: 'Profiles', description: "Your organisation's stored traveller profiles (profileId)" },
+      { name: 'Webhooks', description: "Your organisation's webhook endpoints: signed job events, delivery log, replay" },
       { name: 'Reference', description: 'This documentation' },
     ],
     paths,

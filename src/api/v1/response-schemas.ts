@@ -37,10 +37,10 @@ export const decisionLogEntrySchema = z
 export const executionJobSchema = z
   .object({
     jobId: z.uuid(),
-    status: z.enum(JOB_STATUSES).describe('pending and running are the only non-terminal statuses'),
+    status: z.enum(JOB_STATUSES).describe('Final: completed, no_availability, needs_login, captcha, error. Not final: pending, running, and paused_payment (the person is paying)'),
     scenario: z.enum(SCENARIOS),
     organizationName: z.string().nullable().describe('The owning organisation (null for a job created through OAuth on the tool endpoint)'),
-    handoffUrl: z.string().nullable().describe('Where the person completes the payment; set when the job is paused_payment'),
+    handoffUrl: z.string().nullable().describe('Where the person completes the payment while paused_payment; after the held booking ended, the same link shows the outcome (the receipt) for 30 minutes, then null'),
     sessionUrl: z.string().nullable().describe('A live view of the browser session, when one is held'),
     summary: z.string().describe('One line on where the job stands'),
     decisionLog: z.array(decisionLogEntrySchema).describe('The audit log, oldest first (at most 2000 entries; the audit endpoint has the full events)'),
@@ -75,6 +75,10 @@ export const jobAuditSchema = z
     jobId: z.uuid(),
     count: z.number().int().describe('Number of events returned'),
     events: z.array(auditEventSchema).describe('Oldest first'),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `after` to read the next page; null when this page reached the end of the log. Opaque: use it unchanged.'),
   })
   .strict();
 
@@ -120,6 +124,44 @@ export const errorSchema = z
       .strict(),
   })
   .strict();
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.uuid().describe('The endpoint id'),
+    url: z.string().describe('Where events are POSTed'),
+    status: z.enum(['enabled', 'disabled']).describe('disabled: its deliveries failed for days (WEBHOOK_DISABLE_AFTER_SECONDS); nothing more is sent'),
+    createdAt: isoTime,
+    disabledAt: isoTime.nullable(),
+    disabledReason: z.string().nullable(),
+    secretRotatedAt: isoTime.nullable(),
+    previousSecretExpiresAt: isoTime.nullable().describe('During a rotation\'s overlap: until then deliveries carry a signature with the previous secret too'),
+  })
+  .strict();
+
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema
+  .extend({ secret: z.string().describe('The Standard Webhooks signing secret (whsec_…). Shown once, here: store it now') })
+  .strict();
+
+export const webhookEndpointListSchema = z.object({ count: z.number().int(), endpoints: z.array(webhookEndpointSchema).describe('Oldest first') }).strict();
+
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().describe('The webhook-id header: the same on every attempt and replay (dedupe on it)'),
+    type: z.string().describe('job.paused_payment, job.completed, job.no_availability, job.needs_login, job.captcha or job.error'),
+    jobId: z.uuid().nullable(),
+    status: z.enum(['pending', 'retrying', 'delivered', 'failed', 'cancelled']).describe('failed: every retry failed; cancelled: the endpoint was removed or disabled first'),
+    attempts: z.number().int(),
+    responseCode: z.number().int().nullable().describe('The HTTP status of the last attempt; null when the endpoint did not answer (or the URL was refused)'),
+    latencyMs: z.number().int().nullable().describe('How long the last attempt took'),
+    error: z.string().nullable().describe('Why the last attempt failed'),
+    createdAt: isoTime,
+    lastAttemptAt: isoTime.nullable(),
+    nextAttemptAt: isoTime.nullable(),
+    deliveredAt: isoTime.nullable(),
+  })
+  .strict();
+
+export const webhookDeliveryListSchema = z.object({ count: z.number().int(), deliveries: z.array(webhookDeliverySchema).describe('Newest first') }).strict();
 
 export type ExecutionJobReply = z.output<typeof executionJobSchema>;
 export type CreatedJobReply = z.output<typeof createdJobSchema>;

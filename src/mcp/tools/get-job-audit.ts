@@ -17,6 +17,7 @@ const input = z
       .int('limit must be a whole number')
       .optional()
       .describe('How many events to return, oldest first: default 500, clamped to 1..2000'),
+    after: z.string({ error: 'after must be a string' }).optional().describe('The nextCursor of the previous page, unchanged, to read the events after it'),
   })
   .strict();
 
@@ -41,6 +42,7 @@ const output = z
     jobId: z.uuid().describe('The job'),
     count: z.number().int().describe('How many events follow'),
     events: z.array(event).describe('The decisions taken for the job, oldest first'),
+    nextCursor: z.string().nullable().describe('Pass as `after` to read the next page; null when this page reached the end of the log'),
   })
   .strict();
 
@@ -49,7 +51,8 @@ export const getJobAuditTool: ToolDefinition = {
   title: 'Read a booking job\'s decision log',
   description:
     'Read the decisions the service took for a booking job, oldest first: which providers it tried and why it fell back, time adjustments (fromTime, toTime), actions allowed or denied by the user\'s consent, and where it paused for payment. ' +
-    'Use it to explain to the user what happened, for example after an error. Read-only; the log is the same as the REST audit endpoint\'s.',
+    'Use it to explain to the user what happened, for example after an error. Read-only; the log is the same as the REST audit endpoint\'s. ' +
+    'A long log comes in pages: call again with after = nextCursor until nextCursor is null.',
   scope: 'read',
   inputSchema: jsonSchemaOf(input, 'input'),
   outputSchema: jsonSchemaOf(output, 'output'),
@@ -58,7 +61,7 @@ export const getJobAuditTool: ToolDefinition = {
     runGuarded(context, async () => {
       const parsed = parseArguments(input, args);
       if (!parsed.ok) return invalidArguments('get_job_audit', parsed.issues);
-      const audit = await getJobAudit(context.services.jobs, context.caller.reader, parsed.value.jobId, clampToRange(parsed.value.limit, AUDIT_LIMIT));
+      const audit = await getJobAudit(context.services.jobs, context.caller.reader, parsed.value.jobId, clampToRange(parsed.value.limit, AUDIT_LIMIT), parsed.value.after);
       if (!audit) return jobNotFound(parsed.value.jobId);
       return toolResult({ ...audit });
     }),

@@ -34,7 +34,8 @@ export const getJobStatusTool: ToolDefinition = {
     'Poll a booking job started by book_restaurant, book_hotel, book_flight or book_activity. ' +
     'Returns its status (queued, running, paused_payment, done, error, captcha, needs_login), a one-line summary, when to poll next (nextPollSeconds; null means stop) and an instruction for what to do next. ' +
     'running carries a sessionUrl where the user can watch the booking live (read-only). done carries the confirmationCode to give the user. paused_payment carries a handoffUrl: the service never pays, so ask the user to open it and complete the payment themselves. ' +
-    'error, captcha and needs_login carry a reason. Poll every 15 to 30 seconds; a booking typically takes 1 to 5 minutes. Read-only.',
+    'error, captcha and needs_login carry a reason. Final statuses: done, error, captcha, needs_login (nextPollSeconds is null). paused_payment is NOT final: keep polling until done or error, or the hold\'s end (holdExpiresAt). ' +
+    'Poll every 15 to 30 seconds; a booking typically takes 1 to 5 minutes. Read-only.',
   scope: 'read',
   inputSchema: jsonSchemaOf(input, 'input'),
   outputSchema: jsonSchemaOf(output, 'output'),
