@@ -16,6 +16,7 @@ export interface EndpointDeps {
   db: Kysely<DB>;
   throttle: FailureThrottle;
   refreshes: TokenDeps['refreshes'];
+  documents: TokenDeps['documents'];
   policy: RegistrationPolicy;
   registerLimitPerMinute: number;
 }

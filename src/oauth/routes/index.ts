@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Services } from '../../services.ts';
 import { protectedBrands } from '../brands.ts';
 import { resourceFor } from '../metadata.ts';
+import { DOCUMENT_LIMITS } from '../client-documents.ts';
 import { FailureThrottle } from '../throttle.ts';
 import { refreshBatcher } from '../grants/refresh-batch.ts';
 import { clientEndpointRoutes } from './endpoints.ts';
@@ -17,6 +18,10 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   const { config, db } = opts.services;
   const issuer = config.BASE_URL;
   const policy = { brands: protectedBrands(config.PROTECTED_BRANDS, new URL(issuer).hostname) };
+  // Client metadata documents: public https addresses only in production; development (and tests)
+  // may serve them on loopback, over http.
+  const development = config.NODE_ENV !== 'production';
+  const documents = { ...DOCUMENT_LIMITS, brands: policy.brands, allowPrivate: development, allowHttpLoopback: development };
 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // In memory, per process: a deployment of several instances multiplies the allowance (docs/oauth.md).
@@ -29,6 +34,6 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   app.addHook('preHandler', async (request) => refuseUnstorable(request));
 
   wellKnownRoutes(app, issuer);
-  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db), policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
-  authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer) });
+  clientEndpointRoutes(app, { db, throttle: new FailureThrottle(), refreshes: refreshBatcher(db), documents, policy, registerLimitPerMinute: config.OAUTH_REGISTER_RATE_LIMIT });
+  authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer), documents });
 }
