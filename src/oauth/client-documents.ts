@@ -23,6 +23,16 @@ export interface DocumentPolicy extends GuardedFetchPolicy {
 /** The limits of production: public https addresses only, 5 KiB, 5 s. */
 export const DOCUMENT_LIMITS = { timeoutMs: 5000, maxBytes: 5 * 1024 } as const;
 
+/**
+ * The policy a deployment fetches documents with: public https addresses only in production;
+ * outside it (development, tests) loopback and private addresses, and http on a loopback host, so
+ * that a document can be served locally.
+ */
+export function documentPolicy(nodeEnv: string, brands: ProtectedBrand[]): DocumentPolicy {
+  const production = nodeEnv === 'production';
+  return { ...DOCUMENT_LIMITS, brands, allowPrivate: !production, allowHttpLoopback: !production };
+}
+
 /** How long a document with no caching headers is used, and the longest any is. */
 const DEFAULT_LIFETIME_SECONDS = 10 * 60;
 const MAX_LIFETIME_SECONDS = 24 * 60 * 60;

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { discover, insecure, launchChromium, openConsent, postForm, REDIRECT_URI, signedInContext, type RegisteredClient } from '../helpers/oauth.ts';
 import { rpc } from '../helpers/mcp.ts';
-import { ClientDocumentError, DOCUMENT_LIMITS, resolveDocumentClient, type DocumentPolicy } from '../../src/oauth/client-documents.ts';
+import { ClientDocumentError, DOCUMENT_LIMITS, documentPolicy, resolveDocumentClient, type DocumentPolicy } from '../../src/oauth/client-documents.ts';
 
 // Client ID Metadata Documents: a client whose client_id is the URL of its metadata document,
 // served here by a loopback server (development allows loopback; production does not, tested on
@@ -153,7 +153,10 @@ for (const backend of BACKENDS) {
             return error.message;
           },
         );
-      const production = { allowPrivate: false, allowHttpLoopback: false };
+      // What NODE_ENV=production configures, and what development does.
+      const production = documentPolicy('production', []);
+      assert.deepEqual([production.allowPrivate, production.allowHttpLoopback, production.timeoutMs, production.maxBytes], [false, false, 5000, 5120]);
+      assert.deepEqual([documentPolicy('development', []).allowPrivate, documentPolicy('development', []).allowHttpLoopback], [true, true]);
       assert.match(await refusal(`${origin}/prod.json`, production), /must use https/);
       assert.match(await refusal(`${origin}/prod.json`, { allowPrivate: false }), /127\.0\.0\.1 is not a public address/);
       assert.match(await refusal('https://localhost/prod.json', { allowPrivate: false }), /loopback/);

@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Services } from '../../services.ts';
 import { protectedBrands } from '../brands.ts';
 import { resourceFor } from '../metadata.ts';
-import { DOCUMENT_LIMITS } from '../client-documents.ts';
+import { documentPolicy } from '../client-documents.ts';
 import { FailureThrottle } from '../throttle.ts';
 import { refreshBatcher } from '../grants/refresh-batch.ts';
 import { clientEndpointRoutes } from './endpoints.ts';
@@ -18,10 +18,7 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   const { config, db } = opts.services;
   const issuer = config.BASE_URL;
   const policy = { brands: protectedBrands(config.PROTECTED_BRANDS, new URL(issuer).hostname) };
-  // Client metadata documents: public https addresses only in production; development (and tests)
-  // may serve them on loopback, over http.
-  const development = config.NODE_ENV !== 'production';
-  const documents = { ...DOCUMENT_LIMITS, brands: policy.brands, allowPrivate: development, allowHttpLoopback: development };
+  const documents = documentPolicy(config.NODE_ENV, policy.brands);
 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // In memory, per process: a deployment of several instances multiplies the allowance (docs/oauth.md).
