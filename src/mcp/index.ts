@@ -15,7 +15,9 @@ import { createModernEndpoint, MODERN_ONLY_METHODS, MODERN_PROTOCOL_VERSION, PRO
 import type { ToolContext } from './tools/types.ts';
 
 // POST /api/mcp: MCP Streamable HTTP, stateless. In order: Host and Origin (every method), credential,
-// media types, then the one JSON-RPC message: batch and shape, protocol revision, scope; then the
+// media types; a request of revision 2026-07-28 (its _meta claim) then goes to the SDK v2's
+// stateless handler (src/mcp/modern.ts) after the scope check; any other is the one JSON-RPC
+// message of a 2025 revision: batch and shape, protocol revision, scope; then the
 // process's MCP server answers it (src/mcp/transport.ts) and the reply is one JSON body or a
 // one-event SSE stream. GET and DELETE (server streams, session ends) do not exist without sessions.
 
@@ -136,7 +138,13 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
       const denied = isObject(body) ? authorizeMessage(state.caller, body as JSONRPCMessage) : null;
       if (denied) throw denied;
       const context: ToolContext = { services, caller: state.caller, log: request.log };
-      const response = await modern.serve(webRequest, body, context);
+      let response: Response;
+      try {
+        response = await modern.serve(webRequest, body, context);
+      } catch (error) {
+        if (!gone.signal.aborted) throw error;
+        return reply.hijack(); // the client left: no one to answer
+      }
       if (gone.signal.aborted) return reply.hijack();
       reply.code(response.status);
       response.headers.forEach((value, name) => {
