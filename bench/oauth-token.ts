@@ -13,6 +13,7 @@
 // The servers are measured in turns (ROUNDS rounds of SECONDS/ROUNDS each, after a warm-up), so
 // that a busy moment on a shared machine weighs on all of them alike; each figure is the total
 // of its rounds.
+import { DOCUMENT_LIMITS } from '../src/oauth/client-documents.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -184,7 +185,7 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
     for (let i = 0; i < CONNECTIONS; i++) {
       const user = await upsertUser(database.db, { issuer: 'bench', subject: `user-${i}`, email: null, name: null });
       const verifier = randomSecret(32);
-      const started = await startAuthorization(database.db, { issuer: baseUrl, resource: `${baseUrl}/api/mcp` }, { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'book read', state: 's', code_challenge: s256(verifier), code_challenge_method: 'S256' });
+      const started = await startAuthorization(database.db, { issuer: baseUrl, resource: `${baseUrl}/api/mcp`, documents: { ...DOCUMENT_LIMITS, brands: [], allowPrivate: false, allowHttpLoopback: false } }, { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'book read', state: 's', code_challenge: s256(verifier), code_challenge_method: 'S256' });
       if (started.kind !== 'consent') throw new Error(`authorization refused: ${JSON.stringify(started)}`);
       const decided = await decideAuthorization(database.db, baseUrl, { requestId: started.requestId, userId: user.id, approve: true });
       codes.push({ code: new URL(decided!.location).searchParams.get('code')!, verifier });

@@ -9,6 +9,7 @@ import * as providers from './migrations/005_providers.ts';
 import * as limits from './migrations/011_limits.ts';
 import * as evidence from './migrations/012_evidence.ts';
 import * as webhooks from './migrations/009_webhooks.ts';
+import * as mcp from './migrations/008_mcp.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '011_limits': limits,
   '012_evidence': evidence,
   '009_webhooks': webhooks,
+  '008_mcp': mcp,
 };
 
 const provider: MigrationProvider = {

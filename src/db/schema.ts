@@ -114,10 +114,13 @@ export interface OAuthClientsTable {
   scope: string;
   grant_types: string[];
   response_types: string[];
-  registration: 'dynamic' | 'operator';
+  /** metadata_document: the client_id is the URL of its Client ID Metadata Document (oauth/client-documents.ts). */
+  registration: 'dynamic' | 'operator' | 'metadata_document';
   created_at: Generated<Date>;
   secret_rotated_at: NullableTimestamp;
   first_authorized_at: NullableTimestamp;
+  /** A metadata document client: until when the fetched document may be used (its HTTP caching lifetime). */
+  metadata_expires_at: NullableTimestamp;
 }
 
 export interface OAuthAuthorizationRequestsTable {

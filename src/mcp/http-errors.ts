@@ -32,11 +32,11 @@ export function fromAuthError(error: AuthError, baseUrl: string): McpHttpError {
 }
 
 /** A JSON-RPC error response to a message that could not be handled: its id when it has a valid one, else null. */
-export function jsonRpcError(code: number, message: string, id: string | number | null = null) {
-  return { jsonrpc: '2.0' as const, id, error: { code, message } };
+export function jsonRpcError(code: number, message: string, id: string | number | null = null, data?: Record<string, unknown>) {
+  return { jsonrpc: '2.0' as const, id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
-export const JSON_RPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603 } as const;
+export const JSON_RPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, UNSUPPORTED_PROTOCOL_VERSION: -32022 } as const;
 
 /** The plugin's error handler: every failure in the envelope its layer speaks. */
 export function sendMcpError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { JSONRPCMessageSchema, RequestIdSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, RequestIdSchema, LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { authenticateBearer } from '../auth/resource-server.ts';
 import { AuthError } from '../auth/bearer.ts';
 import type { Services } from '../services.ts';
@@ -11,10 +11,13 @@ import { parseHost } from '../security/host.ts';
 import { allowedHostnames, allowedOrigins, corsHeaders, PREFLIGHT_HEADERS } from './origin.ts';
 import { RequestTransport } from './transport.ts';
 import { createMcpServer } from './server.ts';
+import { createModernEndpoint, MODERN_ONLY_METHODS, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META_KEY } from './modern.ts';
 import type { ToolContext } from './tools/types.ts';
 
 // POST /api/mcp: MCP Streamable HTTP, stateless. In order: Host and Origin (every method), credential,
-// media types, then the one JSON-RPC message: batch and shape, protocol revision, scope; then the
+// media types; a request of revision 2026-07-28 (its _meta claim) then goes to the SDK v2's
+// stateless handler (src/mcp/modern.ts) after the scope check; any other is the one JSON-RPC
+// message of a 2025 revision: batch and shape, protocol revision, scope; then the
 // process's MCP server answers it (src/mcp/transport.ts) and the reply is one JSON body or a
 // one-event SSE stream. GET and DELETE (server streams, session ends) do not exist without sessions.
 
@@ -37,6 +40,29 @@ function idOf(body: unknown): RequestId | null {
   return id?.success ? id.data : null;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A request of the current revision: its _meta names a protocol revision, or its header names this one. */
+function claimsModernRevision(body: unknown, header: string | string[] | undefined): boolean {
+  if (header === MODERN_PROTOCOL_VERSION) return true;
+  const params = isObject(body) ? body.params : undefined;
+  const meta = isObject(params) ? params._meta : undefined;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/** The request as the SDK's web-standard handler reads it: its headers, and the body already parsed. */
+function webRequestOf(request: FastifyRequest, body: unknown, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  headers.delete('content-length');
+  return new Request(`http://${request.hostname || 'localhost'}/api/mcp`, { method: 'POST', headers, body: JSON.stringify(body), signal });
+}
+
 export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
   const hostnames = allowedHostnames(services.config);
@@ -47,7 +73,11 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
   // and a tool call's arguments carry a traveller's details.
   const server = createMcpServer(transport, { onError: (error) => app.log.warn({ err: { message: error.message.split(':', 1)[0] } }, 'the MCP server could not handle a message') });
   await server.connect(transport);
-  app.addHook('onClose', async () => server.close());
+  const modern = createModernEndpoint({ onError: (error) => app.log.warn({ err: { message: error.message.split(':', 1)[0] } }, 'the MCP server could not handle a 2026-07-28 request') });
+  app.addHook('onClose', async () => {
+    await modern.close();
+    await server.close();
+  });
 
   app.setErrorHandler((error, request, reply) => sendMcpError(request, reply, error));
 
@@ -95,6 +125,33 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
   app.post('/', { onRequest: [authenticate, checkMediaTypes] }, async (request, reply) => {
     const state = stateOf(request);
     const body = request.body;
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    // The current revision (a per-request _meta claim, or its MCP-Protocol-Version) is the SDK's
+    // to serve; initialize and claim-less requests are the 2025 revisions, served below as before.
+    // Only a request that claims it goes to the SDK's classification, so that what the 2025
+    // revisions answer (malformed messages included) stays exactly as it was.
+    const webRequest = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? webRequestOf(request, body, gone.signal) : null;
+    if (webRequest && !(await modern.isLegacy(webRequest, body))) {
+      const denied = isObject(body) ? authorizeMessage(state.caller, body as JSONRPCMessage) : null;
+      if (denied) throw denied;
+      const context: ToolContext = { services, caller: state.caller, log: request.log };
+      let response: Response;
+      try {
+        response = await modern.serve(webRequest, body, context);
+      } catch (error) {
+        if (!gone.signal.aborted) throw error;
+        return reply.hijack(); // the client left: no one to answer
+      }
+      if (gone.signal.aborted) return reply.hijack();
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== 'content-length') reply.header(name, value);
+      });
+      return reply.send(Buffer.from(await response.arrayBuffer()));
+    }
     if (Array.isArray(body)) {
       return reply.code(400).send(jsonRpcError(JSON_RPC.INVALID_REQUEST, 'Invalid Request: batches (JSON arrays) are not supported; send one JSON-RPC message per POST'));
     }
@@ -112,13 +169,22 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     if (typeof version === 'string' && !('method' in message && message.method === 'initialize') && !isSupportedProtocolVersion(version)) {
       throw new McpHttpError(400, 'unsupported_protocol_version', `MCP-Protocol-Version ${version} is not supported; use one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
     }
+    // A method only the current revision has, asked under a 2025 one: the revision's own error,
+    // naming the revision that has it (a 2026-07-28 client sends server/discover with its _meta).
+    if ('method' in message && 'id' in message && MODERN_ONLY_METHODS.has(message.method)) {
+      const requested = typeof version === 'string' ? version : LATEST_PROTOCOL_VERSION;
+      return reply
+        .code(400)
+        .send(
+          jsonRpcError(JSON_RPC.UNSUPPORTED_PROTOCOL_VERSION, `${message.method} needs protocol revision ${MODERN_PROTOCOL_VERSION}: send it with that revision's _meta`, message.id, {
+            supported: [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS],
+            requested,
+          }),
+        );
+    }
     const denied = authorizeMessage(state.caller, message);
     if (denied) throw denied;
     const context: ToolContext = { services, caller: state.caller, log: request.log };
-    const gone = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) gone.abort();
-    });
     let response;
     try {
       response = await transport.dispatch(message, context, gone.signal);

@@ -1,4 +1,4 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
 // What the HTTP request itself must look like before its JSON-RPC message is read: media types
 // and the protocol revision header. Each check returns a reason to refuse, or nothing.
@@ -61,9 +61,17 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && header.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
-/** A revision this server speaks (the SDK's list: 2025-06-18 and the newer ones it knows). */
+/**
+ * The 2025-era revisions `initialize` negotiates and the MCP-Protocol-Version header may name: the
+ * SDK's list but 2025-03-26. That revision requires servers to accept JSON-RPC batches, and a
+ * stateless endpoint cannot tell a batch from a 2025-03-26 client from one sent under a later
+ * revision (2025-03-26 has no version header; every later revision forbids batches). A client
+ * asking for it is offered the latest revision instead, as the lifecycle prescribes; every SDK
+ * that spoke 2025-03-26 also speaks 2025-06-18. (2026-07-28 is served by src/mcp/modern.ts.)
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = SDK_VERSIONS.filter((version) => version !== '2025-03-26');
+
+/** A 2025-era revision this server speaks. */
 export function isSupportedProtocolVersion(version: string): boolean {
   return SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
-
-export { SUPPORTED_PROTOCOL_VERSIONS };

@@ -1,17 +1,11 @@
 import { McpServer, type RegisteredTool, type ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, InitializeRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from './negotiate.ts';
 import { z } from 'zod';
-import { VERSION } from '../version.ts';
+import { INSTRUCTIONS, SERVER_INFO } from './identity.ts';
 import { TOOL_LIST, TOOLS } from './tools/index.ts';
 import type { RequestTransport } from './transport.ts';
-
-const SERVER_INFO = { name: 'concierge', title: 'Concierge', version: VERSION };
-
-const INSTRUCTIONS =
-  'Concierge books restaurants, hotels, flights and activities for the user. Start a booking with book_restaurant, book_hotel, book_flight or book_activity: it returns a jobId at once. ' +
-  'Then call get_job_status every 15 to 30 seconds until the booking is done (give the user the confirmationCode) or stops. ' +
-  'Concierge never pays: when a charge is due the job stops at paused_payment and the user completes the payment through the handoffUrl. get_job_audit explains the decisions taken.';
 
 // Built once: the server-side validator is only used for elicitation, which these tools never do.
 const VALIDATOR = new AjvJsonSchemaValidator();
@@ -38,11 +32,10 @@ const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
  * `onError` hears what the server reports instead of answering (after the transport has answered
  * the request concerned).
  *
- * One server serves every client, and it still keeps per-connection state from `initialize`: each
- * client's initialize overwrites the client capabilities (and clientInfo) the server holds, so they
- * describe whichever client initialized last. No tool may rely on getClientCapabilities(),
- * sampling, elicitation or roots (or anything else the server asks the client) without first
- * carrying that state per request, as the caller is carried through the transport.
+ * One server serves every client, so it keeps nothing of any: initialize is answered by a handler
+ * that stores no client capabilities or clientInfo (the SDK's would, for whichever client
+ * initialized last). A tool that needs the client's capabilities must carry them per request, as
+ * the caller is carried through the transport.
  */
 export function createMcpServer(transport: RequestTransport, options: { onError?: (error: Error) => void } = {}): McpServer {
   const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR });
@@ -59,7 +52,16 @@ export function createMcpServer(transport: RequestTransport, options: { onError?
     );
   }
   // The six tools never change while a client is connected (registerTool declared otherwise).
-  mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  const capabilities = { tools: { listChanged: false } };
+  mcp.server.registerCapabilities(capabilities);
+  // initialize answers the revision asked for when this endpoint speaks it (not 2025-03-26: see
+  // negotiate.ts), else the latest; and, unlike the SDK's own handler, keeps nothing of the client.
+  mcp.server.setRequestHandler(InitializeRequestSchema, (request) => ({
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(request.params.protocolVersion) ? request.params.protocolVersion : LATEST_PROTOCOL_VERSION,
+    capabilities,
+    serverInfo: SERVER_INFO,
+    instructions: INSTRUCTIONS,
+  }));
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => TOOL_LIST);
   mcp.server.setRequestHandler(TOOLS_CALL, async (message, extra) => {
     const request = message as unknown as CallToolRequest;

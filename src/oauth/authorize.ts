@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { findClient } from './clients.ts';
+import { findClient, type ClientRow } from './clients.ts';
+import { ClientDocumentError, isDocumentClientId, resolveDocumentClient, type DocumentPolicy } from './client-documents.ts';
 import { AUTHORIZATION_REQUEST_TTL_SECONDS, CODE_CHALLENGE, mint, secondsFromNow } from './tokens.ts';
 import { formatScope, scopeCovers, splitScope } from './scopes.ts';
 import { sha256 } from '../security/secrets.ts';
@@ -15,6 +16,8 @@ export type AuthorizeParams = Record<string, string | string[] | undefined>;
 export interface AuthorizeContext {
   issuer: string;
   resource: string;
+  /** How client metadata documents are fetched (a client_id that is an https URL). */
+  documents: DocumentPolicy;
 }
 
 export type AuthorizeOutcome =
@@ -54,7 +57,13 @@ export async function startAuthorization(db: Kysely<DB>, context: AuthorizeConte
   // 1. The client and its redirect URI, before anything is sent anywhere.
   const clientId = params.client_id;
   if (typeof clientId !== 'string' || clientId === '') return { kind: 'error_page', error: 'invalid_request', message: 'The request does not say which application is asking (client_id is missing or repeated).' };
-  const client = await findClient(db, clientId);
+  let client: ClientRow | undefined;
+  try {
+    client = isDocumentClientId(clientId) ? await resolveDocumentClient(db, context.documents, clientId) : await findClient(db, clientId);
+  } catch (error) {
+    if (!(error instanceof ClientDocumentError)) throw error;
+    return { kind: 'error_page', error: 'invalid_client', message: `The application asking for access describes itself at ${clientId.slice(0, 200)}, but that description cannot be used: ${error.message}.` };
+  }
   if (!client) return { kind: 'error_page', error: 'invalid_client', message: 'The application asking for access is not registered here.' };
   const redirectUri = params.redirect_uri;
   if (typeof redirectUri !== 'string' || redirectUri === '') return { kind: 'error_page', error: 'invalid_request', message: 'The request has no redirect_uri (or more than one).' };
@@ -131,7 +140,7 @@ export async function pendingAuthorization(db: Kysely<DB>, requestId: string) {
   const row = await db
     .selectFrom('oauth_authorization_requests as r')
     .innerJoin('oauth_clients as c', 'c.client_id', 'r.client_id')
-    .select(['r.client_id', 'r.redirect_uri', 'r.scope', 'r.expires_at', 'r.decided_at', 'c.client_name', 'c.client_uri'])
+    .select(['r.client_id', 'r.redirect_uri', 'r.scope', 'r.expires_at', 'r.decided_at', 'c.client_name', 'c.client_uri', 'c.registration'])
     .where('r.id_hash', '=', sha256(requestId))
     .executeTakeFirst();
   if (!row || row.decided_at !== null || row.expires_at.getTime() <= Date.now()) return null;
@@ -139,6 +148,8 @@ export async function pendingAuthorization(db: Kysely<DB>, requestId: string) {
     clientId: row.client_id,
     clientName: row.client_name,
     clientUri: row.client_uri,
+    /** A metadata document client: the origin its document (and so its client_id) is served from. */
+    documentOrigin: row.registration === 'metadata_document' ? new URL(row.client_id).origin : null,
     redirectUri: row.redirect_uri,
     scope: row.scope,
   };

@@ -19,7 +19,7 @@ export interface ClientInfo {
   response_types: string[];
   token_endpoint_auth_method: AuthMethod;
   scope: string;
-  registration: 'dynamic' | 'operator';
+  registration: 'dynamic' | 'operator' | 'metadata_document';
   first_authorized_at: string | null;
 }
 
@@ -52,7 +52,7 @@ export interface ClientMetadata {
 }
 
 export interface NewClient extends ClientMetadata {
-  registration: 'dynamic' | 'operator';
+  registration: 'dynamic' | 'operator' | 'metadata_document';
 }
 
 /**

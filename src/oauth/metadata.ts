@@ -20,6 +20,8 @@ export function authorizationServerMetadata(issuer: string) {
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     registration_endpoint: `${issuer}/oauth/register`,
+    // A client may use the https URL of its metadata document as its client_id (no registration).
+    client_id_metadata_document_supported: true,
     scopes_supported: [...SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

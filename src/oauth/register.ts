@@ -103,26 +103,37 @@ export function parseClientMetadata(body: unknown): ClientMetadata {
   };
 }
 
+/**
+ * The brand rule (docs/oauth.md, Protected brands), for a registration and a client metadata
+ * document alike: a look-alike name, or a protected brand's name or website on a client whose
+ * redirect URIs are not all on that brand's domains.
+ */
+export function brandProblem(metadata: ClientMetadata, brands: ProtectedBrand[]): OAuthError | null {
+  if (metadata.clientName !== null) {
+    const problem = lookalikeProblem(metadata.clientName);
+    if (problem) return metadataError('client_name', problem);
+    const brand = unverifiedBrand(metadata.clientName, metadata.redirectUris, brands);
+    if (brand) {
+      return metadataError('client_name', `names the protected brand "${brand.name}"; only clients whose every redirect URI is on that brand's verified domains may use it`);
+    }
+  }
+  if (metadata.clientUri !== null) {
+    const brand = unverifiedWebsite(metadata.clientUri, metadata.redirectUris, brands);
+    if (brand) {
+      return metadataError('client_uri', `is on the verified domains of the protected brand "${brand.name}"; only clients whose every redirect URI is on that brand's verified domains may show it as their website`);
+    }
+  }
+  return null;
+}
+
 /** The registration response: the stored client, plus its secret this one time. */
 export type Registration = Omit<ClientInfo, 'registration' | 'first_authorized_at'> & { client_secret?: string };
 
 /** POST /oauth/register: validate, apply the brand rule, store, and show the secret once. */
 export async function registerClient(db: Kysely<DB>, policy: RegistrationPolicy, body: unknown): Promise<Registration> {
   const metadata = parseClientMetadata(body);
-  if (metadata.clientName !== null) {
-    const problem = lookalikeProblem(metadata.clientName);
-    if (problem) throw metadataError('client_name', problem);
-    const brand = unverifiedBrand(metadata.clientName, metadata.redirectUris, policy.brands);
-    if (brand) {
-      throw metadataError('client_name', `names the protected brand "${brand.name}"; only clients whose every redirect URI is on that brand's verified domains may use it`);
-    }
-  }
-  if (metadata.clientUri !== null) {
-    const brand = unverifiedWebsite(metadata.clientUri, metadata.redirectUris, policy.brands);
-    if (brand) {
-      throw metadataError('client_uri', `is on the verified domains of the protected brand "${brand.name}"; only clients whose every redirect URI is on that brand's verified domains may show it as their website`);
-    }
-  }
+  const refused = brandProblem(metadata, policy.brands);
+  if (refused) throw refused;
   const { client, clientSecret } = await insertClient(db, { ...metadata, registration: 'dynamic' });
   const { registration: _r, first_authorized_at: _f, ...info } = clientInfo(client);
   return clientSecret === null ? info : { ...info, client_secret: clientSecret };

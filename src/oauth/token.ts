@@ -3,6 +3,7 @@ import type { Batcher } from '../db/batcher.ts';
 import type { DB } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
 import { claimClient, verifyClientClaim, type PresentedCredentials } from './client-auth.ts';
+import { ClientDocumentError, isDocumentClientId, resolveDocumentClient, type DocumentPolicy } from './client-documents.ts';
 import { OAuthError } from './errors.ts';
 import { redeemAuthorizationCode } from './grants/authorization_code.ts';
 import type { RefreshItem } from './grants/refresh-batch.ts';
@@ -15,6 +16,7 @@ export interface TokenDeps {
   /** Failed client authentications (src/oauth/lockout.ts). */
   lockout: Limit;
   refreshes: Batcher<RefreshItem, TokenResponse | null>;
+  documents: DocumentPolicy;
 }
 
 /** POST /oauth/token: authenticate the client, then run the grant it asks for. */
@@ -26,6 +28,16 @@ export async function exchangeToken(deps: TokenDeps, credentials: PresentedCrede
     throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported; use authorization_code or refresh_token`);
   }
   const claim = claimClient(credentials);
+  // A metadata document client is fetched again when its cached document has expired: a client
+  // whose document is gone or no longer valid gets no more tokens.
+  if (isDocumentClientId(claim.clientId)) {
+    try {
+      await resolveDocumentClient(db, deps.documents, claim.clientId);
+    } catch (error) {
+      if (error instanceof ClientDocumentError) throw new OAuthError('invalid_client', error.message);
+      throw error;
+    }
+  }
   if (grantType === 'refresh_token') {
     // The common case (a valid client rotating a valid token) is one batched statement; anything
     // else is decided one by one below, with the precise error. A malformed request skips the

@@ -60,7 +60,7 @@ for (const backend of BACKENDS) {
           // Every scenario is booked for real, activities too (the contract's "not executed yet" is behind us).
           assert.match(tool.description!, /drives [\w' ]+ websites in a real browser/, `${tool.name} says it books`);
         } else {
-          assert.deepEqual(tool.annotations, { readOnlyHint: true, openWorldHint: false });
+          assert.deepEqual(tool.annotations, { readOnlyHint: true, destructiveHint: false, openWorldHint: false });
         }
       }
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));

@@ -31,10 +31,12 @@ describe('discovery documents', () => {
     assert.deepEqual(m.code_challenge_methods_supported, ['S256']);
     assert.deepEqual(m.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'none']);
     assert.equal(m.authorization_response_iss_parameter_supported, true);
+    assert.equal(m.client_id_metadata_document_supported, true);
     // Exactly these keys: the contract's table plus the extras docs/oauth.md lists and explains.
     assert.deepEqual(Object.keys(m).sort(), [
       'authorization_endpoint',
       'authorization_response_iss_parameter_supported',
+      'client_id_metadata_document_supported',
       'code_challenge_methods_supported',
       'grant_types_supported',
       'issuer',

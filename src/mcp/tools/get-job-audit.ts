@@ -56,7 +56,7 @@ export const getJobAuditTool: ToolDefinition = {
   scope: 'read',
   inputSchema: jsonSchemaOf(input, 'input'),
   outputSchema: jsonSchemaOf(output, 'output'),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   run: (context, args) =>
     runGuarded(context, async () => {
       const parsed = parseArguments(input, args);

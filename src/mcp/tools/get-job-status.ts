@@ -39,7 +39,7 @@ export const getJobStatusTool: ToolDefinition = {
   scope: 'read',
   inputSchema: jsonSchemaOf(input, 'input'),
   outputSchema: jsonSchemaOf(output, 'output'),
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   run: (context, args) =>
     runGuarded(context, async () => {
       const parsed = parseArguments(input, args);

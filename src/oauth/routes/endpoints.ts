@@ -18,6 +18,7 @@ export interface EndpointDeps {
   /** Failed client authentications (src/oauth/lockout.ts). */
   lockout: Limit;
   refreshes: TokenDeps['refreshes'];
+  documents: TokenDeps['documents'];
   policy: RegistrationPolicy;
   /** Registrations per source address. */
   registerLimit: Limit;

@@ -4,6 +4,7 @@ import type { Services } from '../../services.ts';
 import { protectedBrands } from '../brands.ts';
 import { resourceFor } from '../metadata.ts';
 import { CLIENT_AUTH_LOCKOUT } from '../lockout.ts';
+import { documentPolicy } from '../client-documents.ts';
 import { refreshBatcher } from '../grants/refresh-batch.ts';
 import { clientEndpointRoutes } from './endpoints.ts';
 import { oauthErrorHandler } from './errors.ts';
@@ -16,6 +17,7 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   const { config, db } = opts.services;
   const issuer = config.BASE_URL;
   const policy = { brands: protectedBrands(config.PROTECTED_BRANDS, new URL(issuer).hostname) };
+  const documents = documentPolicy(config.NODE_ENV, policy.brands);
 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.setErrorHandler(oauthErrorHandler(opts.services.database, issuer));
@@ -25,6 +27,6 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   wellKnownRoutes(app, issuer);
   // Limits are counted in the database, once across every node (src/limits/).
   const registerLimit = { name: 'oauth.register', max: config.OAUTH_REGISTER_RATE_LIMIT, windowSeconds: 60 };
-  clientEndpointRoutes(app, { db, lockout: CLIENT_AUTH_LOCKOUT, refreshes: refreshBatcher(db), policy, registerLimit });
-  authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer) }, { name: 'oauth.authorize', max: config.OAUTH_AUTHORIZE_RATE_LIMIT, windowSeconds: 60 });
+  clientEndpointRoutes(app, { db, lockout: CLIENT_AUTH_LOCKOUT, refreshes: refreshBatcher(db), documents, policy, registerLimit });
+  authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer), documents }, { name: 'oauth.authorize', max: config.OAUTH_AUTHORIZE_RATE_LIMIT, windowSeconds: 60 });
 }

@@ -48,6 +48,7 @@ export function authorizationPageRoutes(app: FastifyInstance, db: Kysely<DB>, co
         clientName: pending.clientName ?? 'An unnamed app',
         named: pending.clientName !== null,
         clientUri: pending.clientUri,
+        documentOrigin: pending.documentOrigin,
         redirectHost: new URL(pending.redirectUri).host,
         scopes: scopeList(pending.scope).map((s) => ({ name: s, description: SCOPE_DESCRIPTIONS[s] })),
       },
