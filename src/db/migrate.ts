@@ -6,6 +6,7 @@ import * as oauth from './migrations/002_oauth.ts';
 import * as executor from './migrations/003_executor.ts';
 import * as paymentSubmitted from './migrations/004_payment_submitted.ts';
 import * as providers from './migrations/005_providers.ts';
+import * as nodes from './migrations/006_nodes.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '003_executor': executor,
   '004_payment_submitted': paymentSubmitted,
   '005_providers': providers,
+  '006_nodes': nodes,
 };
 
 const provider: MigrationProvider = {

@@ -190,6 +190,7 @@ export function statusWords(job: Pick<Job, 'status' | 'error'>): string {
   if (job.status === 'error' && paymentUncertain(job)) return 'Payment not confirmed';
   if (job.status === 'error' && job.error?.reason === 'cancelled_by_user') return 'Cancelled by you';
   if (job.status === 'error' && job.error?.reason === 'handoff_expired') return 'Hold expired';
+  if (job.status === 'error' && job.error?.reason === 'hold_lost') return 'Hold lost';
   return STATUS_WORDS[job.status] ?? job.status;
 }
 
@@ -226,6 +227,7 @@ export function handoffOutcome(job: Pick<Job, 'status' | 'error' | 'confirmation
       : ['Payment not confirmed', `The booking ended while a payment you submitted was not confirmed by the provider. ${check}`])
     : reason === 'cancelled_by_user' ? ['Booking cancelled', 'You cancelled this booking. The provider hold was released; nothing was charged.']
     : reason === 'handoff_expired' ? ['Hold expired', 'The hold ended before the payment was made. Nothing was charged.']
+    : reason === 'hold_lost' ? ['Hold lost', `The server keeping your booking open at ${provider} stopped before you paid, so the hold was released. Nothing was charged. Ask for the booking again.`]
     : ['Booking not finished', 'The booking could not be finished.'];
   return { title, message, confirmationCode: null };
 }
