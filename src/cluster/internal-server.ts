@@ -21,7 +21,7 @@ export interface InternalServer {
 
 export async function startInternalServer(config: Config, services: Services, log: Logger): Promise<InternalServer> {
   const key = nodeKey(services.secretKey);
-  const app: FastifyInstance = Fastify({ loggerInstance: log.child({ port: 'internal' }) as unknown as FastifyBaseLogger, disableRequestLogging: true, bodyLimit: 1024 });
+  const app: FastifyInstance = Fastify({ loggerInstance: log.child({ port: 'internal' }) as unknown as FastifyBaseLogger, bodyLimit: 1024 });
   app.addHook('onRequest', async (request, reply) => {
     if (verifyCall(key, request.method, request.url, request.headers[NODE_AUTH_HEADER])) return;
     reply.hijack();

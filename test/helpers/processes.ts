@@ -8,7 +8,7 @@ import { until } from './wait.ts';
 // output is kept (pino JSON lines) for what the test must learn from it, and shown if they fail.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NODE = `${ROOT}node_modules/.bin/node`;
+export const NODE = `${ROOT}node_modules/.bin/node`;
 
 export interface ChildService {
   readonly child: ChildProcess;
