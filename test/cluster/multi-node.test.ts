@@ -147,6 +147,20 @@ describe('scale-out: web nodes behind HAProxy, worker processes holding the book
     for (const code of codes) assert.equal(charged.filter((c) => c === code).length, 1, `${code} was charged once`);
   });
 
+  test('the person cancels through a web node: the holder ends the booking and closes its tab at once', async () => {
+    const jobId = await book('Cluster cancel');
+    const paused = await waitFor(jobId, ['paused_payment']);
+    const page = await openHandoff(paused.handoffUrl);
+    await Promise.all([page.waitForURL(/\/cancel$/), page.click('[data-cancel] button')]);
+    assert.match(await page.locator('body').innerText(), /Booking cancelled/);
+    const cancelled = await job(jobId);
+    assert.equal(cancelled.status, 'error');
+    assert.equal(cancelled.error.reason, 'cancelled_by_user');
+    // Written by the holder, which knows what it held (a node that only had the row could not say).
+    assert.match(cancelled.summary, /\(it held: /);
+    await page.context().close();
+  });
+
   test('a worker sent SIGTERM while holding a booking keeps it until the person pays, then exits', async () => {
     const jobId = await book('Cluster drain');
     const paused = await waitFor(jobId, ['paused_payment']);
@@ -187,7 +201,7 @@ describe('scale-out: web nodes behind HAProxy, worker processes holding the book
     const rows = await database.db.selectFrom('audit_events').select(['job_id']).where('type', '=', 'job_started').execute();
     const runs = new Map<string, number>();
     for (const row of rows) runs.set(row.job_id, (runs.get(row.job_id) ?? 0) + 1);
-    assert.equal(runs.size, BOOKINGS + 2);
+    assert.equal(runs.size, BOOKINGS + 3);
     for (const [jobId, count] of runs) assert.equal(count, 1, `job ${jobId} started ${count} times`);
   });
 
