@@ -128,7 +128,7 @@ describe('scale-out: web nodes behind HAProxy, worker processes holding the book
 
   test(`${BOOKINGS} concurrent bookings paid through the proxy all complete with their codes`, async () => {
     const jobIds = await Promise.all(Array.from({ length: BOOKINGS }, (_, i) => book(`Cluster ${i}`)));
-    const paused = await Promise.all(jobIds.map((id) => waitFor(id, ['paused_payment', 'error', 'completed', 'no_availability'], 300_000)));
+    const paused = await Promise.all(jobIds.map((id) => waitFor(id, ['paused_payment', 'error', 'completed', 'no_availability'], 420_000)));
     for (const j of paused) assert.equal(j.status, 'paused_payment', j.summary);
     const holders = new Set(await Promise.all(jobIds.map(holderOf)));
     if (BOOKINGS > 1) assert.equal(holders.size, 2, 'both workers hold bookings');
