@@ -107,7 +107,10 @@ describe('scale-out: web nodes behind HAProxy, worker processes holding the book
     webs.push(startChild(['serve'], { ...env, PORT: String(web1), WORKERS: '0' }));
     await webs[0]!.logged('address', STARTUP_MS);
     webs.push(startChild(['serve'], { ...env, PORT: String(web2), WORKERS: '0' }));
-    workers.push(startChild(['worker'], { ...env, WORKERS: '5' }), startChild(['worker'], { ...env, WORKERS: '5' }));
+    // A drain bounded well below the hold: a booking left unpaid by a failed test must not keep the
+    // drained worker (and this test) waiting for the whole hold.
+    const worker = { ...env, WORKERS: '5', DRAIN_SECONDS: '240' };
+    workers.push(startChild(['worker'], worker), startChild(['worker'], worker));
     proxy = startHaproxy(join(dir, 'haproxy.cfg'), proxyPort, [web1, web2]);
     person = await launchChromium();
     await webs[1]!.logged('address', STARTUP_MS);
