@@ -110,6 +110,13 @@ const schema = z.object({
   HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(900),
   /** How long a failed booking's evidence (its last page: screenshot and accessibility snapshot) is kept. */
   EVIDENCE_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // Scale-out (src/cluster): where a node that holds browser sessions listens for the other nodes
+  // (an authenticated internal HTTP/WebSocket port), and the address it publishes for them.
+  INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
+  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  INTERNAL_ADVERTISE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** On SIGTERM, how long a draining node keeps its held bookings for their people (default: HOLD_SECONDS). */
+  DRAIN_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   /** Start the bundled sandbox provider sites with `serve` (default: on in development only). */
   SANDBOX: booleanish.optional(),
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4100),
@@ -139,8 +146,9 @@ const schema = z.object({
   EXECUTOR_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'SANDBOX' | 'PROVIDER_URL_TEMPLATE' | 'WEBHOOK_ALLOW_PRIVATE'> & {
+export type Config = Omit<z.infer<typeof schema>, 'SANDBOX' | 'PROVIDER_URL_TEMPLATE' | 'WEBHOOK_ALLOW_PRIVATE' | 'DRAIN_SECONDS'> & {
   BASE_URL: string;
+  DRAIN_SECONDS: number;
   SANDBOX: boolean;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   PROVIDER_URL_TEMPLATE: string;
@@ -185,10 +193,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (c.WEBHOOK_ALLOW_PRIVATE) problems.push('  WEBHOOK_ALLOW_PRIVATE: webhooks to loopback or private addresses are refused in production (server-side request forgery)');
     if (c.SANDBOX) problems.push('  SANDBOX: the bundled sandbox provider sites are for development, refused in production (unset SANDBOX or set it to false)');
   }
+  // Other nodes must be able to reach the published address: a wildcard bind address is not one.
+  if (!c.INTERNAL_ADVERTISE_URL && ['0.0.0.0', '::', '[::]'].includes(c.INTERNAL_HOST)) {
+    problems.push(`  INTERNAL_HOST: ${c.INTERNAL_HOST} listens on every interface but is no address other nodes can reach: set INTERNAL_ADVERTISE_URL (e.g. http://10.0.0.5:7000) too`);
+  }
+  if (c.INTERNAL_ADVERTISE_URL) {
+    const advertised = new URL(c.INTERNAL_ADVERTISE_URL);
+    if (advertised.pathname !== '/' || advertised.search || advertised.hash || advertised.username) problems.push('  INTERNAL_ADVERTISE_URL: must be an origin like http://10.0.0.5:7000 (no path, query or user information)');
+    if (c.INTERNAL_PORT === 0) problems.push('  INTERNAL_ADVERTISE_URL: needs a fixed INTERNAL_PORT (the published address must name the port the node listens on, or a proxy to it)');
+  }
   if (problems.length) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
   return {
     ...c,
     BASE_URL: baseUrl,
+    DRAIN_SECONDS: c.DRAIN_SECONDS ?? c.HOLD_SECONDS,
     SANDBOX: c.SANDBOX ?? c.NODE_ENV === 'development',
     WEBHOOK_ALLOW_PRIVATE: c.WEBHOOK_ALLOW_PRIVATE ?? !production,
     PROVIDER_URL_TEMPLATE: (c.PROVIDER_URL_TEMPLATE ?? `http://{provider}.localhost:${c.SANDBOX_PORT}`).replace(/\/+$/, ''),

@@ -15,11 +15,18 @@ import { sessionUrlOf } from './handoff/session-view.ts';
 import type { Job } from './jobs/types.ts';
 import type { Services } from './services.ts';
 import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
+import { startInternalServer } from './cluster/internal-server.ts';
+import { NodeRecord } from './cluster/nodes.ts';
 
 export interface RunningService {
   app: FastifyInstance;
   services: Services;
   url: string;
+  /**
+   * SIGTERM: /readyz turns 503, no new jobs are taken, running ones go back to the queue, and the
+   * held bookings are served until they end or DRAIN_SECONDS pass. close() follows.
+   */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,7 +90,17 @@ export async function startService(config: Config, log: Logger, options: StartOp
       webhooks,
       log,
       secretKey,
+      lifecycle: { draining: false },
     };
+    // A process that holds browser sessions lets the other nodes reach them (src/cluster).
+    let node: NodeRecord | null = null;
+    if (config.WORKERS > 0) {
+      const internal = await startInternalServer(config, services, log);
+      closers.unshift(() => internal.close());
+      node = await NodeRecord.publish(database.db, log, { id: executor.holds.instanceId, internalUrl: internal.url, role: options.listen === false ? 'worker' : 'serve' });
+      const published = node;
+      closers.unshift(() => published.remove());
+    }
     const app = await buildApp(services);
     closers.unshift(() => app.close());
     let url = config.BASE_URL;
@@ -93,10 +110,20 @@ export async function startService(config: Config, log: Logger, options: StartOp
       url = address;
     }
     let closed = false;
+    let drained: Promise<void> | null = null;
     return {
       app,
       services,
       url,
+      drain() {
+        drained ??= (async () => {
+          services.lifecycle!.draining = true;
+          log.info({ drainSeconds: config.DRAIN_SECONDS }, 'draining: not ready for new work');
+          await node?.setDraining().catch(() => {});
+          await executor.drain(config.DRAIN_SECONDS * 1000);
+        })();
+        return drained;
+      },
       async close() {
         if (closed) return;
         closed = true;

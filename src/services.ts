@@ -24,4 +24,6 @@ export interface Services {
   log: Logger;
   /** Keys links that must be reproducible without storage (sessionUrl). */
   secretKey: string;
+  /** Draining after SIGTERM: /readyz answers 503 (src/server.ts). */
+  lifecycle?: { draining: boolean };
 }

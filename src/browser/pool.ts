@@ -78,7 +78,9 @@ export class BrowserPool {
       ? /\/devtools\/browser\//.test(wsEndpoint) || /^https?:/.test(wsEndpoint)
         ? await chromium.connectOverCDP(wsEndpoint)
         : await chromium.connect(wsEndpoint)
-      : await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+      // Playwright closes the browser on SIGTERM/SIGINT/SIGHUP by default: a draining node must
+      // keep its held tabs open until their people have paid (the service closes the browser itself).
+      : await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false });
     // A crashed or disconnected browser is replaced on the next job's request.
     browser.on('disconnected', () => {
       if (this.#browser) this.#browser = null;

@@ -19,16 +19,22 @@ Environment:
   OAUTH_AUTHORIZE_RATE_LIMIT (120/min)  TRUST_PROXY (false; true behind a reverse proxy: the source address comes from X-Forwarded-For)
   MCP_ALLOWED_ORIGINS, MCP_ALLOWED_HOSTS (browser origins / Host names /api/mcp accepts besides BASE_URL's and loopback)
   CHROMIUM_PATH (/usr/bin/chromium)  BROWSER_WS_ENDPOINT (remote browser)  HOLD_SECONDS (900)
+  INTERNAL_HOST (127.0.0.1)  INTERNAL_PORT (0 = any free port)  INTERNAL_ADVERTISE_URL (http://INTERNAL_HOST:port)
+    (where a node with workers is reached by the others)  DRAIN_SECONDS (HOLD_SECONDS; how long SIGTERM keeps held bookings)
   SANDBOX (on in development)  SANDBOX_PORT (4100)  PROVIDER_URL_TEMPLATE (http://{provider}.localhost:$SANDBOX_PORT)`;
 
-/** Runs until SIGINT/SIGTERM, then closes cleanly: in-flight requests finish, workers stop. */
-async function runUntilSignal(close: () => Promise<void>): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+/**
+ * Runs until SIGINT/SIGTERM, then drains (held bookings are served until they end or DRAIN_SECONDS
+ * pass; running jobs go back to the queue) and closes cleanly. A second signal cuts the drain short.
+ */
+async function runUntilSignal(service: { drain(): Promise<void>; close(): Promise<void> }): Promise<void> {
+  const signal = () => new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
   });
-  await close();
+  await signal();
+  await Promise.race([service.drain(), signal()]);
+  await service.close();
 }
 
 export const serve: Command = {
@@ -40,7 +46,7 @@ export const serve: Command = {
     const log = createLogger(config.LOG_LEVEL);
     const { startService } = await import('../server.ts');
     const service = await startService(config, log);
-    await runUntilSignal(() => service.close());
+    await runUntilSignal(service);
   },
 };
 
@@ -54,7 +60,7 @@ export const worker: Command = {
     const { startService } = await import('../server.ts');
     const service = await startService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, log, { listen: false, sandbox: false });
     log.info('worker started');
-    await runUntilSignal(() => service.close());
+    await runUntilSignal(service);
   },
 };
 

@@ -10,6 +10,7 @@ import * as limits from './migrations/011_limits.ts';
 import * as evidence from './migrations/012_evidence.ts';
 import * as webhooks from './migrations/009_webhooks.ts';
 import * as mcp from './migrations/008_mcp.ts';
+import * as nodes from './migrations/006_nodes.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '012_evidence': evidence,
   '009_webhooks': webhooks,
   '008_mcp': mcp,
+  '006_nodes': nodes,
 };
 
 const provider: MigrationProvider = {

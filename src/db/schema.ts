@@ -61,6 +61,8 @@ export interface JobsTable {
   payment_submitted_at: NullableTimestamp;
   /** The mode of the credential that created the job: the chain keeps providers of this mode (null: created before modes). */
   mode: 'live' | 'test' | null;
+  /** The node running the job (its `sessionUrl` watch view is relayed there; see src/cluster/nodes.ts). */
+  run_instance: string | null;
 }
 
 /** A registered provider (src/providers/registry.ts); the built-in sandbox ones stay in code. */
@@ -74,6 +76,16 @@ export interface ProvidersTable {
   priority: number;
   mode: 'live' | 'test';
   created_at: Generated<Date>;
+}
+
+/** A process holding browser sessions, and the internal address other nodes reach it at (src/cluster/nodes.ts). */
+export interface NodesTable {
+  id: string;
+  internal_url: string;
+  role: string;
+  draining: Generated<boolean>;
+  started_at: Generated<Date>;
+  heartbeat_at: Generated<Date>;
 }
 
 export interface AuditEventsTable {
@@ -261,6 +273,7 @@ export interface DB {
   rate_limits: RateLimitsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  nodes: NodesTable;
 }
 
 /** A fixed-window counter (src/limits/): `count` hits in the window that ends at `window_ends`. */

@@ -7,6 +7,12 @@ export const HEARTBEAT_MS = 5_000;
 export const SWEEP_MS = 10_000;
 /** A holder silent for this long is presumed gone. */
 export const STALE_SECONDS = 20;
+/**
+ * How soon a hold whose holder died ends as hold_lost (documented in docs/handoff.md): the holder's
+ * silence must pass STALE_SECONDS, and some node's sweep (every node runs one, web nodes too) comes
+ * within SWEEP_MS after that. The person's page learns it within a second more (job-watch.ts).
+ */
+export const HOLD_LOST_WITHIN_MS = STALE_SECONDS * 1000 + SWEEP_MS;
 /** The confirmation page stays on screen this long for the live view before the context closes. */
 export const CONFIRMATION_GRACE_MS = 5_000;
 /**

@@ -545,10 +545,11 @@ export class HoldRegistry {
       .where('status', '=', 'paused_payment')
       .where((eb) =>
         eb.or([
-          eb('hold_expires_at', 'is', null),
+          // A pause written without its hold (no deadline, no holder): released once it has stayed so
+          // for the staleness limit (every node sweeps, web nodes too, so not while it is being written).
+          eb.and([eb.or([eb('hold_expires_at', 'is', null), eb('hold_seen_at', 'is', null)]), eb('updated_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_SECONDS})`)]),
           // Past its deadline, unless its holder vouches for it (a payment in flight: see vouch()).
           eb.and([eb('hold_expires_at', '<=', sql<Date>`now()`), eb.or([eb('hold_seen_at', 'is', null), eb('hold_seen_at', '<=', sql<Date>`now()`)])]),
-          eb('hold_seen_at', 'is', null),
           eb('hold_seen_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_SECONDS})`),
         ]),
       )
@@ -598,6 +599,23 @@ export class HoldRegistry {
       if (!(error instanceof DomainError)) throw error;
       if (error.code === 'payment_in_flight') return 'payment_in_flight';
       return 'ended';
+    }
+  }
+
+  /**
+   * Draining (a rolling restart): resolves once every hold of this process has ended (paid,
+   * cancelled, run out) or `ms` has passed. The holds are served meanwhile as ever.
+   */
+  async untilEmpty(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (this.#sessions.size > 0 && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(1_000, Math.max(0, deadline - Date.now())));
+        for (const session of this.#sessions.values()) void session.done.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     }
   }
 

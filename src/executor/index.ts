@@ -20,6 +20,12 @@ export type { HeldSession, HoldEnd } from './holds.ts';
 export interface Executor {
   /** Sessions held at the card-code step in this process (the handoff's way in). */
   holds: HoldRegistry;
+  /**
+   * A rolling restart: takes no new jobs, hands its running ones back to the queue (another worker
+   * takes them up; the run id fences this one out), and keeps serving its holds until they end or
+   * `ms` passes. stop() then ends what is left.
+   */
+  drain(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -75,17 +81,32 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
         if (!busy.has(next.value)) idle.add(next.value);
       }, 1_000).unref();
     });
-    holds.start({ sweep: true });
   }
+  // Every node sweeps, web nodes too: a hold whose holder died is released even when no other
+  // worker process is running. (The heartbeat does nothing in a process that holds nothing.)
+  holds.start({ sweep: true });
   await workDeadLetters(queue, db, log);
 
   let stopped: Promise<void> | null = null;
+  let handedBack: Promise<void> | null = null;
+  const stopWorking = () => {
+    handedBack ??= (async () => {
+      stopping.abort();
+      if (config.WORKERS > 0) await queue.boss.offWork(BOOKING_QUEUE, { wait: true }).catch((error: unknown) => log.warn({ err: { message: (error as Error).message } }, 'stopping the booking workers'));
+    })();
+    return handedBack;
+  };
   return {
     holds,
+    async drain(ms) {
+      await stopWorking();
+      const held = holds.list().length;
+      if (held > 0) log.info({ held, drainSeconds: Math.round(ms / 1000) }, 'draining: keeping held bookings for their people');
+      await holds.untilEmpty(ms);
+    },
     stop() {
       stopped ??= (async () => {
-        stopping.abort();
-        if (config.WORKERS > 0) await queue.boss.offWork(BOOKING_QUEUE, { wait: true }).catch((error: unknown) => log.warn({ err: { message: (error as Error).message } }, 'stopping the booking workers'));
+        await stopWorking();
         await queue.boss.offWork(BOOKING_DEAD_LETTER_QUEUE, { wait: true }).catch(() => {});
         await holds.stop();
         await pool.close();

@@ -79,7 +79,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     await transition(db, jobId, {
       to: 'running',
       from: ['pending', 'running'],
-      set: { run_id: runId, summary: `Running: booking ${describeRequest(planFor(toJob(row)).request)}.`, ...(row.started_at ? {} : { started_at: new Date() }) },
+      set: { run_id: runId, run_instance: deps.holds.instanceId, summary: `Running: booking ${describeRequest(planFor(toJob(row)).request)}.`, ...(row.started_at ? {} : { started_at: new Date() }) },
       event: resumed
         ? { type: 'job_started', message: `Taken up again from the start by another worker: ${previousRunEnd(claim.previousOutput)}. Queue try ${claim.retryCount + 1}.`, data: { resumed: true, previousRunId: row.run_id, retryCount: claim.retryCount } }
         : { type: 'job_started', message: 'A worker took the job; it opens a fresh browser session for it.', data: { retryCount: claim.retryCount } },

@@ -26,8 +26,17 @@ export interface BrowserSessions {
   cancel(jobId: string, by?: Canceller): Promise<CancelResult>;
 }
 
-/** The executor's sessions in this process: its hold registry, and the tabs of its running jobs. */
-export function executorSessions(holds: Pick<HoldRegistry, 'get' | 'cancelElsewhere'>): BrowserSessions {
+/** How a cancel reaches the node holding the tab when this process does not: its result, or null when no live node holds it. */
+export interface RemoteHolds {
+  cancel(jobId: string, by?: Canceller): Promise<CancelResult | null>;
+}
+
+/**
+ * The executor's sessions in this process: its hold registry, and the tabs of its running jobs. A
+ * cancel for a tab held elsewhere goes to its holder (`remote`), which checks the provider's
+ * confirmation and closes the tab at once; with no live holder the row is ended here.
+ */
+export function executorSessions(holds: Pick<HoldRegistry, 'get' | 'cancelElsewhere'>, remote?: RemoteHolds): BrowserSessions {
   const held = (jobId: string) => {
     const session = holds.get(jobId);
     return session && !session.isEnded() ? session : null;
@@ -38,6 +47,10 @@ export function executorSessions(holds: Pick<HoldRegistry, 'get' | 'cancelElsewh
     setUserInControl: async (jobId, userInControl) => {
       await held(jobId)?.setUserInControl(userInControl);
     },
-    cancel: async (jobId, by) => held(jobId)?.cancel(by) ?? holds.cancelElsewhere(jobId, by),
+    cancel: async (jobId, by) => {
+      const local = held(jobId);
+      if (local) return local.cancel(by);
+      return (await remote?.cancel(jobId, by)) ?? holds.cancelElsewhere(jobId, by);
+    },
   };
 }

@@ -191,6 +191,7 @@ export function statusWords(job: Pick<Job, 'status' | 'error'>): string {
   if (job.status === 'error' && job.error?.reason === 'cancelled_by_user') return 'Cancelled by you';
   if (job.status === 'error' && job.error?.reason === 'cancelled_by_client') return 'Cancelled by the service that booked it';
   if (job.status === 'error' && job.error?.reason === 'handoff_expired') return 'Hold expired';
+  if (job.status === 'error' && job.error?.reason === 'hold_lost') return 'Hold lost';
   return STATUS_WORDS[job.status] ?? job.status;
 }
 
@@ -228,6 +229,7 @@ export function handoffOutcome(job: Pick<Job, 'status' | 'error' | 'confirmation
     : reason === 'cancelled_by_user' ? ['Booking cancelled', 'You cancelled this booking. The provider hold was released; nothing was charged.']
     : reason === 'cancelled_by_client' ? ['Booking cancelled', 'The service that made this booking for you cancelled it. The provider hold was released; nothing was charged.']
     : reason === 'handoff_expired' ? ['Hold expired', 'The hold ended before the payment was made. Nothing was charged.']
+    : reason === 'hold_lost' ? ['Hold lost', `The server keeping your booking open at ${provider} stopped before you paid, so the hold was released. Nothing was charged. Ask for the booking again.`]
     : ['Booking not finished', 'The booking could not be finished.'];
   return { title, message, confirmationCode: null };
 }

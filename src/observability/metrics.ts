@@ -57,6 +57,8 @@ export async function observability(app: FastifyInstance, opts: { services: Serv
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
+    // Draining (SIGTERM): a load balancer stops sending new work here; held bookings are still served.
+    if (services.lifecycle?.draining) return reply.code(503).send({ status: 'draining', reason: 'the node is shutting down' });
     try {
       await readsOwnTables(services.db);
       return { status: 'ready' };

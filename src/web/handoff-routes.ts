@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
-import { liveViewOf } from '../browser/live-view.ts';
-import { executorSessions, type BrowserSessions } from '../handoff/browser-sessions.ts';
-import { adjustments, cardCodeAsked, describeHeld, handoffOutcome, headline, statusWords } from '../handoff/describe.ts';
-import { ScreenControl, TAKEN_OVER } from '../handoff/control.ts';
+import type { BrowserSessions } from '../handoff/browser-sessions.ts';
+import { adjustments, cardCodeAsked, describeHeld, handoffOutcome, headline } from '../handoff/describe.ts';
 import { cancelHandoff, confirmationMayFollow, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
-import { JobWatcher } from '../handoff/job-watch.ts';
+import type { JobWatcher } from '../handoff/job-watch.ts';
 import { openSessionView } from '../handoff/session-view.ts';
-import { TERMINAL_STATUSES } from '../jobs/transition.ts';
 import { refreshProviderNames } from '../providers/registry.ts';
 import type { AuditEvent, Job } from '../jobs/types.ts';
 import type { Services } from '../services.ts';
@@ -21,7 +18,8 @@ import {
   sendNotice,
   sendView,
 } from './handoff-render.ts';
-import { CLOSE_RECONNECT, type LiveViewConnection } from './live-view-socket.ts';
+import { heldNowhereGrant, heldTabGrant, relayGrant, runningTabGrant, statusMessage } from './live-tab-grants.ts';
+import { liveTabsOf, type LiveTabs } from './live-tabs.ts';
 import { sendAsset } from './render.ts';
 import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from './live-view-routes.ts';
 import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf } from './visitor.ts';
@@ -32,22 +30,21 @@ import { refuseUnstorable } from '../security/text.ts';
 
 /** A handoff link past its receipt's window: says nothing of the job. */
 const GONE_MESSAGE = 'This payment link has expired. If you booked through an app, it has the outcome; if you booked signed in, your bookings page shows it.';
-/** After the held tab closes, how long to wait for the job's final status before closing the view. */
-const FINAL_STATUS_WAIT_MS = 5_000;
-/** How often a watcher checks that it still shows the tab the run is driving (it moves on fallback). */
-const RUNNING_TAB_CHECK_MS = 500;
+export { statusMessage };
 
 export interface WebContext {
   services: Services;
   sessions: BrowserSessions;
   watcher: JobWatcher;
   origin: string;
+  /** This process's tabs and the way to other nodes' (src/web/live-tabs.ts). */
+  tabs: LiveTabs;
 }
 
 type TokenParams = { Params: { token: string } };
 
 /** The live-view client names its page load (random, per load; a reload is a new screen) so that its reconnects are known as its own. */
-function screenOf(request: FastifyRequest): string | null {
+export function screenOf(request: FastifyRequest): string | null {
   const screen = (request.query as Record<string, unknown> | undefined)?.screen;
   return typeof screen === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(screen) ? screen : null;
 }
@@ -56,11 +53,13 @@ type WatchParams = { Params: { jobId: string; token: string } };
 
 export async function handoffWeb(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
+  const tabs = liveTabsOf(services);
   const ctx: WebContext = {
     services,
-    sessions: executorSessions(services.executor.holds),
-    watcher: new JobWatcher(services.db),
+    sessions: tabs.sessions,
+    watcher: tabs.watcher,
     origin: new URL(services.config.BASE_URL).origin,
+    tabs,
   };
   app.addHook('onClose', async () => ctx.watcher.close());
   // Text PostgreSQL cannot store, in any parameter, is refused (400) before any lookup.
@@ -79,20 +78,9 @@ export async function handoffWeb(app: FastifyInstance, opts: { services: Service
 
 // ---- The handoff ----
 
-/** The status message a live view gets about its job (on its socket, or from `/handoff/<token>/status`). */
-export function statusMessage(job: Job): Record<string, unknown> {
-  const message: Record<string, unknown> = { t: 'status', status: job.status, words: statusWords(job) };
-  if (job.status === 'completed' && job.confirmationCode) message.confirmationCode = job.confirmationCode;
-  if (job.status === 'error') message.message = handoffOutcome(job).message;
-  if (confirmationMayFollow(job)) message.confirmationMayFollow = true;
-  return message;
-}
-
 function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
-  const { services, watcher } = ctx;
+  const { services, tabs } = ctx;
   const deps = { db: services.db, sessions: ctx.sessions };
-  // One screen in control of each held tab (src/handoff/control.ts).
-  const control = new ScreenControl((jobId, userInControl) => ctx.sessions.setUserInControl(jobId, userInControl));
 
   const refuse = (request: FastifyRequest<TokenParams>, reply: FastifyReply, access: Exclude<HandoffAccess, { kind: 'open' }>, signedIn: boolean) => {
     switch (access.kind) {
@@ -150,7 +138,8 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       holdExpiresAt: expires?.toISOString() ?? null,
       holdRemaining: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`,
       holdUntil: expires ? `${expires.toISOString().slice(11, 16)} UTC` : null,
-      live: ctx.sessions.heldPage(job.jobId) !== null,
+      // Held here, or by another live node (the page's socket is relayed there).
+      live: ctx.sessions.heldPage(job.jobId) !== null || (await tabs.elsewhere(job.jobId, 'hold')) !== null,
       socketPath: `/handoff/${token}/live`,
       statusPath: `/handoff/${token}/status`,
       cancelPath: `/handoff/${token}/cancel`,
@@ -211,63 +200,17 @@ function handoffRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (access.kind === 'sign_in' || access.kind === 'forbidden') return { refused: 403, message: 'forbidden' };
       if (access.kind === 'ended' || access.kind === 'gone') return { refused: 410, message: 'ended' };
       const { jobId } = access.job;
-      const page = ctx.sessions.heldPage(jobId);
-      if (!page) return { refused: 410, message: 'not held here' };
       const screen = screenOf(request);
-      if (control.wasTakenOver(page, screen)) {
-        return {
-          view: null,
-          mode: 'control',
-          opened(connection: LiveViewConnection) {
-            connection.end(TAKEN_OVER);
-            return () => {};
-          },
-        };
-      }
-      const claim = control.claim(jobId, page, screen);
-      // Let go when the socket closes, also when the handshake never becomes a connection (the
-      // upgrade refused, its client gone).
-      const client = request.raw.socket;
-      if (client.destroyed) claim.release();
-      else client.once('close', claim.release);
-      if (!(await control.handOver(claim))) return { refused: 410, message: 'gone' };
-      // And at the latest 10 s from now if the upgrade has not completed by then.
-      const unclaimed = setTimeout(claim.release, 10_000);
-      unclaimed.unref();
-      let finalWait: NodeJS.Timeout | undefined;
-      return {
-        view: liveViewOf(page),
-        mode: 'control',
-        opened(connection: LiveViewConnection) {
-          clearTimeout(unclaimed);
-          switch (control.open(claim, connection)) {
-            case 'taken_over':
-              connection.end(TAKEN_OVER);
-              return claim.release;
-            case 'retry':
-              // The upgrade took so long that the claim was let go (the guard covers the tab
-              // again): this connection must not relay input unclaimed.
-              connection.end('retry', CLOSE_RECONNECT);
-              return () => {};
-          }
-          connection.notify(statusMessage(access.job));
-          const stop = watcher.watchJob(jobId, (job) => {
-            connection.notify(statusMessage(job));
-            if (TERMINAL_STATUSES.includes(job.status) && job.status !== 'paused_payment') connection.end(job.status);
-          });
-          return () => {
-            stop();
-            clearTimeout(finalWait);
-            claim.release();
-          };
-        },
-        onViewEnded(connection: LiveViewConnection) {
-          // The held tab closed (the provider confirmed, the hold ended, the booking was cancelled):
-          // the job's final status follows in a moment; the watcher above sends it and closes.
-          finalWait = setTimeout(() => connection.end('page_closed'), FINAL_STATUS_WAIT_MS);
-          finalWait.unref();
-        },
-      };
+      // The single-process path: the tab is here.
+      const page = ctx.sessions.heldPage(jobId);
+      if (page) return heldTabGrant(tabs, access.job, page, screen, request.raw.socket);
+      // Held by another node: the socket is relayed to it; with none to reach, the page is told how the job ends.
+      const node = await tabs.elsewhere(jobId, 'hold');
+      if (!node) return heldNowhereGrant(tabs, access.job);
+      const upstream = await tabs.client.openSocket(node, `/internal/holds/${jobId}/live${screen ? `?screen=${screen}` : ''}`);
+      if (upstream.kind === 'refused') return { refused: 410, message: 'not held' };
+      if (upstream.kind === 'unreachable') return heldNowhereGrant(tabs, access.job);
+      return relayGrant(upstream, request.raw.socket, 'control', () => heldNowhereGrant(tabs, access.job));
     },
   });
 }
@@ -287,7 +230,7 @@ function fromThisOrigin(request: FastifyRequest, origin: string): boolean {
 // ---- Watching a running job (sessionUrl) ----
 
 function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
-  const { services, watcher } = ctx;
+  const { services, tabs } = ctx;
   const deps = { db: services.db, secretKey: services.secretKey };
 
   app.get<WatchParams>('/watch/:jobId/:token', async (request, reply) => {
@@ -321,34 +264,12 @@ function watchRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (access.kind === 'ended') return { refused: 410, message: 'ended' };
       // Before the run opens its first tab there is nothing to show: the viewer waits, connected.
       const page = ctx.sessions.runningPage(jobId);
-      return {
-        view: page ? liveViewOf(page) : null,
-        mode: 'watch',
-        opened(connection: LiveViewConnection) {
-          const stop = watcher.watchJob(jobId, (job) => {
-            if (job.status === 'running') return;
-            connection.notify(statusMessage(job));
-            connection.end(job.status);
-          });
-          // The run moves to another tab when it falls back to another provider: reconnect to it.
-          // (No tab any more means the run paused or ended: onViewEnded below has that in hand.)
-          const moved = setInterval(() => {
-            const now = ctx.sessions.runningPage(jobId);
-            if (now !== null && now !== page) connection.end('moved', CLOSE_RECONNECT);
-          }, RUNNING_TAB_CHECK_MS);
-          moved.unref();
-          return () => {
-            stop();
-            clearInterval(moved);
-          };
-        },
-        onViewEnded(connection: LiveViewConnection, reason) {
-          if (reason !== 'held') return connection.end('moved', CLOSE_RECONNECT);
-          // Paused: frames stopped at once; the watcher above sends the status in a moment and closes.
-          const finalWait = setTimeout(() => connection.end('paused'), FINAL_STATUS_WAIT_MS);
-          finalWait.unref();
-        },
-      };
+      if (page) return runningTabGrant(tabs, jobId, page);
+      // Running on another node: relayed there.
+      const node = await tabs.elsewhere(jobId, 'run');
+      const upstream = node ? await tabs.client.openSocket(node, `/internal/runs/${jobId}/live`) : null;
+      if (upstream?.kind === 'open') return relayGrant(upstream, request.raw.socket, 'watch', () => runningTabGrant(tabs, jobId, null));
+      return runningTabGrant(tabs, jobId, null);
     },
   });
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/websocket'; // its route options (`websocket: true`)
 import type { LiveView, ViewEnd } from '../browser/live-view.ts';
+import type { PipeSocket } from '../cluster/relay.ts';
 import { serveLiveView, type LiveViewConnection, type Socket } from './live-view-socket.ts';
 import { sendAsset } from './render.ts';
 
@@ -17,6 +18,8 @@ export interface LiveViewGrant {
   opened?(connection: LiveViewConnection): () => void;
   /** The tab closed under the viewer, or stopped being watchable (default: tell the viewer and close). */
   onViewEnded?(connection: LiveViewConnection, reason: ViewEnd): void;
+  /** The tab is on another node: the socket is piped there instead of served here (src/cluster/relay.ts). */
+  relay?(socket: PipeSocket & Socket): void;
 }
 
 export type LiveViewRefusal = { refused: 403 | 404 | 410; message: string };
@@ -41,11 +44,12 @@ const grants = new WeakMap<FastifyRequest, LiveViewGrant>();
  * so a page elsewhere could otherwise open the view as the signed-in person: any `Origin` but the
  * service's own is refused before the upgrade, as is a handshake without one.
  */
-export function liveViewSocketRoute(app: FastifyInstance, path: string, options: { allowedOrigin: string; authorize: AuthorizeLiveView }): void {
+export function liveViewSocketRoute(app: FastifyInstance, path: string, options: { allowedOrigin: string | null; authorize: AuthorizeLiveView }): void {
   app.get(path, {
     websocket: true,
     preValidation: async (request, reply) => {
-      if (request.headers.origin !== options.allowedOrigin) {
+      // null: a node's internal port, where every call is signed instead (src/cluster/internal-server.ts).
+      if (options.allowedOrigin !== null && request.headers.origin !== options.allowedOrigin) {
         return reply.code(403).type('application/json; charset=utf-8').send({ error: 'forbidden_origin', message: 'this live view opens only from the page that serves it' });
       }
       const result = await options.authorize(request);
@@ -57,6 +61,10 @@ export function liveViewSocketRoute(app: FastifyInstance, path: string, options:
     grants.delete(request);
     if (!grant) {
       socket.close(1008, 'not authorized');
+      return;
+    }
+    if (grant.relay) {
+      grant.relay(socket as unknown as PipeSocket & Socket);
       return;
     }
     // What to undo at close is known only once the connection exists.
