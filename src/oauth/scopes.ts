@@ -18,13 +18,14 @@ export function splitScope(raw: string): string[] {
 }
 
 /**
- * A scope parameter read strictly (RFC 6749 §3.3: space-separated scope tokens), for the token
- * endpoint: every token must be one of SCOPES, or the whole value is refused (null). Nothing else
- * (commas, braces, quotes, '+') is a separator, so the value can never mean more than it says.
+ * A scope parameter read strictly (RFC 6749 §3.3: scope-token *( SP scope-token )), for the token
+ * endpoint: every token must be one of SCOPES, separated by exactly one space, or the whole value
+ * is refused (null). Nothing else (commas, braces, quotes, '+', tabs, runs of spaces, a space at
+ * either end) separates, so the value can never mean more than it says.
  */
 export function parseScopeParameter(raw: string): Scope[] | null {
-  const tokens = raw.split(/ +/).filter(Boolean);
-  if (tokens.length === 0 || !tokens.every(isScope)) return null;
+  const tokens = raw.split(' ');
+  if (!tokens.every(isScope)) return null;
   return [...new Set(tokens)] as Scope[];
 }
 
