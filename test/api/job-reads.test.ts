@@ -187,7 +187,7 @@ for (const backend of BACKENDS) {
       await sql`delete from audit_events where job_id = ${body.jobId}`.execute(service.services.db);
       const audit = await call(service.url, 'GET', body._links.audit, { key });
       assert.equal(audit.status, 200);
-      assert.deepEqual(audit.body, { jobId: body.jobId, count: 0, events: [] });
+      assert.deepEqual(audit.body, { jobId: body.jobId, count: 0, events: [], nextCursor: null });
       assert.deepEqual((await call(service.url, 'GET', body._links.self, { key })).body.decisionLog, []);
     });
 

@@ -29,8 +29,9 @@ export async function apiV1(app: FastifyInstance, opts: { services: Services }):
     parseJson(request, body as string, done);
   });
   app.setErrorHandler(async (error, request, reply) => {
-    // An unknown path is 404 whatever its body (Fastify parses an unmatched request's body too).
-    if (request.is404) return sendApiError(request, reply, new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /api/v1/docs`));
+    // An unknown path is 404 whatever its body (Fastify parses an unmatched request's body too);
+    // authentication still comes first, as for any path.
+    if (request.is404 && !(error instanceof AuthError)) return sendApiError(request, reply, new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /api/v1/docs`));
     // A request authenticated from the key cache in the instant the database went away fails in
     // its handler, not in authentication. It is answered as authentication would have been: the
     // service fails closed with 503, whichever step found the database gone.
