@@ -33,18 +33,17 @@ describe('payment guard, network layer alone', () => {
     const { context, log, page } = await guardedContext(browser, NETWORK_ONLY);
     for (const a of ATTACKS) {
       await attack(page, sandbox.origin('adversarial'), a, 'fill');
+      // Workers' traffic is out of the interception's sight: the pages may not start them at all.
+      if (a.worker) assert.match((await page.textContent('#adv-worker-status')) ?? '', /^refused: SecurityError$/, `the page on ${a.path} could not start its worker`);
       assert.deepEqual(sandbox.cardCodesReceived(), [], `nothing reached the server from ${a.path}`);
     }
     const denied = log.deniedBy('network');
     for (const expected of ["'f7'", "'sc_in'", "'vn'", "'d1'", "'fld_a'", "'security_code'", "'cvv'", 'securityCode', "'cvc'", 'WebSocket', "'cvc_d1'", "'cvv_1'"]) {
       assert.ok(denied.some((m) => m.includes(expected)), `a network block mentions ${expected}:\n${denied.join('\n')}`);
     }
-    // Workers' traffic is out of the interception's sight: the pages may not start them at all.
-    // OPEN (session 14): since Chromium runs with WebMCP enabled, the /shared-worker page's start is
-    // no longer seen as a block here (0, not 1); nothing reaches the server (asserted above). Find out why.
-    assert.ok(denied.filter((m) => m.includes(`${sandbox.origin('adversarial').replace(/[0-9]/g, '#')}/shared-worker start a shared worker:`)).length <= 1);
-    for (const [path, what] of [['/worker-ws', 'a worker']]) {
-      assert.equal(denied.filter((m) => m.includes(`on ${sandbox.origin('adversarial').replace(/[0-9]/g, '#')}${path} start ${what}:`)).length, 1, `one block for ${path}:\n${denied.join('\n')}`);
+    // Each refusal is an action_denied event (a page loaded again after an interrupted navigation tries again).
+    for (const [path, what] of [['/shared-worker', 'a shared worker'], ['/worker-ws', 'a worker']]) {
+      assert.ok(denied.some((m) => m.includes(`on ${sandbox.origin('adversarial').replace(/[0-9]/g, '#')}${path} start ${what}:`)), `a block for ${path}:\n${denied.join('\n')}`);
     }
     assert.ok(denied.some((m) => /POST request to http:\/\/adversarial\.localhost:#+\/api\/card\/verify: its body could not be read/.test(m)), `the ReadableStream body is blocked as unreadable:\n${denied.join('\n')}`);
     assert.ok(denied.every((m) => !m.includes('735')), 'no value in any message');
