@@ -130,10 +130,14 @@ function validateDocument(clientId: string, document: unknown, policy: DocumentP
  * was never fetched). Throws ClientDocumentError when the document cannot be fetched or is invalid;
  * a cached copy is not used past its lifetime.
  */
-export async function resolveDocumentClient(db: Kysely<DB>, policy: DocumentPolicy, clientId: string): Promise<ClientRow> {
+export async function resolveDocumentClient(db: Kysely<DB>, policy: DocumentPolicy, clientId: string, options: { knownOnly?: boolean } = {}): Promise<ClientRow> {
   const url = documentUrl(clientId, policy);
   const cached = await findClient(db, clientId);
   if (cached && cached.registration === 'metadata_document' && cached.metadata_expires_at !== null && cached.metadata_expires_at.getTime() > Date.now()) return cached;
+  // The token endpoint refreshes documents it has seen at /oauth/authorize and fetches no other:
+  // a client that never authorized holds no code or token, and an unauthenticated caller must not
+  // be able to make the service fetch URLs of its choosing.
+  if (options.knownOnly && cached?.registration !== 'metadata_document') throw new ClientDocumentError('unknown client: a client metadata document client first goes through /oauth/authorize');
   const { document, lifetime } = await fetchDocument(url, policy);
   const metadata = validateDocument(clientId, document, policy);
   const values = {

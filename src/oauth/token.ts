@@ -32,7 +32,7 @@ export async function exchangeToken(deps: TokenDeps, credentials: PresentedCrede
   // whose document is gone or no longer valid gets no more tokens.
   if (isDocumentClientId(claim.clientId)) {
     try {
-      await resolveDocumentClient(db, deps.documents, claim.clientId);
+      await resolveDocumentClient(db, deps.documents, claim.clientId, { knownOnly: true });
     } catch (error) {
       if (error instanceof ClientDocumentError) throw new OAuthError('invalid_client', error.message);
       throw error;

@@ -179,5 +179,17 @@ for (const backend of BACKENDS) {
       const seconds = (kept.metadata_expires_at!.getTime() - Date.now()) / 1000;
       assert.ok(seconds > 30 && seconds <= 121, `kept for max-age (${seconds} s left)`);
     });
+
+    test('the token endpoint fetches no document it has not seen at /oauth/authorize: invalid_client, nothing fetched or stored', async () => {
+      serveDocument('/never-authorized.json');
+      const clientId = `${origin}/never-authorized.json`;
+      for (const form of [{ grant_type: 'authorization_code', code: 'c'.repeat(43), redirect_uri: REDIRECT_URI, code_verifier: 'v'.repeat(43) }, { grant_type: 'refresh_token', refresh_token: 'r'.repeat(43) }] as Array<Record<string, string>>) {
+        const reply = await postForm(`${service.url}/oauth/token`, { ...form, client_id: clientId });
+        assert.equal(reply.status, 401, JSON.stringify(reply.body));
+        assert.equal(reply.body.error, 'invalid_client');
+      }
+      assert.equal(fetches.get('/never-authorized.json'), undefined, 'the service fetched nothing for an unauthenticated caller');
+      assert.equal(await service.services.db.selectFrom('oauth_clients').select('client_id').where('client_id', '=', clientId).executeTakeFirst(), undefined);
+    });
   });
 }
