@@ -39,6 +39,9 @@ describe('WebMCP tool rule', () => {
       tool('payNow'),
       tool('place_order'),
       tool('checkout'),
+      // A check-in or an arrival in the name does not make a checkout a hotel's check-out date.
+      tool('checkout_on_arrival', 'Completes the stay booking.'),
+      tool('checkInAndCheckout'),
       tool('complete_purchase'),
       tool('finish', 'Books the room and charges the card on file.'),
       tool('finish', 'Completes the order.'),
@@ -59,6 +62,8 @@ describe('WebMCP tool rule', () => {
       tool('add_guest_details', 'Adds the guest to the held booking.', { hold_id: str(), first_name: str(), last_name: str(), email: str({ format: 'email' }), phone: str() }),
       tool('find_flights', 'Flights by flight number', { flight_number: str({ pattern: '^[A-Z]{2}\\d{3,4}$' }) }),
       tool('apply_voucher', 'Apply a voucher to the booking.', { voucher: str() }),
+      tool('set_checkout_date', 'Sets the check-out date of the stay.', { date: str({ format: 'date' }) }),
+      tool('checkOutTime', 'The check-out time of the room.'),
     ];
     for (const t of cases) assert.equal(toolDanger(t), null, JSON.stringify(t));
   });

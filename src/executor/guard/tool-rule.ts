@@ -71,6 +71,11 @@ function withoutHotelCheckout(t: string): string {
   return t.replace(/check[- _]?outs?/g, ' ');
 }
 
+/** A tool name about the hotel's check-out date or time ("set_checkout_date", "checkOutDay"). */
+function withoutCheckoutDate(name: string): string {
+  return name.replace(/check[- _]?outs?[ _-]?(date|day|time)/g, ' ');
+}
+
 function paymentWording(text: string, consequential: boolean): string | null {
   let t = withoutHotelCheckout(text.slice(0, MAX_TOOL_TEXT).toLowerCase().replace(/\s+/g, ' '));
   if (!consequential) for (const negation of NOT_PAYING) t = t.replace(negation, ' ');
@@ -140,8 +145,11 @@ export function toolDanger(tool: DeclaredTool): ToolDanger | null {
 
   // 2. A call that pays: the name, the description, an input that carries payment details, or a
   // consequential tool that mentions payment at all.
-  const name = withoutHotelCheckout(words(tool.name));
-  const paying = PAYING_NAME.exec(name) ?? PAYING_NAME.exec(withoutHotelCheckout(tool.name.toLowerCase()));
+  // A name is short and chosen by the page: "checkout" in it pays unless the name is about the
+  // date itself ("set_checkout_date"); a check-in or an arrival elsewhere in the name proves nothing
+  // ("checkout_on_arrival" is still a checkout).
+  const name = withoutCheckoutDate(words(tool.name));
+  const paying = PAYING_NAME.exec(name) ?? PAYING_NAME.exec(withoutCheckoutDate(tool.name.toLowerCase()));
   if (paying) return { kind: 'payment', why: `its name says it pays ('${paying[0].trim()}')` };
   const said = paymentWording(tool.description, consequential);
   if (said) return { kind: 'payment', why: `its description says it pays ('${said}')${consequential ? ', and the page marks it as consequential' : ''}` };
