@@ -26,7 +26,7 @@ export { RECEIPT_GRACE_MS };
  * holder records it and the job is completed, so a page showing the ending keeps asking until then.
  */
 export function confirmationMayFollow(job: Pick<Job, 'status' | 'error' | 'completedAt'>, now = Date.now()): boolean {
-  return job.status === 'error' && isHoldEnding(job.error?.reason) && job.completedAt !== null && now - Date.parse(job.completedAt) < LATE_CONFIRMATION_MS;
+  return job.status === 'error' && isHoldEnding(job.error) && job.completedAt !== null && now - Date.parse(job.completedAt) < LATE_CONFIRMATION_MS;
 }
 
 export interface HandoffDeps {

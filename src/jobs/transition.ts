@@ -79,9 +79,15 @@ export async function transition(db: Kysely<DB>, jobId: string, input: Transitio
 export const HOLD_ENDINGS = ['cancelled_by_user', 'cancelled_by_client', 'handoff_expired', 'hold_lost'] as const;
 export type HoldEndingReason = (typeof HOLD_ENDINGS)[number];
 
-/** Whether a job's error reason is a held booking's end (one a provider's later confirmation may override). */
-export function isHoldEnding(reason: unknown): reason is HoldEndingReason {
-  return typeof reason === 'string' && (HOLD_ENDINGS as readonly string[]).includes(reason);
+/**
+ * Whether a job's error is a held booking's end (one a provider's later confirmation may override).
+ * The reason alone does not say: an API client's cancel of a queued or running job is also
+ * cancelled_by_client, but nothing was held, so nothing can be confirmed; a hold's end is at the
+ * payment step.
+ */
+export function isHoldEnding(error: { reason?: unknown; step?: unknown } | null | undefined): boolean {
+  const reason = error?.reason;
+  return typeof reason === 'string' && (HOLD_ENDINGS as readonly string[]).includes(reason) && error?.step === 'payment';
 }
 
 /**
@@ -95,9 +101,8 @@ export function isHoldEnding(reason: unknown): reason is HoldEndingReason {
 export async function confirmAfterHoldEnded(db: Kysely<DB>, jobId: string, change: (previousReason: string) => { event: NewAuditEvent; set: TransitionInput['set'] }): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('jobs').select(['status', 'error']).where('id', '=', jobId).forUpdate().executeTakeFirst();
-    const reason = row?.error?.reason;
-    if (row?.status !== 'error' || !isHoldEnding(reason)) return false;
-    const { event, set } = change(reason);
+    if (row?.status !== 'error' || !isHoldEnding(row.error)) return false;
+    const { event, set } = change(String(row.error!.reason));
     const now = new Date();
     await trx.updateTable('jobs').set({ ...set, error: null, status: 'completed', updated_at: now, completed_at: now }).where('id', '=', jobId).execute();
     await appendAuditEvent(trx, jobId, event);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { runningTab } from '../../src/browser/running-tabs.ts';
-import { transition } from '../../src/jobs/transition.ts';
+import { confirmAfterHoldEnded, transition } from '../../src/jobs/transition.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
@@ -46,6 +46,11 @@ for (const backend of BACKENDS) {
       assertCancelled(again, jobId);
       assert.equal(again.body.updatedAt, first.body.updatedAt, 'the repeat changed nothing');
       assert.deepEqual(again.body.decisionLog, first.body.decisionLog);
+      // Nothing was held, so no provider's confirmation can come for it: the cancel is not a hold's
+      // end that a later confirmation may turn into a booking.
+      const turned = await confirmAfterHoldEnded(service.services.db, jobId, () => ({ event: { type: 'job_completed', message: 'test' }, set: {} }));
+      assert.equal(turned, false);
+      assert.equal((await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body.status, 'error');
     });
 
     test('final: 409 job_already_final, and nothing changes', async () => {
