@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { executorSessions } from '../handoff/browser-sessions.ts';
+import type { BrowserSessions } from '../handoff/browser-sessions.ts';
 import { toJob } from '../jobs/service.ts';
 import { transition } from '../jobs/transition.ts';
 import { DomainError, JOB_ID_PATTERN, ownerKey, type Job, type Reader } from '../jobs/types.ts';
-import type { HoldRegistry } from './holds.ts';
 
 // The API client stops its job: POST /api/v1/execution-jobs/{id}/cancel (and MCP tasks/cancel).
 // Whatever state the job is in, the outcome is `error` with reason `cancelled_by_client` and one
@@ -27,7 +26,11 @@ export const CANCEL_POLL_MS = 1_000;
 
 export interface CancelDeps {
   db: Kysely<DB>;
-  holds: Pick<HoldRegistry, 'get' | 'cancelElsewhere'>;
+  /**
+   * The held tabs, wherever they are: this process's, and the other nodes' through their internal
+   * port (liveTabsOf), so the holder itself ends the hold and closes its tab.
+   */
+  sessions: Pick<BrowserSessions, 'cancel'>;
 }
 
 /** Tries before giving up on a job that keeps changing under the cancel (it moves at most a few times). */
@@ -42,7 +45,6 @@ export async function cancelJob(deps: CancelDeps, owner: Reader, jobId: string):
   const notFound = () => new DomainError('job_not_found', `no job ${jobId}`);
   if (!JOB_ID_PATTERN.test(jobId)) throw notFound();
   const id = jobId.toLowerCase();
-  const sessions = executorSessions(deps.holds);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const row = await deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || row.owner_key !== ownerKey(owner)) throw notFound();
@@ -74,7 +76,7 @@ export async function cancelJob(deps: CancelDeps, owner: Reader, jobId: string):
         continue;
       }
       case 'paused_payment': {
-        const result = await sessions.cancel(id, 'client');
+        const result = await deps.sessions.cancel(id, 'client');
         if (result === 'payment_in_flight') {
           throw new DomainError('payment_in_flight', "the person's payment for this booking is being processed by the provider; the job cannot be cancelled now: poll it for the outcome");
         }

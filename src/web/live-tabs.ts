@@ -18,8 +18,6 @@ export interface LiveTabs {
   sessions: BrowserSessions;
   control: ScreenControl;
   watcher: JobWatcher;
-  /** This node's id (the executor's instance id: jobs.hold_instance / run_instance name it). */
-  self: string;
   client: NodeClient;
   /** Another live node that holds the job's paused tab (`hold`) or runs it (`run`); null when none (or it is this one). */
   elsewhere(jobId: string, what: 'hold' | 'run'): Promise<NodeAddress | null>;
@@ -49,19 +47,9 @@ export function liveTabsOf(services: Services): LiveTabs {
     sessions,
     control: new ScreenControl((jobId, userInControl) => sessions.setUserInControl(jobId, userInControl)),
     watcher: new JobWatcher(services.db),
-    self,
     client,
     elsewhere,
   };
   built.set(services, tabs);
   return tabs;
-}
-
-/**
- * Ends a held booking as the person's cancel does, from any node: the node holding the tab ends it
- * (and checks the provider's confirmation first); with no live holder the row is ended here. See
- * BrowserSessions.cancel for what each result means.
- */
-export function cancelHold(services: Services, jobId: string): Promise<CancelResult> {
-  return liveTabsOf(services).sessions.cancel(jobId);
 }

@@ -4,6 +4,7 @@ import { clampToRange } from '../../jobs/clamp.ts';
 import { createJobFromRequest, getJobAudit, getJobWithLog } from '../../jobs/service.ts';
 import type { Services } from '../../services.ts';
 import { cancelJob } from '../../executor/cancel.ts';
+import { liveTabsOf } from '../../web/live-tabs.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, readerOf } from './auth.ts';
 import { presentCreatedJob, presentJob } from './present.ts';
@@ -52,7 +53,7 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
   resource(app, '/execution-jobs/:jobId/cancel', {
     POST: async (request) => {
       const jobId = jobIdOf(request);
-      const job = await cancelJob({ db: services.db, holds: services.executor.holds }, readerOf(request), jobId);
+      const job = await cancelJob({ db: services.db, sessions: liveTabsOf(services).sessions }, readerOf(request), jobId);
       const found = await getJobWithLog(services.jobs, readerOf(request), job.jobId);
       if (!found) throw notFound(jobId);
       return presentJob(found.job, found.decisionLog, services.links);
