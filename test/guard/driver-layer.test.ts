@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
@@ -211,5 +213,44 @@ describe('payment guard, driver layer alone', () => {
     assert.equal(log.entries.filter((e) => e.kind === 'allowed').length, 4, 'search, choose, details, review were allowed');
     assert.deepEqual(sandbox.cardCodesReceived(), []);
     await context.close();
+  });
+});
+
+describe('settling after a press', () => {
+  test('a request the page never answers (a long poll) holds a press back only briefly, and the next press not at all', async () => {
+    // A single-page app that opens a long poll when a button is pressed and shows its answer in place.
+    const polls: Array<() => void> = [];
+    const server = createServer((request, response) => {
+      if (request.url === '/poll') {
+        polls.push(() => response.destroy());
+        return;
+      }
+      response.setHeader('content-type', 'text/html');
+      response.end(`<!doctype html><title>Chat</title><button id="chat">Chat</button><button id="more">More</button><p id="out"></p>
+<script>
+  document.getElementById('chat').onclick = () => { fetch('/poll').catch(() => {}); document.getElementById('out').textContent = 'Connecting…'; };
+  document.getElementById('more').onclick = () => { document.getElementById('out').textContent = 'More shown'; };
+</script>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    try {
+      const g = new GuardedPage(await context.newPage(), new GuardLog(), { timeoutMs: 60_000 });
+      await g.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      let started = Date.now();
+      await g.press('#chat', 'open the chat');
+      const first = Date.now() - started;
+      assert.equal(polls.length, 1, 'the long poll is open');
+      // The poll is background once it has been open a few seconds: not the minute the guard allows.
+      assert.ok(first < 30_000, `the press settled in ${first} ms`);
+      started = Date.now();
+      await g.press('#more', 'show more');
+      assert.equal(await g.inspect(() => document.getElementById('out')!.textContent, null), 'More shown');
+      assert.ok(Date.now() - started < first, 'the poll still open does not hold the next press back');
+    } finally {
+      for (const close of polls) close();
+      await context.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

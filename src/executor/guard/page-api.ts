@@ -537,9 +537,13 @@ interface NetworkWatch {
 
 const WATCHED = new Set(['document', 'script', 'fetch', 'xhr']);
 
-/** Counts the page's requests in flight, so that settling waits for a single-page app's fetches. */
+/**
+ * Counts the page's requests in flight, so that settling waits for a single-page app's fetches. A
+ * request still open after NETWORK_IDLE_CAP_MS (a long poll, a chat socket's fallback, a stream)
+ * is background: it stops counting, or every later settle would wait out the whole time limit.
+ */
 function watchNetwork(page: Page): NetworkWatch {
-  const pending = new Set<Request>();
+  const pending = new Map<Request, number>();
   let waiters: Array<() => void> = [];
   const state = { documents: 0, status: null as number | null };
   const release = () => {
@@ -552,7 +556,7 @@ function watchNetwork(page: Page): NetworkWatch {
     if (pending.delete(request)) release();
   };
   page.on('request', (request) => {
-    if (WATCHED.has(request.resourceType())) pending.add(request);
+    if (WATCHED.has(request.resourceType())) pending.set(request, Date.now());
   });
   page.on('requestfinished', done);
   page.on('requestfailed', done);
@@ -566,9 +570,13 @@ function watchNetwork(page: Page): NetworkWatch {
   page.on('framenavigated', (frame) => {
     // Requests of a document that went away never finish.
     if (frame !== page.mainFrame()) return;
-    for (const r of pending) if (r.resourceType() !== 'document') pending.delete(r);
+    for (const r of pending.keys()) if (r.resourceType() !== 'document') pending.delete(r);
     release();
   });
+  const dropBackground = () => {
+    const before = Date.now() - NETWORK_IDLE_CAP_MS;
+    for (const [r, started] of pending) if (started <= before && r.resourceType() !== 'document') pending.delete(r);
+  };
   return {
     get inFlight() {
       return pending.size;
@@ -580,9 +588,13 @@ function watchNetwork(page: Page): NetworkWatch {
       return state.status;
     },
     idle(maxMs) {
+      dropBackground();
       if (pending.size === 0) return Promise.resolve();
       return new Promise<void>((resolve) => {
-        const timer = setTimeout(finish, maxMs);
+        const timer = setTimeout(() => {
+          dropBackground();
+          finish();
+        }, maxMs);
         function finish() {
           clearTimeout(timer);
           resolve();
