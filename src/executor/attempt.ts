@@ -28,7 +28,15 @@ export interface AttemptDeps {
   progress: { step: string | null; url: string | null };
   /** Called once the provider's first step_attempt is recorded. */
   started?: () => void;
+  /**
+   * Whether a failing provider's last page is kept as evidence: only when someone can see it (the
+   * job's owner, on /bookings). A job made with an API key alone has no such person.
+   */
+  keepEvidence?: boolean;
 }
+
+/** The evidence is a courtesy: it may delay the move to the next provider by this much at most. */
+const EVIDENCE_CAPTURE_MS = 3_000;
 
 export interface TimeAdjustment {
   from: string;
@@ -108,7 +116,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
       const url = page.url();
       const failure = deps.signal.aborted || error instanceof RunAborted ? null : asFailure(error);
       // The failure that ends this provider (conclusive, or the last try): its page is kept as evidence, before the tab goes.
-      const evidence = failure && (failure.kind !== 'transient' || n === tries) ? await captureEvidence(page, driver.id, deps.timeoutMs) : null;
+      const evidence = deps.keepEvidence && failure && (failure.kind !== 'transient' || n === tries) ? await captureEvidence(page, driver.id, Math.min(deps.timeoutMs, EVIDENCE_CAPTURE_MS)) : null;
       await page.close().catch(() => {});
       if (deps.signal.aborted) throw new RunAborted(deps.signal.reason as AbortReason);
       if (error instanceof RunAborted) throw error;

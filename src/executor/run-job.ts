@@ -184,6 +184,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       timeoutMs: deps.settings.timeoutMs,
       backoffMs: deps.settings.backoffMs,
       progress,
+      keepEvidence: row.owner_user_id !== null,
       started: () => {
         current.driver = driver;
       },

@@ -8,7 +8,8 @@ import { launchChromium } from '../handoff/browsers.ts';
 import { userIdOf } from '../handoff/helpers.ts';
 import { signedInContext } from '../helpers/oauth.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { requests, venue } from './helpers.ts';
+import { call } from '../helpers/http.ts';
+import { requests, venue, waitForJob } from './helpers.ts';
 
 // Evidence of a failed booking (issue 12 §4): the last page's screenshot, card fields blanked, and its
 // accessibility snapshot, shown to the job's owner on /bookings and to nobody else, purged after its time.
@@ -143,6 +144,15 @@ describe('evidence of a failed booking', () => {
     } finally {
       await anonymous.close();
     }
+  });
+
+  test('a job made with an API key alone keeps no evidence: nobody could see it', async () => {
+    const key = await service.mintKey();
+    const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: requests.restaurant({ restaurant_name: venue('Sold Out') }, { allowedProviders: ['tablebook'] }) });
+    assert.equal(created.status, 202, created.text);
+    const done = await waitForJob(service, key, created.body.jobId, { timeoutMs: 90_000 });
+    assert.equal(done.status, 'no_availability');
+    assert.equal(await service.services.db.selectFrom('job_evidence').select('job_id').where('job_id', '=', created.body.jobId).executeTakeFirst(), undefined);
   });
 
   test('the purge removes evidence older than its retention and keeps the rest', async () => {
