@@ -70,6 +70,10 @@ export async function startWebhooks(options: { db: Kysely<DB>; queue: Queue; log
   let stopped = false;
 
   const pump = async (): Promise<number> => {
+    // Most rounds find nothing: a plain read on the partial index first, so an idle service opens
+    // no write transaction twice a second on every node.
+    const waiting = await db.selectFrom('webhook_deliveries').select('id').where('queued_at', 'is', null).limit(1).executeTakeFirst();
+    if (!waiting) return 0;
     const moved = await db.transaction().execute(async (trx) => {
       const rows = await trx.selectFrom('webhook_deliveries').select('id').where('queued_at', 'is', null).orderBy('created_at').limit(100).forUpdate().skipLocked().execute();
       for (const row of rows) await queue.boss.send(WEBHOOK_QUEUE, { deliveryId: row.id } satisfies DeliveryMessage, { db: fromKysely(trx) });

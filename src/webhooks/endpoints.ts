@@ -179,7 +179,8 @@ export async function listDeliveries(db: Kysely<DB>, organizationName: string, e
 
 /**
  * Sends a delivery again now, with the same webhook-id and event (a receiver that stored it drops
- * it as a duplicate). Its retry schedule starts over.
+ * it as a duplicate). Its retry schedule starts over. Only a delivery that is done (delivered,
+ * failed or cancelled) is replayed.
  */
 export async function replayDelivery(db: Kysely<DB>, queue: Pick<Queue, 'boss'>, organizationName: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
   const endpoint = await ownEndpoint(db, organizationName, endpointId);
@@ -187,6 +188,12 @@ export async function replayDelivery(db: Kysely<DB>, queue: Pick<Queue, 'boss'>,
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('endpoint_id', '=', endpoint.id).forUpdate().executeTakeFirst();
     if (!row) throw new DomainError('webhook_delivery_not_found', `no delivery ${deliveryId} for this endpoint`);
+    // A delivery still being sent has its next attempt in the queue already: a replay would start a
+    // second retry chain beside it, and the receiver would get every later attempt twice.
+    if (row.status === 'pending' || row.status === 'retrying') {
+      const next = row.next_attempt_at ? `; its next attempt is due ${row.next_attempt_at.toISOString()}` : '';
+      throw new DomainError('webhook_delivery_in_progress', `delivery ${deliveryId} is still being sent (${row.attempts} ${row.attempts === 1 ? 'attempt' : 'attempts'} so far${next}); replay it once it is delivered or has failed`);
+    }
     const updated = await trx
       .updateTable('webhook_deliveries')
       .set({ status: 'pending', attempts: 0, next_attempt_at: new Date(), queued_at: new Date() })

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { transition } from '../../src/jobs/transition.ts';
 import { encryptSecret, newSigningSecret } from '../../src/webhooks/secrets.ts';
-import { assertApiError, assertNoLeak } from '../helpers/api-assert.ts';
+import { assertApiError, assertChangesNothing, assertNoLeak } from '../helpers/api-assert.ts';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
@@ -142,6 +142,17 @@ for (const backend of BACKENDS) {
       const deduped = new Map(receiver.received.slice(start).map((r) => [r.headers['webhook-id'], verify(endpoint.secret, r)]));
       assert.equal(deduped.size, 1);
       assertApiError(await call(service.url, 'POST', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/msg_nope/replay`, { key }), 404, 'webhook_delivery_not_found');
+
+      // A delivery still being retried is not replayed beside its own retry chain.
+      await until('the replay is recorded', async () => {
+        const [again] = await deliveries(endpoint.id);
+        return again?.status === 'delivered' && again.attempts === 1;
+      }, 20_000, 100);
+      const nextAttempt = new Date(Date.now() + 3_600_000);
+      await service.services.db.updateTable('webhook_deliveries').set({ status: 'retrying', next_attempt_at: nextAttempt }).where('id', '=', log.id).execute();
+      const busy = await assertChangesNothing(service, () => call(service.url, 'POST', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${log.id}/replay`, { key }));
+      assertApiError(busy, 409, 'webhook_delivery_in_progress');
+      assert.match(busy.body.error.message, new RegExp(nextAttempt.toISOString().slice(0, 16)));
       await remove(endpoint.id);
     });
 

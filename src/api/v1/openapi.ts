@@ -369,7 +369,7 @@ export const OPERATIONS: readonly Operation[] = [
     description: 'The same event with the same `webhook-id`, now; its retry schedule starts over. No body.',
     parameters: [endpointIdParam, { name: 'deliveryId', in: 'path', required: true, description: 'The delivery id (its webhook-id)', schema: { type: 'string' } }],
     success: { status: 202, description: 'Queued', schema: 'WebhookDelivery' },
-    errors: ['webhook_endpoint_not_found', 'webhook_delivery_not_found', 'webhook_endpoint_disabled'],
+    errors: ['webhook_endpoint_not_found', 'webhook_delivery_not_found', 'webhook_endpoint_disabled', 'webhook_delivery_in_progress'],
   },
   {
     method: 'get',
