@@ -60,14 +60,17 @@ export function claimClient(credentials: PresentedCredentials): ClientClaim {
  * statement, so concurrent failures cannot all slip in under the limit.
  */
 export async function verifyClientClaim(db: Kysely<DB>, lockout: Limit, claim: ClientClaim): Promise<ClientRow> {
+  const client = await findClient(db, claim.clientId);
   const refuse = async (description: string) => {
+    // Only a client that exists can be locked out: counting made-up ids would let anyone fill the
+    // limits table with one row per id they invent, and would protect nothing.
+    if (!client) return new OAuthError('invalid_client', description, { basic: claim.usedBasic });
     const verdict = await hit(db, lockout, claim.clientId);
     if (!verdict.allowed) {
       return new OAuthError('invalid_client', `too many failed client authentications; retry in ${verdict.resetSeconds} s`, { basic: claim.usedBasic, retryAfter: verdict.resetSeconds });
     }
     return new OAuthError('invalid_client', description, { basic: claim.usedBasic });
   };
-  const client = await findClient(db, claim.clientId);
   if (client?.token_endpoint_auth_method === 'none') {
     if (claim.usedBasic || (claim.secret !== undefined && claim.secret !== '')) throw await refuse('this client is public (token_endpoint_auth_method none): send client_id only, no secret');
     return client;

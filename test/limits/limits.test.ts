@@ -51,6 +51,17 @@ for (const backend of BACKENDS) {
       // Locked out for guessers, not for the holder: revocation with the right secret is answered 200.
       assert.equal((await postForm(`${service.url}/oauth/revoke`, { token: 'x' }, { basic: basic(target) })).status, 200);
     });
+
+    test('made-up client ids are refused 401 and counted nowhere: no limit row per invented id', async () => {
+      const rows = async () => (await service.services.db.selectFrom('rate_limits').select('key').execute()).length;
+      const before = await rows();
+      const replies = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => postForm(`${service.url}/oauth/revoke`, { token: 'x' }, { basic: [`made-up-${randomBytes(6).toString('hex')}-${i}`, 'secret'] })),
+      );
+      assert.deepEqual([...new Set(replies.map((r) => r.status))], [401]);
+      assert.equal(replies[0]!.body.error, 'invalid_client');
+      assert.equal(await rows(), before);
+    });
   });
 }
 
