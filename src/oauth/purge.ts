@@ -6,7 +6,7 @@ import type { DB } from '../db/schema.ts';
 // keeps the tables small. Rotated refresh tokens are kept until they expire: a rotated token
 // presented again must still be recognised as reuse.
 
-/** Dynamically registered clients that never completed an authorization are removed after this. */
+/** Dynamically registered and metadata-document clients that never completed an authorization are removed after this. */
 export const UNUSED_CLIENT_DAYS = 30;
 
 export interface PurgeCounts {
@@ -43,7 +43,9 @@ export async function purgeExpired(db: Kysely<DB>): Promise<PurgeCounts> {
   const unusedClients = count(
     await db
       .deleteFrom('oauth_clients')
-      .where('registration', '=', 'dynamic')
+      // Clients nobody vouches for: dynamic registrations, and metadata documents fetched at an
+      // authorization that never completed (fetched again should that client come back).
+      .where('registration', 'in', ['dynamic', 'metadata_document'])
       .where('first_authorized_at', 'is', null)
       .where('created_at', '<', sql<Date>`now() - make_interval(days => ${UNUSED_CLIENT_DAYS})`)
       .executeTakeFirst(),

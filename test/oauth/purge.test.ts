@@ -22,7 +22,13 @@ async function seed(db: TestService['services']['db']) {
   const fresh = (await insertClient(db, { ...base, registration: 'dynamic' })).client.client_id;
   const used = (await insertClient(db, { ...base, registration: 'dynamic' })).client.client_id;
   const operator = (await insertClient(db, { ...base, registration: 'operator' })).client.client_id;
-  await db.updateTable('oauth_clients').set({ created_at: ago(31 * DAY) }).where('client_id', 'in', [stale, used, operator]).execute();
+  // A client metadata document fetched at an authorization nobody completed.
+  const document = `https://app.example/${randomUUID()}/client.json`;
+  await db.insertInto('oauth_clients').values({
+    client_id: document, secret_hash: null, token_endpoint_auth_method: 'none', registration: 'metadata_document', redirect_uris: ['https://app.example/cb'],
+    client_name: 'Doc', client_uri: null, scope: 'book read', grant_types: ['authorization_code'], response_types: ['code'], metadata_expires_at: new Date(Date.now() + DAY),
+  }).execute();
+  await db.updateTable('oauth_clients').set({ created_at: ago(31 * DAY) }).where('client_id', 'in', [stale, used, operator, document]).execute();
   await db.updateTable('oauth_clients').set({ first_authorized_at: ago(20 * DAY) }).where('client_id', '=', used).execute();
 
   const user = await upsertUser(db, { issuer: 'https://idp.example', subject: 'purge', email: null, name: null });
@@ -41,7 +47,7 @@ async function seed(db: TestService['services']['db']) {
     { id_hash: 'req-live', client_id: used, redirect_uri: 'https://a.example/cb', scope: 'read', code_challenge: 'c', resource: 'r', expires_at: new Date(Date.now() + 60_000) },
   ]).execute();
   await db.insertInto('web_sessions').values([{ id_hash: 's-expired', user_id: user.id, expires_at: ago(1000) }, { id_hash: 's-live', user_id: user.id, expires_at: new Date(Date.now() + DAY) }]).execute();
-  return { stale, fresh, used, operator };
+  return { stale, fresh, used, operator, document };
 }
 
 /** What is left of the seeded rows. */
@@ -72,14 +78,15 @@ for (const backend of BACKENDS) {
 
     test('expired codes, tokens, requests and sessions go; live ones and rotated-but-unexpired refresh tokens stay; unused dynamic clients go after 30 days', async () => {
       const db = service.services.db;
-      const { stale, fresh, used, operator } = await seed(db);
+      const { stale, fresh, used, operator, document } = await seed(db);
       const counts = await purgeExpired(db);
-      assert.deepEqual(counts, { authorizationRequests: 1, codes: 1, accessTokens: 1, refreshTokens: 1, families: 0, sessions: 1, unusedClients: 1 });
+      assert.deepEqual(counts, { authorizationRequests: 1, codes: 1, accessTokens: 1, refreshTokens: 1, families: 0, sessions: 1, unusedClients: 2 });
       const left = await remaining(db);
       assert.deepEqual(left.codes, ['code-live']);
       assert.deepEqual(left.accessTokens, ['at-live']);
       assert.deepEqual(left.refreshTokens, ['rt-rotated']);
       assert.ok(!left.clients.includes(stale));
+      assert.ok(!left.clients.includes(document), 'an unused metadata-document client goes too');
       for (const kept of [fresh, used, operator]) assert.ok(left.clients.includes(kept));
       // A second run finds nothing more to do.
       assert.deepEqual(Object.values(await purgeExpired(db)), [0, 0, 0, 0, 0, 0, 0]);
