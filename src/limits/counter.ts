@@ -26,8 +26,7 @@ export interface Verdict {
   resetSeconds: number;
 }
 
-/** Expired rows are deleted on roughly one hit in this many, a bounded batch at a time. */
-const PURGE_EVERY = 200;
+/** Expired counters are deleted by the hourly purge (src/oauth/purge-schedule.ts), a bounded batch at a time. */
 const PURGE_BATCH = 1000;
 
 /** Counts one hit on `limit` for `subject` (an address, a client id, a key id) and says whether it is within the limit. */
@@ -43,14 +42,21 @@ export async function hit(db: Kysely<DB>, limit: Limit, subject: string): Promis
       window_ends = case when r.window_ends <= now() then excluded.window_ends else r.window_ends end
     returning count, ceil(extract(epoch from (window_ends - now())))::int as reset_seconds`.execute(db);
   const row = rows[0]!;
-  if (Math.random() * PURGE_EVERY < 1) await purgeExpired(db);
   const count = Number(row.count);
   return { allowed: count <= limit.max, count, remaining: Math.max(0, limit.max - count), resetSeconds: Math.max(1, Number(row.reset_seconds)) };
 }
 
-/** Deletes up to a batch of counters whose window has ended (a fresh hit starts them again at 1). */
+/**
+ * Deletes the counters whose window has ended (a fresh hit starts them again at 1), in batches so no
+ * statement holds many rows at once. Runs in the hourly purge, never in a request. Returns how many.
+ */
 export async function purgeExpired(db: Kysely<DB>): Promise<number> {
-  const { numAffectedRows } = await sql`
-    delete from rate_limits where key in (select key from rate_limits where window_ends < now() limit ${PURGE_BATCH})`.execute(db);
-  return Number(numAffectedRows ?? 0);
+  let total = 0;
+  for (;;) {
+    const { numAffectedRows } = await sql`
+      delete from rate_limits where key in (select key from rate_limits where window_ends < now() limit ${PURGE_BATCH})`.execute(db);
+    const deleted = Number(numAffectedRows ?? 0);
+    total += deleted;
+    if (deleted < PURGE_BATCH) return total;
+  }
 }

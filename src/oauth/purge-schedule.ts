@@ -3,9 +3,10 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
 import { withoutQueryTimeout } from '../db/query-timeout.ts';
+import { purgeExpired as purgeExpiredLimits } from '../limits/counter.ts';
 import { purgeExpired } from './purge.ts';
 
-/** The pg-boss queue and schedule of the OAuth and session purge. */
+/** The pg-boss queue and schedule of the OAuth, session and rate-limit purge. */
 export const PURGE_QUEUE = 'oauth-purge';
 /** Every hour at minute 17 (UTC): often enough that the tables stay small, rarely enough to be free. */
 export const PURGE_CRON = '17 * * * *';
@@ -25,7 +26,9 @@ export async function scheduleOAuthPurge(boss: PgBoss, db: Kysely<DB>, log: Logg
     await boss.work(PURGE_QUEUE, async () => {
       // A backlog may take longer than a request's query timeout; this runs in the background.
       const counts = await withoutQueryTimeout(db, purgeExpired);
-      log.info({ purged: counts }, 'expired OAuth artefacts and sessions purged');
+      // The shared rate-limit counters whose window has ended go in the same hourly run.
+      const rateLimits = await withoutQueryTimeout(db, purgeExpiredLimits);
+      log.info({ purged: { ...counts, rateLimits } }, 'expired OAuth artefacts, sessions and rate-limit counters purged');
     });
   }
 }
