@@ -159,7 +159,9 @@ class Client {
           continue;
         }
         if (message.length === 0) continue;
-        this.#armIdle();
+        // Idle means waiting for the client: time spent running its statement does not count (the
+        // session's whole length is bounded by maxSessionMs anyway).
+        clearTimeout(this.#idle);
         await this.#pglite.runExclusive(() =>
           this.#pglite.execProtocolRawStream(message, {
             onRawData: (data) => {
@@ -167,6 +169,7 @@ class Client {
             },
           }),
         );
+        this.#armIdle();
       }
     } catch {
       this.#close();

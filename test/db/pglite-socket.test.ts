@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { sql } from 'kysely';
 import { socketPathFor } from '../../src/db/lock.ts';
+import { IDLE_MS } from '../../src/db/pglite-socket.ts';
 import { handoffToken, handoffTokenHash } from '../../src/executor/handoff.ts';
 import { restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
@@ -182,6 +183,13 @@ describe('the embedded database shared over its socket while the service runs', 
     assert.equal(Number((await sql<{ n: number }>`select count(*)::int as n from api_keys`.execute(service.services.db)).rows[0]!.n) - keysBefore, 3);
     assert.equal(Number((await sql<{ n: number }>`select count(*)::int as n from jobs`.execute(service.services.db)).rows[0]!.n) - jobsBefore, 20);
     await everySurfaceWorks();
+  });
+
+  test('a statement that runs longer than the idle limit is not cut off: idle is waiting for the client, not for the database', { timeout: 60_000 }, async () => {
+    const slow = await psql(`select pg_sleep(${(IDLE_MS + 1_500) / 1000}); select 'finished';`);
+    assert.equal(slow.code, 0, slow.stderr);
+    assert.doesNotMatch(slow.stderr, /idle too long/);
+    assert.match(slow.stdout, /finished/);
   });
 
   test('a client that holds the session without a word is cut off, and the service goes on', { timeout: 30_000 }, async () => {
