@@ -6,11 +6,11 @@ import * as oauth from './migrations/002_oauth.ts';
 import * as executor from './migrations/003_executor.ts';
 import * as paymentSubmitted from './migrations/004_payment_submitted.ts';
 import * as providers from './migrations/005_providers.ts';
+import * as nodes from './migrations/006_nodes.ts';
+import * as mcp from './migrations/008_mcp.ts';
+import * as webhooks from './migrations/009_webhooks.ts';
 import * as limits from './migrations/011_limits.ts';
 import * as evidence from './migrations/012_evidence.ts';
-import * as webhooks from './migrations/009_webhooks.ts';
-import * as mcp from './migrations/008_mcp.ts';
-import * as nodes from './migrations/006_nodes.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -20,11 +20,13 @@ const migrations: Record<string, Migration> = {
   '003_executor': executor,
   '004_payment_submitted': paymentSubmitted,
   '005_providers': providers,
+  '006_nodes': nodes,
+  // 007 and 010 were numbers held by branches that merged under others; the gaps are harmless
+  // (Kysely runs migrations in name order) and renumbering would strand existing databases.
+  '008_mcp': mcp,
+  '009_webhooks': webhooks,
   '011_limits': limits,
   '012_evidence': evidence,
-  '009_webhooks': webhooks,
-  '008_mcp': mcp,
-  '006_nodes': nodes,
 };
 
 const provider: MigrationProvider = {
