@@ -4,7 +4,7 @@ import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import { choose } from './decide.ts';
 import { checkHeld } from './held.ts';
 import { asFailure, oneLine, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
-import { captureEvidence, type Evidence } from './evidence.ts';
+import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
 import { CardStepReached, GuardedPage } from './guard/page-api.ts';
 import type { JobRecorder } from './recorder.ts';
 import { describeRequest, type BookingPlan } from './request.ts';
@@ -136,16 +136,6 @@ async function backoff(deps: AttemptDeps, n: number): Promise<void> {
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new RunAborted(signal.reason as AbortReason);
-}
-
-/** The URL without query or fragment (they may carry personal details). */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return '';
-  }
 }
 
 async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step: string }): Promise<AttemptOutcome> {

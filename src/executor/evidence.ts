@@ -62,8 +62,8 @@ async function cardFieldNames(page: Page): Promise<string[]> {
     })).catch(() => []);
 }
 
-/** The URL without query or fragment (they may carry personal details). */
-function safeUrl(url: string): string {
+/** The URL without query or fragment (they may carry personal details); '' when it is not one. */
+export function safeUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.origin}${u.pathname}`;

@@ -3,8 +3,6 @@ import type { DB } from '../db/schema.ts';
 import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
 import type { AuditEvent, Job } from '../jobs/types.ts';
 import { findJobByHandoffToken, handoffEndedAt, handoffOpen } from '../executor/handoff.ts';
-
-export { handoffEndedAt };
 import { LATE_CONFIRMATION_MS, RECEIPT_GRACE_MS } from '../executor/hold-timings.ts';
 import { isHoldEnding } from '../jobs/transition.ts';
 import type { BrowserSessions } from './browser-sessions.ts';
@@ -17,8 +15,6 @@ import type { BrowserSessions } from './browser-sessions.ts';
 // for RECEIPT_GRACE_MS: a person whose phone locked mid-payment comes back to their confirmation
 // code, not to a dead link. After that the token is dead (the issue: it "dies when the hold ends or
 // the job ends"), and says nothing of the job.
-
-export { RECEIPT_GRACE_MS };
 
 /**
  * Whether the job's end may still turn into a booking: a hold ending recorded by a process that

@@ -1,5 +1,6 @@
+import { lookup as lookupCallback, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv4, isIPv6, type LookupFunction } from 'node:net';
 
 // Which addresses a URL the service will fetch or browse may point at. A URL an operator or a client
 // hands us (a provider's start URL, a webhook, a client metadata document) must not reach the
@@ -136,3 +137,19 @@ export async function assertPublicUrl(raw: string | URL, policy: AddressPolicy):
   const inner = addresses.find((a) => !isPublicAddress(a));
   if (inner) throw new AddressPolicyError(`has a host name, ${host}, that resolves to ${inner}, which is not a public address`);
 }
+
+/**
+ * The system resolver for a connection that must reach the public internet only: a name with any
+ * address that is not public is refused (checked at connect time, so a name that changes its
+ * answer between a check and the connection is caught). Pass as the `lookup` option of
+ * http(s).request.
+ */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  lookupCallback(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    const inner = addresses.find((a) => !isPublicAddress(a.address));
+    if (inner || addresses.length === 0) return callback(new AddressPolicyError(`${hostname} resolves to ${inner?.address ?? 'nothing'}, which is not a public address`), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};

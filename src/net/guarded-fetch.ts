@@ -1,8 +1,7 @@
-import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { AddressPolicyError, isPublicAddress } from './address-policy.ts';
+import { AddressPolicyError, isPublicAddress, publicOnlyLookup } from './address-policy.ts';
 
 // One GET of a small document at a URL someone else chose (a client metadata document), with the
 // limits such a fetch needs: only public addresses unless the policy allows private ones, checked
@@ -29,20 +28,6 @@ export class GuardedFetchError extends Error {
   override name = 'GuardedFetchError';
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-function publicOnlyLookup(hostname: string, options: LookupAllOptions, callback: LookupCallback): void {
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const inner = addresses.find((a) => !isPublicAddress(a.address));
-    if (inner || addresses.length === 0) {
-      return callback(new AddressPolicyError(`${hostname} resolves to ${inner?.address ?? 'nothing'}, which is not a public address`), []);
-    }
-    if (options.all) return callback(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-}
-
 /** GETs `url` within the policy's limits. Throws GuardedFetchError with a reason fit to show the client. */
 export function guardedGet(url: URL, policy: GuardedFetchPolicy, accept = 'application/json'): Promise<FetchedDocument> {
   const literal = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -60,7 +45,7 @@ export function guardedGet(url: URL, policy: GuardedFetchPolicy, accept = 'appli
     const request = send(url, {
       method: 'GET',
       headers: { accept },
-      ...(policy.allowPrivate ? {} : { lookup: publicOnlyLookup as never }),
+      ...(policy.allowPrivate ? {} : { lookup: publicOnlyLookup }),
     });
     request.on('error', (error) => {
       clearTimeout(timer);

@@ -30,7 +30,6 @@ import { refuseUnstorable } from '../security/text.ts';
 
 /** A handoff link past its receipt's window: says nothing of the job. */
 const GONE_MESSAGE = 'This payment link has expired. If you booked through an app, it has the outcome; if you booked signed in, your bookings page shows it.';
-export { statusMessage };
 
 export interface WebContext {
   services: Services;

@@ -59,8 +59,6 @@ export function signatureHeader(secrets: readonly string[], id: string, at: Date
 }
 
 export interface Webhooks {
-  /** Moves new deliveries to the queue now (the pump does it every pumpMs anyway). */
-  pump(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -171,7 +169,6 @@ export async function startWebhooks(options: { db: Kysely<DB>; queue: Queue; log
   timer.unref();
 
   return {
-    pump,
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -17,8 +17,6 @@ const EVENT_OF: Partial<Record<JobStatus, string>> = {
   error: 'job.error',
 };
 
-export const WEBHOOK_EVENT_TYPES = Object.values(EVENT_OF) as string[];
-
 /** What a delivery says about the job: the job as it was when its status changed. */
 export interface JobEvent {
   jobId: string;

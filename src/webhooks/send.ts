@@ -1,8 +1,6 @@
-import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { AddressPolicyError, assertPublicUrl, isPublicAddress } from '../net/address-policy.ts';
+import { AddressPolicyError, assertPublicUrl, publicOnlyLookup } from '../net/address-policy.ts';
 
 // One delivery attempt: a POST of the signed payload to the endpoint's URL, guarded against
 // server-side request forgery and bounded in time and size. Unless private addresses are allowed
@@ -27,17 +25,6 @@ export interface SendResult {
 
 /** The most of an answer read (and thrown away): an endpoint cannot make the service read without end. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
-
-/** The system resolver, refusing a name with any address that is not public. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const inner = addresses.find((a) => !isPublicAddress(a.address));
-    if (inner || addresses.length === 0) return callback(new AddressPolicyError(`${hostname} resolves to ${inner?.address ?? 'nothing'}, which is not a public address`), '', 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
 
 export async function postSigned(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
