@@ -1,13 +1,9 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { until } from '../helpers/wait.ts';
 
 // Shared by the handoff tests: a real Chromium, and the waits for a live view to be showing frames.
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--enable-features=WebMCP'],
-  });
-}
+export { launchChromium };
 
 /** Waits until the live view on `viewerPage` draws frames of the held tab at the tab's current size. */
 export async function waitForLiveFrames(viewerPage: Page, heldPage: Page, timeoutMs = 15_000): Promise<void> {

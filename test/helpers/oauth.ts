@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as oauth from 'oauth4webapi';
+import { launchChromium } from './chromium.ts';
 import type { TestService } from './service.ts';
 
 // The OAuth flow as a real MCP client runs it: discovery and dynamic registration with
@@ -8,11 +9,7 @@ import type { TestService } from './service.ts';
 // consent in a real Chromium, then the code exchange. Other areas' tests use this to get genuine
 // access tokens and signed-in browsers.
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--enable-features=WebMCP'];
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-}
+export { launchChromium };
 
 /** http://127.0.0.1 issuers need oauth4webapi's explicit opt-in. */
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;

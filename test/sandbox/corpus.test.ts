@@ -39,7 +39,7 @@ describe('corpus sites', { timeout: 180_000 }, () => {
 
   before(async () => {
     sandbox = await startSandbox();
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--enable-features=WebMCP'] });
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   });
   after(async () => {
     await browser?.close();

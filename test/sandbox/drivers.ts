@@ -5,15 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import type { ProviderId, Sandbox, Scenario } from '../../sandbox/index.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    timeout: 30_000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--enable-features=WebMCP'],
-  });
+  return launchChromium();
 }
 
 /** A browser context with short default timeouts, so a broken page fails fast instead of hanging. */
