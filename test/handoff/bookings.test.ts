@@ -6,7 +6,7 @@ import { runningTab } from '../../src/browser/running-tabs.ts';
 import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
 import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
 import { signedInContext } from '../helpers/oauth.ts';
-import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
 import { createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium } from './browsers.ts';
@@ -16,7 +16,7 @@ import { signInAtDevIdp, userIdOf } from './helpers.ts';
 // runs slowly here (a second's pause before each step, several seconds a run) so that a run can be
 // watched while it runs, even when a loaded machine takes a few seconds to open a page.
 
-for (const backend of BACKENDS) {
+for (const backend of [BROWSER_BACKEND]) {
   describe(`watching and bookings on ${backend.name}`, () => {
     let service: TestService;
     let key: string;

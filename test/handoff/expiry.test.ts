@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { LATE_CONFIRMATION_MS } from '../../src/executor/hold-timings.ts';
-import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 
@@ -10,7 +10,7 @@ import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 // afterwards says only that (no live view, no Cancel). Unless the person's payment is in flight at
 // the deadline: then the hold waits for the provider's answer.
 
-for (const backend of BACKENDS) {
+for (const backend of [BROWSER_BACKEND]) {
   describe(`hold expiry on the handoff page on ${backend.name}`, () => {
     let service: TestService;
     let browser: Browser;

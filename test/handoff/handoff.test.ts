@@ -8,7 +8,7 @@ import NodeWebSocket from 'ws';
 import { call, type Reply } from '../helpers/http.ts';
 import { mcpClient, textOf, within } from '../helpers/mcp.ts';
 import { obtainAccessToken, signedInContext } from '../helpers/oauth.ts';
-import { BACKENDS, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
+import { BROWSER_BACKEND, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 import { capturingLogger, containsKeystrokes, distinctCode, lineWithCode, signInAtDevIdp, userIdOf } from './helpers.ts';
@@ -26,7 +26,7 @@ import { transition } from '../../src/jobs/transition.ts';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
 
-for (const backend of BACKENDS) {
+for (const backend of [BROWSER_BACKEND]) {
   describe(`handoff on ${backend.name}`, () => {
     let service: TestService;
     let key: string;

@@ -17,6 +17,14 @@ export const BACKENDS: Array<{ name: 'pglite' | 'postgres'; url: string }> = [
   ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres' as const, url: process.env.TEST_DATABASE_URL }] : []),
 ];
 
+/**
+ * The one backend of the Chromium-heavy page tests (the handoff page, its expiry, the bookings and
+ * watch pages): PostgreSQL when it is set, as a deployment of several nodes runs, else PGlite. What
+ * they store goes through the same code paths the storage tests run on every backend; a second
+ * backend would only run the browser twice.
+ */
+export const BROWSER_BACKEND = BACKENDS.at(-1)!;
+
 export interface TestService extends RunningService {
   /** http://127.0.0.1:<port> */
   url: string;
