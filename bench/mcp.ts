@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
   // On PostgreSQL the bench works in a schema of its own, dropped at the end.
   const schema = databaseUrl.startsWith('postgres') ? `bench_${randomBytes(6).toString('hex')}` : 'public';
-  const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0' });
+  const config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', API_KEY_RATE_LIMIT: '1000000', OAUTH_CLIENT_RATE_LIMIT: '1000000' });
   const running = await startService(config, createLogger('silent'));
   const base = running.url.replace('[::1]', '127.0.0.1');
   const sdk = await startSdkMinimal();

@@ -14,6 +14,9 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { startService } from '../../src/server.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 
+/** The request limit is counted as in production, high enough that the load is measured rather than refused. */
+const BENCH_RATE_LIMIT = '1000000';
+
 const send = (message: unknown) => process.send!(message);
 const mode = process.argv[2];
 const JOBS = 100;
@@ -42,7 +45,7 @@ if (mode === 'ceiling') {
 } else if (mode === 'service') {
   const databaseUrl = process.argv[3]!;
   const schema = databaseUrl.startsWith('postgres') ? `bench_${randomBytes(5).toString('hex')}` : 'public';
-  const config = loadConfig({}, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', LOG_LEVEL: 'warn', NODE_ENV: 'test' });
+  const config = loadConfig({}, { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, PORT: '0', WORKERS: '0', LOG_LEVEL: 'warn', NODE_ENV: 'test', API_KEY_RATE_LIMIT: BENCH_RATE_LIMIT });
   const service = await startService(config, createLogger(config.LOG_LEVEL));
   const url = service.url.replace('[::1]', '127.0.0.1');
   const { key } = await mintApiKey(service.services.db, { organizationName: 'Bench', allowedJobTypes: ['restaurant'], live: false, dailyLimit: null });

@@ -12,6 +12,8 @@ export interface ApiKeyPrincipal {
   organizationName: string;
   allowedJobTypes: Scenario[];
   mode: 'live' | 'test';
+  /** Jobs this key may create per UTC day; null = no limit. */
+  dailyLimit: number | null;
 }
 
 export interface ApiKeyInfo {
@@ -106,7 +108,7 @@ export async function verifyApiKey(db: Kysely<DB>, key: string): Promise<ApiKeyP
   const generation = cache?.generation ?? 0;
   const row = await db
     .selectFrom('api_keys')
-    .select(['id', 'key_hash', 'mode', 'organization_name', 'allowed_job_types', 'revoked_at', 'last_used_at'])
+    .select(['id', 'key_hash', 'mode', 'organization_name', 'allowed_job_types', 'daily_limit', 'revoked_at', 'last_used_at'])
     .where('key_hash', '=', hash)
     .executeTakeFirst();
   if (!row || row.revoked_at !== null || !digestsEqual(row.key_hash, hash)) return null;
@@ -125,6 +127,7 @@ export async function verifyApiKey(db: Kysely<DB>, key: string): Promise<ApiKeyP
     organizationName: row.organization_name,
     allowedJobTypes: row.allowed_job_types as Scenario[],
     mode: row.mode,
+    dailyLimit: row.daily_limit,
   };
   cache?.set(hash, principal, generation);
   return principal;

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { sha256 } from '../security/secrets.ts';
+import { RateLimited } from '../limits/refusal.ts';
+import { withinDailyLimit } from './daily-limit.ts';
 import { appendAuditEvent, decodeAuditCursor, listAuditPage, toAuditEvent } from './audit.ts';
 import { loadJob, loadJobWithLog } from './job-reads.ts';
 import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
@@ -28,6 +30,8 @@ export interface CreateJobOptions {
   allowedScenarios?: readonly Scenario[];
   /** The API key's mode (test | live): the job books only on providers of that mode. Jobs of OAuth users take JobDeps.userJobMode. */
   mode?: ProviderMode;
+  /** The API key's daily_limit: jobs it may create per UTC day (enforced here, in the creating transaction); null/undefined = none. */
+  dailyLimit?: number | null;
 }
 
 export interface CreatedJob {
@@ -74,7 +78,7 @@ async function storing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof DomainError) throw error;
+    if (error instanceof DomainError || error instanceof RateLimited) throw error;
     throw new DomainError('job_create_failed', 'the job could not be stored; retry with the same idempotencyKey', undefined, error);
   }
 }
@@ -104,6 +108,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
     }
     const id = randomUUID();
     const inserted = await deps.db.transaction().execute(async (trx) => {
+      if (owner.kind === 'organization' && options.dailyLimit != null) await withinDailyLimit(trx, owner.apiKeyId, options.dailyLimit);
       const row = await trx
         .insertInto('jobs')
         .values({

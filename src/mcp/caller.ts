@@ -15,6 +15,8 @@ export interface Caller {
   allowedScenarios?: readonly Scenario[];
   /** An API key's mode; undefined for OAuth users (their jobs take the service's mode for people, JobDeps.userJobMode). */
   mode?: 'test' | 'live';
+  /** An API key's daily_limit of jobs per UTC day; undefined/null = none. */
+  dailyLimit?: number | null;
 }
 
 // API keys carry both scopes (the contract leaves their scope-checking open): a server holding a
@@ -30,6 +32,7 @@ export function callerOf(principal: Principal): Caller {
       reader: { kind: 'organization', organizationName: principal.organizationName },
       allowedScenarios: principal.allowedJobTypes,
       mode: principal.mode,
+      dailyLimit: principal.dailyLimit,
     };
   }
   return {

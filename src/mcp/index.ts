@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JSONRPCMessageSchema, RequestIdSchema, LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { authenticateBearer } from '../auth/resource-server.ts';
 import { AuthError } from '../auth/bearer.ts';
+import { apiKeyLimit, countRequest, oauthClientLimit } from '../limits/by-credential.ts';
+import { RateLimited, rateLimitHeaders } from '../limits/refusal.ts';
 import type { Services } from '../services.ts';
 import { authorizeMessage } from './authorize.ts';
 import { callerOf, type Caller } from './caller.ts';
@@ -101,12 +103,21 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     reply.headers(corsHeaders(origin));
   });
 
-  async function authenticate(request: FastifyRequest): Promise<void> {
+  const keyLimit = apiKeyLimit(services.config.API_KEY_RATE_LIMIT);
+  const clientLimit = oauthClientLimit(services.config.OAUTH_CLIENT_RATE_LIMIT);
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     try {
       const principal = await authenticateBearer(services.db, request.headers.authorization, resource);
+      // An API key shares one allowance with its REST calls; an OAuth client's users share the client's.
+      const [limit, subject, who] = principal.kind === 'api_key' ? [keyLimit, String(principal.apiKeyId), 'API key'] : [clientLimit, principal.clientId, 'OAuth client'];
+      reply.headers(rateLimitHeaders(limit, await countRequest(services.db, limit, subject, who)));
       (request as WithState)[STATE] = { caller: callerOf(principal), mode: 'json' };
     } catch (error) {
       if (error instanceof AuthError) throw fromAuthError(error, services.config.BASE_URL);
+      if (error instanceof RateLimited) {
+        throw new McpHttpError(429, 'rate_limited', error.message, { 'retry-after': String(error.retryAfter), ...rateLimitHeaders(error.limit, error.verdict) });
+      }
       throw error;
     }
   }

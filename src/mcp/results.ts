@@ -10,7 +10,7 @@ export function toolResult(structured: Record<string, unknown>): CallToolResult 
  * A failed tool call the model can act on: `isError: true` with `{error, message, issues?}` as
  * text (no structuredContent, which would have to match the success outputSchema).
  */
-export function toolError(error: string, message: string, issues?: Issue[]): CallToolResult {
-  const body = issues === undefined ? { error, message } : { error, message, issues };
+export function toolError(error: string, message: string, issues?: Issue[], extra: Record<string, unknown> = {}): CallToolResult {
+  const body = issues === undefined ? { error, message, ...extra } : { error, message, issues, ...extra };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { until } from './wait.ts';
+import { UNLIMITED_CREDENTIALS } from './service.ts';
 
 // Service processes as children of a test: `concierge serve` and `concierge worker` exactly as an
 // operator starts them (the project's Node, src/main.ts), and HAProxy in front of them. Their
@@ -25,7 +26,7 @@ export interface ChildService {
 export function startChild(args: string[], env: Record<string, string>, options: { command?: string } = {}): ChildService {
   const command = options.command ?? NODE;
   const argv = options.command ? args : ['--disable-warning=ExperimentalWarning', `${ROOT}src/main.ts`, ...args];
-  const child = spawn(command, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...UNLIMITED_CREDENTIALS, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let partial = '';
   const collect = (chunk: Buffer) => {

@@ -34,6 +34,13 @@ export interface TestService extends RunningService {
   sandbox: Sandbox | null;
 }
 
+/**
+ * Tests poll their jobs every 150 ms with one key, dozens at a time: far beyond any per-minute
+ * limit a real client needs. The limit is still counted on every request; the tests of the limit
+ * itself (test/limits/) set their own.
+ */
+export const UNLIMITED_CREDENTIALS = { API_KEY_RATE_LIMIT: '1000000', OAUTH_CLIENT_RATE_LIMIT: '1000000' };
+
 /** A port free on 127.0.0.1 right now (the OS picks it). */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -74,7 +81,7 @@ export async function startTestService(backendUrl: string, env: Record<string, s
   const providers: Record<string, string> = sandbox ? { PROVIDER_URL_TEMPLATE: `http://{provider}.localhost:${sandbox.port}` } : {};
   for (let attempt = 0; !running; attempt++) {
     port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
-    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
+    config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', ...UNLIMITED_CREDENTIALS, BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
     try {
       running = await startService(config, logger, { loadDataDir });
     } catch (error) {

@@ -1,8 +1,10 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateApiKey, parseBearer } from '../../auth/bearer.ts';
 import type { ApiKeyPrincipal } from '../../auth/api-keys.ts';
 import type { Reader } from '../../jobs/types.ts';
 import type { Services } from '../../services.ts';
+import { apiKeyLimit, countRequest } from '../../limits/by-credential.ts';
+import { rateLimitHeaders } from '../../limits/refusal.ts';
 import { isPublicRoute } from './routes.ts';
 
 const PRINCIPAL = Symbol('principal');
@@ -14,10 +16,14 @@ type WithPrincipal = FastifyRequest & { [PRINCIPAL]?: ApiKeyPrincipal };
  * the one exception (routes marked public).
  */
 export function apiKeyHook(services: Services) {
-  return async (request: FastifyRequest): Promise<void> => {
+  const limit = apiKeyLimit(services.config.API_KEY_RATE_LIMIT);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (isPublicRoute(request)) return;
     const token = parseBearer(request.headers.authorization);
-    (request as WithPrincipal)[PRINCIPAL] = await authenticateApiKey(services.db, token);
+    const principal = await authenticateApiKey(services.db, token);
+    // Counted once authenticated, so nobody can spend a key's allowance without the key.
+    reply.headers(rateLimitHeaders(limit, await countRequest(services.db, limit, String(principal.apiKeyId), 'API key')));
+    (request as WithPrincipal)[PRINCIPAL] = principal;
   };
 }
 

@@ -25,6 +25,7 @@ export const API_ERRORS = {
   webhook_endpoint_limit: { status: 409, when: 'The organisation already has the most webhook endpoints allowed (20); remove one first.' },
   webhook_endpoint_disabled: { status: 409, when: 'Replay on a disabled endpoint; remove it and register it again once it answers.' },
   webhook_delivery_in_progress: { status: 409, when: 'Replay of a delivery still being sent (pending or retrying); its next attempt is already scheduled. Replay it once it is delivered or has failed.' },
+  rate_limited: { status: 429, when: "Beyond a limit: the key's per-minute request limit (`API_KEY_RATE_LIMIT`), or its `daily_limit` of jobs per UTC day on creation. `Retry-After` says when to try again; `RateLimit-Policy` and `RateLimit` name the limit." },
   request_timeout: { status: 408, when: 'The request did not arrive in full in time; the connection is closed.' },
   payload_too_large: { status: 413, when: 'The body is larger than 1 MiB.' },
   unsupported_media_type: { status: 415, when: 'A body that is not `application/json`.' },

@@ -7,6 +7,7 @@ import { resourceMetadataUrl } from '../../oauth/metadata.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/reachable.ts';
 import { AuthError } from '../../auth/bearer.ts';
 import { DomainError } from '../../jobs/types.ts';
+import { RateLimited, rateLimitHeaders } from '../../limits/refusal.ts';
 import { API_ERRORS, statusOf, type ApiErrorCode } from './error-codes.ts';
 
 /** A REST v1 failure: rendered as {error: {code, message, details?}}. */
@@ -39,6 +40,9 @@ export function toApiError(error: unknown): ApiError {
   }
   if (error instanceof DomainError) {
     return new ApiError(statusOf(error.code) ?? 400, error.code, error.message, error.details);
+  }
+  if (error instanceof RateLimited) {
+    return new ApiError(429, 'rate_limited', error.message, undefined, { 'retry-after': String(error.retryAfter), ...rateLimitHeaders(error.limit, error.verdict) });
   }
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {

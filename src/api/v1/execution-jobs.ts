@@ -28,7 +28,7 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
         services.jobs,
         { kind: 'organization', organizationName: principal.organizationName, apiKeyId: principal.apiKeyId },
         request.body,
-        { allowedScenarios: principal.allowedJobTypes, mode: principal.mode },
+        { allowedScenarios: principal.allowedJobTypes, mode: principal.mode, dailyLimit: principal.dailyLimit },
       );
       const body = presentCreatedJob(job);
       reply.code(202).header('location', body._links.self);

@@ -420,7 +420,7 @@ function errorResponses(codes: readonly ApiErrorCode[]): Record<string, unknown>
 
 /** The error codes an operation can return, authentication and unexpected failures included. */
 export function errorCodesOf(operation: Operation): ApiErrorCode[] {
-  return operation.public ? [...operation.errors] : [...operation.errors, ...AUTH_ERROR_CODES, 'internal_error'];
+  return operation.public ? [...operation.errors] : [...operation.errors, ...AUTH_ERROR_CODES, 'rate_limited', 'internal_error'];
 }
 
 export function buildOpenApiDocument(baseUrl: string): Record<string, unknown> {

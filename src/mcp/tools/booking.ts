@@ -123,7 +123,7 @@ function bookingTool(scenario: Scenario): ToolDefinition {
       runGuarded(context, async () => {
         const parsed = parseBookingArguments(scenario, args);
         if (!parsed.ok) return invalidArguments(`book_${scenario}`, parsed.issues);
-        const { job } = await createJob(context.services.jobs, context.caller.owner, parsed.value, { allowedScenarios: context.caller.allowedScenarios, mode: context.caller.mode });
+        const { job } = await createJob(context.services.jobs, context.caller.owner, parsed.value, { allowedScenarios: context.caller.allowedScenarios, mode: context.caller.mode, dailyLimit: context.caller.dailyLimit });
         // A retried idempotencyKey may find its job further along: report where it is now.
         const report = statusReport(job, context.services.links.handoffUrl(job));
         const instruction = report.status === 'queued' ? QUEUED_INSTRUCTION : report.instruction;

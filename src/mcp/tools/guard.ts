@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Issue } from '../../jobs/schemas.ts';
 import { DomainError } from '../../jobs/types.ts';
+import { RateLimited } from '../../limits/refusal.ts';
 import { toolError } from '../results.ts';
 import type { ToolContext } from './types.ts';
 
@@ -27,6 +28,9 @@ export async function runGuarded(context: ToolContext, body: () => Promise<CallT
       if (error.code === 'invalid_request' && Array.isArray(error.details)) return toolError('invalid_arguments', error.message, error.details as Issue[]);
       if (error.code === 'job_create_failed') context.log.error({ err: error.cause ?? error }, 'job create failed');
       return toolError(error.code, DOMAIN_MESSAGES[error.code] ?? error.message);
+    }
+    if (error instanceof RateLimited) {
+      return toolError('rate_limited', `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Do not retry before then; tell the user when booking will be possible again.`, undefined, { retryAfterSeconds: error.retryAfter });
     }
     context.log.error({ err: error }, 'tool call failed');
     return toolError('internal_error', 'Something went wrong on the service\'s side; try again in a few seconds.');
