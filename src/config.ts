@@ -100,6 +100,11 @@ const schema = z.object({
   OAUTH_REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Authorization requests accepted per source address per minute. */
   OAUTH_AUTHORIZE_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
+  /**
+   * The bearer token Prometheus sends to scrape /metrics. Unset: /metrics is public in development
+   * and test, and not served at all in production (it names routes, statuses and job counts).
+   */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Requests per minute per API key, on /api/v1 and /api/mcp. */
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(6000),
   /** Requests per minute per OAuth client on /api/mcp (all of its users together). */

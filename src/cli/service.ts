@@ -17,7 +17,7 @@ Environment:
     otherwise the development provider at $BASE_URL/dev-idp is used)
   PROTECTED_BRANDS (brand=domain|domain|loopback,… replaces the built-in list; Concierge is always protected)  OAUTH_REGISTER_RATE_LIMIT (20/min)
   OAUTH_AUTHORIZE_RATE_LIMIT (120/min)  API_KEY_RATE_LIMIT (6000/min per key)  OAUTH_CLIENT_RATE_LIMIT (30000/min per client on /api/mcp)
-  TRUST_PROXY (false; true behind a reverse proxy: the source address comes from X-Forwarded-For)
+  METRICS_TOKEN (bearer token for /metrics; unset: public in development, off in production)  TRUST_PROXY (false; true behind a reverse proxy: the source address comes from X-Forwarded-For)
   MCP_ALLOWED_ORIGINS, MCP_ALLOWED_HOSTS (browser origins / Host names /api/mcp accepts besides BASE_URL's and loopback)
   CHROMIUM_PATH (/usr/bin/chromium)  BROWSER_WS_ENDPOINT (remote browser)  HOLD_SECONDS (900)
   INTERNAL_HOST (127.0.0.1)  INTERNAL_PORT (0 = any free port)  INTERNAL_ADVERTISE_URL (http://INTERNAL_HOST:port)

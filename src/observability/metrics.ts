@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { countJobsByStatus } from '../jobs/status-counts.ts';
 import { readsOwnTables } from '../db/health.ts';
+import type { Config } from '../config.ts';
+import { digestsEqual, sha256 } from '../security/secrets.ts';
 import type { Services } from '../services.ts';
 
 // Prometheus text at /metrics: request counts and latencies by route and status, jobs by status,
@@ -66,8 +68,30 @@ export async function observability(app: FastifyInstance, opts: { services: Serv
       return reply.code(503).send({ status: 'unavailable', reason: 'database unreachable' });
     }
   });
-  app.get('/metrics', async (_request, reply) => {
+  const access = metricsAccess(services.config);
+  app.get('/metrics', async (request, reply) => {
+    if (access.kind === 'off') return reply.code(404).send({ error: 'not_found', message: 'not found' });
+    if (access.kind === 'token' && !access.allows(request.headers.authorization)) {
+      return reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').send({ error: 'unauthorized', message: 'send Authorization: Bearer <METRICS_TOKEN>' });
+    }
     reply.type(registry.contentType);
     return registry.metrics();
   });
+}
+
+/**
+ * Who may read /metrics: with METRICS_TOKEN, whoever sends it as a bearer token (compared as
+ * digests, in constant time); without one, anyone in development and test, nobody in production.
+ */
+export function metricsAccess(config: Pick<Config, 'METRICS_TOKEN' | 'NODE_ENV'>): { kind: 'public' } | { kind: 'off' } | { kind: 'token'; allows(authorization: string | undefined): boolean } {
+  const token = config.METRICS_TOKEN;
+  if (!token) return config.NODE_ENV === 'production' ? { kind: 'off' } : { kind: 'public' };
+  const expected = sha256(token);
+  return {
+    kind: 'token',
+    allows: (authorization) => {
+      const presented = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
+      return digestsEqual(sha256(presented ?? ''), expected) && presented !== undefined;
+    },
+  };
 }

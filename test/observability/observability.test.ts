@@ -7,6 +7,8 @@ import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
 import { bookingArguments, rpc, textOf } from '../helpers/mcp.ts';
 import { transition } from '../../src/jobs/transition.ts';
 import { JOB_STATUSES } from '../../src/jobs/types.ts';
+import { loadConfig } from '../../src/config.ts';
+import { metricsAccess } from '../../src/observability/metrics.ts';
 
 // Probes, Prometheus metrics and logs, read from the running service: route labels are patterns
 // (never ids), and no credential ever reaches a log line.
@@ -150,3 +152,36 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('who may scrape /metrics', () => {
+  const TOKEN = 'm'.repeat(40);
+
+  test('without METRICS_TOKEN: public in development and test, not served in production', () => {
+    assert.equal(metricsAccess({ NODE_ENV: 'development', METRICS_TOKEN: undefined }).kind, 'public');
+    assert.equal(metricsAccess({ NODE_ENV: 'test', METRICS_TOKEN: undefined }).kind, 'public');
+    assert.equal(metricsAccess({ NODE_ENV: 'production', METRICS_TOKEN: undefined }).kind, 'off');
+    const production = metricsAccess({ NODE_ENV: 'production', METRICS_TOKEN: TOKEN });
+    assert.equal(production.kind, 'token');
+  });
+
+  test('with METRICS_TOKEN: 401 without the token or with another, the metrics with it', async () => {
+    const service = await startTestService('pglite:memory:', { METRICS_TOKEN: TOKEN });
+    try {
+      const none = await call(service.url, 'GET', '/metrics');
+      assert.equal(none.status, 401);
+      assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="metrics"');
+      assert.doesNotMatch(none.text, /http_requests_total/);
+      assert.equal((await call(service.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${'x'.repeat(40)}` } })).status, 401);
+      assert.equal((await call(service.url, 'GET', '/metrics', { headers: { authorization: `Basic ${TOKEN}` } })).status, 401);
+      const scraped = await call(service.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(scraped.status, 200);
+      assert.match(scraped.text, /^concierge_jobs\{status="pending"\} \d+$/m);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a METRICS_TOKEN shorter than 32 characters is refused at start', () => {
+    assert.throws(() => loadConfig({}, { METRICS_TOKEN: 'short' }), /METRICS_TOKEN: must be at least 32 characters/);
+  });
+});
