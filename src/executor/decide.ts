@@ -82,21 +82,46 @@ function byPreference(offers: Offer[], preference: string | undefined, budget: n
   return { kind: 'offer', offer: best, why };
 }
 
+/**
+ * A flight: the one asked for by number, else the nearest acceptable departure, else the cheapest.
+ * targetPrice is a ceiling per passenger: a fare above it (or one whose price cannot be read) is
+ * never chosen, and among equally good matches the cheaper fare wins. When the ceiling leaves
+ * nothing, the reason names the cheapest fare seen.
+ */
+function chooseFlight(plan: BookingPlan, departureTime: string | undefined, offers: Offer[]): Choice {
+  const ceiling = plan.preferences.targetPrice;
+  const fits = (o: Offer) => ceiling === undefined || (o.unitPrice !== undefined && o.unitPrice <= ceiling);
+  const cheapestSeen = () => {
+    const priced = offers.filter((o) => o.available && o.unitPrice !== undefined).sort((a, b) => a.unitPrice! - b.unitPrice!)[0];
+    return priced ? `the cheapest fare seen is ${priced.priceText ?? priced.unitPrice} (${priced.label})` : 'no fare with a readable price was seen';
+  };
+  const wanted = plan.preferences.targetFlightNumber;
+  if (wanted) {
+    const found = offers.find((o) => o.flightNumber?.replace(/\s+/g, '').toUpperCase() === wanted);
+    if (!found?.available) return { kind: 'none', why: found ? `flight ${found.label} is sold out` : `flight ${wanted} is not offered on that date` };
+    if (!fits(found)) return { kind: 'none', why: `flight ${found.label} costs ${found.priceText ?? 'an unreadable price'} per passenger, above the targetPrice of ${ceiling}` };
+    return { kind: 'offer', offer: found, why: `flight ${found.label} is the one asked for${ceiling === undefined ? '' : `, within the targetPrice of ${ceiling}`}` };
+  }
+  if (departureTime) {
+    // Cheapest first: on equal times the cheaper fare is found first.
+    const pool = offers.filter(fits).sort((a, b) => price(a) - price(b));
+    const choice = byTime(departureTime, pool, plan.consent, 'a flight');
+    if (choice.kind === 'none' && ceiling !== undefined && pool.length < offers.filter((o) => o.available).length) {
+      return { kind: 'none', why: `${choice.why} within the targetPrice of ${ceiling} per passenger; ${cheapestSeen()}` };
+    }
+    return choice.kind === 'offer' && ceiling !== undefined ? { ...choice, why: `${choice.why}, within the targetPrice of ${ceiling}` } : choice;
+  }
+  const choice = byPreference(offers, undefined, ceiling, 'passenger');
+  return choice.kind === 'none' && ceiling !== undefined ? { kind: 'none', why: `${choice.why}: the targetPrice of ${ceiling} per passenger is a ceiling` } : choice;
+}
+
 export function choose(plan: BookingPlan, offers: Offer[]): Choice {
   const r: SearchRequest = plan.request;
   switch (r.scenario) {
     case 'restaurant':
       return byTime(r.time, offers, plan.consent, 'a table');
-    case 'flight': {
-      const wanted = plan.preferences.targetFlightNumber;
-      if (wanted) {
-        const found = offers.find((o) => o.flightNumber?.replace(/\s+/g, '').toUpperCase() === wanted);
-        if (found?.available) return { kind: 'offer', offer: found, why: `flight ${found.label} is the one asked for` };
-        return { kind: 'none', why: found ? `flight ${found.label} is sold out` : `flight ${wanted} is not offered on that date` };
-      }
-      if (r.departureTime) return byTime(r.departureTime, offers, plan.consent, 'a flight');
-      return byPreference(offers, undefined, undefined, 'passenger');
-    }
+    case 'flight':
+      return chooseFlight(plan, r.departureTime, offers);
     case 'hotel':
       return byPreference(offers, r.roomPreference, plan.preferences.budgetPerUnit, 'night');
     case 'activity':

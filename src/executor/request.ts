@@ -14,7 +14,8 @@ export interface BookingPlan {
   traveller: Traveller;
   consent: Consent;
   /** Wishes the sites' search forms cannot express, applied when choosing among options. */
-  preferences: { budgetPerUnit?: number; targetFlightNumber?: string };
+  /** targetPrice: the ceiling of a flight's fare per passenger. */
+  preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number };
   /** Flights: a return date was asked for. */
   returnDate?: string;
 }
@@ -34,6 +35,7 @@ export function planFor(job: Job): BookingPlan {
       break;
     case 'flight':
       preferences.targetFlightNumber = str(p.targetFlightNumber)?.replace(/\s+/g, '').toUpperCase();
+      preferences.targetPrice = num(p.targetPrice);
       returnDate = str(p.return_date);
       break;
     case 'activity':

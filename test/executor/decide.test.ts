@@ -81,4 +81,32 @@ describe('choosing within consent', () => {
     assert.equal(unpriced.kind === 'none' && unpriced.why, 'nothing available within the budget of 100 per night (1 with no readable price)');
     assert.equal(choose(plan(hotel), [rooms[0]!]).kind, 'offer', 'no budget: an unknown price is no obstacle');
   });
+
+  test('flights: targetPrice is a ceiling per passenger; the cheaper of equally good fares wins; nothing within it says the cheapest fare seen', () => {
+    const flight = { scenario: 'flight', origin: 'LHR', destination: 'JFK', date: '2031-03-14', passengers: 1 } as const;
+    const fare = (key: string, time: string, unitPrice: number | undefined, available = true): Offer =>
+      ({ key, available, label: `NA ${key}`, flightNumber: `NA ${key}`, time, unitPrice, ...(unitPrice === undefined ? {} : { priceText: `$${unitPrice}` }) });
+    const fares = [fare('100', '10:00', 450), fare('200', '10:00', 380), fare('300', '10:30', 250), fare('400', '09:00', undefined)];
+
+    // At the time asked for, the cheaper of the two 10:00 fares, within the ceiling.
+    const timed = choose(plan({ ...flight, departureTime: '10:00' }, {}, { targetPrice: 400 }), fares);
+    assert.equal(timed.kind === 'offer' && timed.offer.key, '200');
+    assert.match(timed.kind === 'offer' ? timed.why : '', /within the targetPrice of 400/);
+    // A lower ceiling moves to the nearest departure that fits it, within the consent's time shift.
+    const shifted = choose(plan({ ...flight, departureTime: '10:00' }, {}, { targetPrice: 300 }), fares);
+    assert.equal(shifted.kind === 'offer' && shifted.offer.key, '300');
+    // Nothing within it: none, naming the cheapest fare seen; an unreadable price never fits a ceiling.
+    const missed = choose(plan({ ...flight, departureTime: '10:00' }, {}, { targetPrice: 200 }), fares);
+    assert.equal(missed.kind, 'none');
+    assert.match(missed.kind === 'none' ? missed.why : '', /within the targetPrice of 200 per passenger; the cheapest fare seen is \$250 \(NA 300\)/);
+    // Without a departure time: the cheapest within the ceiling, or none with the cheapest seen.
+    const any = choose(plan(flight, {}, { targetPrice: 400 }), fares);
+    assert.equal(any.kind === 'offer' && any.offer.key, '300');
+    const none = choose(plan(flight, {}, { targetPrice: 100 }), fares);
+    assert.match(none.kind === 'none' ? none.why : '', /within the budget of 100 per passenger \(cheapest: \$250; 1 with no readable price\): the targetPrice of 100 per passenger is a ceiling/);
+    // The flight asked for by number, above the ceiling: none, saying its price.
+    const numbered = choose(plan(flight, {}, { targetFlightNumber: 'NA100', targetPrice: 400 }), fares);
+    assert.equal(numbered.kind === 'none' && numbered.why, 'flight NA 100 costs $450 per passenger, above the targetPrice of 400');
+    assert.equal(choose(plan(flight, {}, { targetFlightNumber: 'NA200', targetPrice: 400 }), fares).kind, 'offer');
+  });
 });

@@ -62,6 +62,16 @@ for (const backend of BACKENDS) {
         assert.ok(!refused.events.some((e) => e.type === 'venue_switched'));
       });
 
+      test('flight targetPrice: a ceiling met books within it; one no fare meets is no_availability naming the cheapest fare seen', async () => {
+        const met = await book(requests.flight({ targetPrice: 100_000 }));
+        assert.equal(met.job.status, 'paused_payment', met.job.summary);
+        assert.ok(met.events.some((e) => /^Choosing .*within the targetPrice of 100000/.test(e.message)), 'the choice names the ceiling');
+        const missed = await book(requests.flight({ targetPrice: 1 }));
+        assert.equal(missed.job.status, 'no_availability');
+        const failed = missed.events.at(-1);
+        assert.match(failed.message, /within the targetPrice of 1 per passenger; the cheapest fare seen is [$€£]\s?[\d,.]+/);
+      });
+
       test('flight for two passengers with a one-person profile, or a return trip: error before browsing', async () => {
         const { job } = await book(requests.flight({ passengers: 2 }));
         assert.equal(job.status, 'error');
