@@ -33,6 +33,8 @@ export interface AttemptDeps {
    * job's owner, on /bookings). A job made with an API key alone has no such person.
    */
   keepEvidence?: boolean;
+  /** Whether consent.maxJobDurationSeconds has passed: no new step, retry or provider is started then (the soft cap). */
+  pastCap?: () => boolean;
 }
 
 /** The evidence is a courtesy: it may delay the move to the next provider by this much at most. */
@@ -85,6 +87,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
   let last: Failure | null = null;
   for (let n = 1; n <= tries; n++) {
     throwIfAborted(deps.signal);
+    throwIfPastCap(deps);
     recorder.recordAttempt(
       {
         type: 'step_attempt',
@@ -138,6 +141,10 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new RunAborted(signal.reason as AbortReason);
 }
 
+function throwIfPastCap(deps: AttemptDeps): void {
+  if (deps.pastCap?.()) throw new RunAborted('soft_cap');
+}
+
 async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step: string }): Promise<AttemptOutcome> {
   const { recorder, plan } = deps;
   const g = new GuardedPage(page, recorder, { timeoutMs: deps.timeoutMs });
@@ -148,6 +155,8 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
   const decisions: Decisions = {};
   const step = async (name: string, message: string) => {
     throwIfAborted(deps.signal);
+    // The soft cap: the step under way has finished; none is started once the cap has passed.
+    throwIfPastCap(deps);
     state.step = name;
     deps.progress.step = name;
     deps.progress.url = safeUrl(page.url());

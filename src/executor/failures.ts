@@ -24,7 +24,12 @@ export class ProviderFailure extends Error {
 }
 
 /** Why a run stopped before its end. */
-export type AbortReason = 'max_duration_exceeded' | 'claim_lost' | 'shutting_down';
+/**
+ * Why a run stops before its outcome. soft_cap: consent.maxJobDurationSeconds passed, and the run
+ * stopped at the next step boundary (thrown, never signalled: the step under way finishes first);
+ * max_duration_exceeded: the hard ceiling, a multiple of the cap, for a run that hangs.
+ */
+export type AbortReason = 'max_duration_exceeded' | 'soft_cap' | 'claim_lost' | 'shutting_down';
 
 export class RunAborted extends Error {
   readonly reason: AbortReason;

@@ -20,6 +20,7 @@ import type { HoldRegistry } from './holds.ts';
 import { completedSummary, failedSummary, finalStatus, heldDescription, heldRecord, pausedSummary } from './outcome.ts';
 import { JobRecorder, RunSuperseded } from './recorder.ts';
 import { describeRequest, planFor, planProblem } from './request.ts';
+import { durationEnding, HARD_CEILING_FACTOR } from './duration.ts';
 
 // One run of one job, from the queue's claim to its outcome: pending → running, the provider chain
 // with fallback, then paused_payment (the browser session is handed to the hold registry), completed,
@@ -136,8 +137,13 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     return;
   }
 
-  // The soft cap counts from the job's first start, so a run taken up again does not get a fresh allowance.
-  const remaining = startedAt.getTime() + plan.consent.maxJobDurationSeconds * 1000 - Date.now();
+  // consent.maxJobDurationSeconds is a soft cap, counted from the job's first start (a run taken up
+  // again gets no fresh allowance): once it passes, the step under way finishes, a hold it reaches
+  // is kept, and no new step, retry or provider starts (attempt.ts throws soft_cap at the next
+  // boundary). The hard ceiling, HARD_CEILING_FACTOR times the cap, stops a run that hangs.
+  const capMs = plan.consent.maxJobDurationSeconds * 1000;
+  const pastCap = () => Date.now() >= startedAt.getTime() + capMs;
+  const remaining = startedAt.getTime() + capMs * HARD_CEILING_FACTOR - Date.now();
   const deadline = setTimeout(() => abort('max_duration_exceeded'), Math.max(0, remaining));
   const onClaimLost = () => abort('claim_lost');
   const onStopping = () => abort('shutting_down');
@@ -185,6 +191,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
       backoffMs: deps.settings.backoffMs,
       progress,
       keepEvidence: row.owner_user_id !== null,
+      pastCap,
       started: () => {
         current.driver = driver;
       },
@@ -192,6 +199,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
 
     for (let i = 0; i < links.length; i++) {
       const { driver, startUrl } = links[i]!;
+      if (pastCap()) throw new RunAborted('soft_cap');
       recorder.provider = driver.id;
       const outcome = await attemptProvider(attemptDeps(driver, startUrl), driver);
 
@@ -295,15 +303,8 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
     if (reason === 'claim_lost') return; // another run owns the job now: write nothing
     // The queue retries it; on the last try it dead-letters it and the job is settled from there (dead-letter.ts).
     if (reason === 'shutting_down') throw new Error(SHUTTING_DOWN, { cause: error });
-    if (reason === 'max_duration_exceeded') {
-      const seconds = plan.consent.maxJobDurationSeconds;
-      const driver = current.driver;
-      await fail(
-        'error',
-        { type: 'job_aborted', ...(driver ? { providerId: driver.id } : {}), message: `Stopped: the job ran past its ${seconds} s limit (consent.maxJobDurationSeconds)${driver ? ` while working at ${driver.name}` : ''}.`, data: { reason: 'max_duration_exceeded', ...(driver ? { providerOutcome: 'failed' } : {}) } },
-        { reason: 'max_duration_exceeded', step: progress.step, provider: driver?.id ?? null, url: progress.url, message: `the job ran past consent.maxJobDurationSeconds (${seconds} s)${progress.step ? ` during ${progress.step.replace('_', ' ')}` : ''}` },
-        `Stopped after ${seconds} s (the job's time limit) before anything was booked: ${describeRequest(plan.request)}.`,
-      );
+    if (reason === 'max_duration_exceeded' || reason === 'soft_cap') {
+      await fail('error', ...durationEnding(reason === 'soft_cap' ? 'soft' : 'hard', plan, current.driver, progress));
       return;
     }
     if (claim.lastTry) {
