@@ -13,10 +13,12 @@
 /** What an erased value reads as. */
 export const ERASED = '[erased]';
 
-/** Profile fields distinctive enough to be found and erased wherever the job quotes them (a country code is not). */
+/**
+ * Profile fields distinctive enough to be found and erased wherever the job quotes them (a country
+ * code is not). Names are looked for as the sites were given them, first and last apart: splitting
+ * them further would erase particles ("de", "van") from venue names too.
+ */
 const QUOTED_FIELDS = ['first_name', 'last_name', 'email', 'phone', 'dob', 'passport_number', 'known_traveler_number'] as const;
-/** A site may show one part of a name ("Mary" of "Mary Ann"): each part is erased too. */
-const NAME_FIELDS = new Set<string>(['first_name', 'last_name']);
 /** Shorter values would erase ordinary words ("A worker took the job"). */
 const MIN_LENGTH = 2;
 
@@ -31,11 +33,7 @@ export function personalValues(profile: Record<string, unknown>, extra: readonly
   const add = (value: unknown) => {
     if (typeof value === 'string' && value.trim().length >= MIN_LENGTH) values.add(value.trim());
   };
-  for (const field of QUOTED_FIELDS) {
-    const value = profile[field];
-    add(value);
-    if (NAME_FIELDS.has(field) && typeof value === 'string') value.split(/[\s-]+/).forEach(add);
-  }
+  for (const field of QUOTED_FIELDS) add(profile[field]);
   extra.forEach(add);
   // Longest first: "Ada Lovelace" goes whole before "Ada" could leave "[erased] Lovelace" half-read.
   return [...values].sort((a, b) => b.length - a.length);
