@@ -45,13 +45,15 @@ async function createJob(service: TestService, key: string, scenario: 'hotel' | 
   const params = scenario === 'hotel'
     ? { hotel_name: 'Hotel Lutetia', city: 'Paris', checkin: daysFromNow(10), checkout: daysFromNow(12), adults: 1, room_preference: ROOM_WISH }
     : { origin: 'LHR', dest: 'JFK', date: daysFromNow(20), passengers: 1 };
-  const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', {
-    key,
-    body: { request: { scenario, params }, profile, clientMetadata: { agentId: 'agent-7', userId: END_USER, idempotencyKey: `idem-${Math.random()}` } },
-  });
+  const body = { request: { scenario, params }, profile, clientMetadata: { agentId: 'agent-7', userId: END_USER, idempotencyKey: `idem-${Math.random()}` } };
+  const reply = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
   assert.equal(reply.status, 202, JSON.stringify(reply.body));
+  requestOf.set(reply.body.jobId, body);
   return reply.body.jobId as string;
 }
+
+/** The request body each job was created with, for replays. */
+const requestOf = new Map<string, unknown>();
 
 /** What the executor writes for a hotel held and then paid: the guest's name and the card on file as the site showed them. */
 async function holdAndBook(db: Db, jobId: string): Promise<void> {
@@ -197,7 +199,11 @@ for (const backend of BACKENDS) {
       assert.equal(failedReply.status, 200);
       assert.equal(failedReply.body.error.message, 'the site refused passport [erased] for [erased] [erased]');
       assert.equal(failedReply.body.error.provider, 'skyfare');
-      // The job still answers the same idempotent replay? Its key is kept; the metrics count as before.
+      // The original request replayed with its idempotency key still answers with this job, not a new booking.
+      const replay = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body: requestOf.get(booked) });
+      assert.equal(replay.status, 202);
+      assert.equal(replay.body.jobId, booked);
+      // The provider metrics count as before.
       assert.deepEqual((await call(service.url, 'GET', '/api/v1/metrics/providers/staysearch', { key })).body, metricsBefore);
       assert.equal(metricsBefore.acceptedCount, 1);
 
