@@ -34,6 +34,12 @@ export function personalValues(profile: Record<string, unknown>, extra: readonly
     if (typeof value === 'string' && value.trim().length >= MIN_LENGTH) values.add(value.trim());
   };
   for (const field of QUOTED_FIELDS) add(profile[field]);
+  // A site may echo a phone number without its spaces and brackets ("+442079460958").
+  if (typeof profile.phone === 'string') {
+    const compact = profile.phone.replace(/[^+\d]/g, '');
+    add(compact);
+    add(compact.replace(/^\+/, ''));
+  }
   extra.forEach(add);
   // Longest first: "Ada Lovelace" goes whole before "Ada" could leave "[erased] Lovelace" half-read.
   return [...values].sort((a, b) => b.length - a.length);

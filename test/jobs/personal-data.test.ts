@@ -9,7 +9,7 @@ const PROFILE = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.
 describe('traveller data in a job\'s texts', () => {
   test('the profile\'s distinctive values and the cards on file are looked for, longest first; a country code and blanks are not', () => {
     const values = personalValues({ ...PROFILE, known_traveler_number: ' ' }, ['Visa •••• 4242', undefined, 7]);
-    assert.deepEqual(new Set(values), new Set(['Ada', 'Lovelace', 'ada@example.com', '+44 20 7946 0958', '1985-12-10', 'X1234567', 'Visa •••• 4242']));
+    assert.deepEqual(new Set(values), new Set(['Ada', 'Lovelace', 'ada@example.com', '+44 20 7946 0958', '+442079460958', '442079460958', '1985-12-10', 'X1234567', 'Visa •••• 4242']));
     assert.deepEqual(values.map((v) => v.length), [...values.map((v) => v.length)].sort((a, b) => b - a));
     assert.ok(!values.includes('GB'));
     // A one-letter name would erase every "A".
@@ -19,6 +19,7 @@ describe('traveller data in a job\'s texts', () => {
   test('every occurrence is erased, whole words only and whatever the case, in nested strings; keys and other values stay', () => {
     const scrub = scrubber(personalValues(PROFILE, ['Visa •••• 4242']));
     assert.equal(scrub('Table for ADA LOVELACE (ada@example.com, +44 20 7946 0958), card on file Visa •••• 4242.'), `Table for ${ERASED} ${ERASED} (${ERASED}, ${ERASED}), card on file ${ERASED}.`);
+    assert.equal(scrub('call +442079460958 or 442079460958'), `call ${ERASED} or ${ERASED}`);
     // Not inside a longer word or number.
     assert.equal(scrub('Adagio, Lovelaces, X12345678, Ada-Lovelace'), `Adagio, Lovelaces, X12345678, ${ERASED}-${ERASED}`);
     assert.deepEqual(scrub({ Ada: ['passport X1234567', 3, null, true], held: { item: 'Suite for Ada' } }), { Ada: [`passport ${ERASED}`, 3, null, true], held: { item: `Suite for ${ERASED}` } });
