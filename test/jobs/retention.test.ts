@@ -15,6 +15,7 @@ import { eraseExpiredPersonalData } from '../../src/jobs/retention.ts';
 import { RETENTION_PURGE_CRON, RETENTION_PURGE_QUEUE } from '../../src/jobs/retention-purge.ts';
 import { statusReport } from '../../src/mcp/status.ts';
 import { bookingItem } from '../../src/web/bookings-routes.ts';
+import { renderFragment } from '../../src/web/handoff-render.ts';
 
 // Traveller data retention (issue 15 §5): JOB_PERSONAL_DATA_RETENTION_DAYS after a job is final,
 // its traveller's personal data is erased from the job, its audit events and its webhook deliveries;
@@ -217,6 +218,10 @@ for (const backend of BACKENDS) {
       assert.ok(item.erasedAt);
       assert.deepEqual(present(JSON.stringify(item)), []);
       assert.ok(item.held?.some((l) => l.label === 'Price' && l.value === '€420.00'));
+      const html = renderFragment('bookings-item', item);
+      assert.match(html, /data-section="erased">Traveller details erased \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+      assert.match(html, /SS-77120/);
+      assert.deepEqual(present(html), []);
 
       // Done once: a second run finds nothing.
       assert.equal(await eraseExpiredPersonalData(db, 30), 0);
