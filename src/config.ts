@@ -119,6 +119,8 @@ const schema = z.object({
   HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(900),
   /** How long a failed booking's evidence (its last page: screenshot and accessibility snapshot) is kept. */
   EVIDENCE_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** How long after a job is final the traveller's personal data stays in it (profile, quoted names, card on file); then erased. */
+  JOB_PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Scale-out (src/cluster): where a node that holds browser sessions listens for the other nodes
   // (an authenticated internal HTTP/WebSocket port), and the address it publishes for them.
   INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),

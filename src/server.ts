@@ -8,6 +8,7 @@ import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
 import { modeForPeople } from './providers/registry.ts';
 import { scheduleEvidencePurge } from './executor/evidence-purge.ts';
+import { schedulePersonalDataPurge } from './jobs/retention-purge.ts';
 import { startExecutor } from './executor/index.ts';
 import { startWebhooks, webhookSettings } from './webhooks/deliver.ts';
 import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
@@ -65,6 +66,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
     }
     await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
     await scheduleEvidencePurge(queue.boss, database.db, log, { work: config.WORKERS > 0, retentionDays: config.EVIDENCE_RETENTION_DAYS });
+    await schedulePersonalDataPurge(queue.boss, database.db, log, { work: config.WORKERS > 0, retentionDays: config.JOB_PERSONAL_DATA_RETENTION_DAYS });
     if (options.sandbox ?? (config.SANDBOX && options.listen !== false)) {
       // Development only: the provider websites the executor books on, on *.localhost:SANDBOX_PORT.
       const { startSandbox } = await import('../sandbox/index.ts');

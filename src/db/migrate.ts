@@ -11,6 +11,7 @@ import * as mcp from './migrations/008_mcp.ts';
 import * as webhooks from './migrations/009_webhooks.ts';
 import * as limits from './migrations/011_limits.ts';
 import * as evidence from './migrations/012_evidence.ts';
+import * as personalDataErasure from './migrations/013_personal_data_erasure.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009_webhooks': webhooks,
   '011_limits': limits,
   '012_evidence': evidence,
+  '013_personal_data_erasure': personalDataErasure,
 };
 
 const provider: MigrationProvider = {

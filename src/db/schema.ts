@@ -63,6 +63,8 @@ export interface JobsTable {
   mode: 'live' | 'test' | null;
   /** The node running the job (its `sessionUrl` watch view is relayed there; see src/cluster/nodes.ts). */
   run_instance: string | null;
+  /** When the traveller's personal data was erased from the job (jobs/retention.ts); null: still kept. */
+  personal_data_erased_at: NullableTimestamp;
 }
 
 /** A registered provider (src/providers/registry.ts); the built-in sandbox ones stay in code. */

@@ -247,5 +247,6 @@ export function toJob(row: Selectable<JobsTable>): Job {
     updatedAt: row.updated_at.toISOString(),
     startedAt: row.started_at?.toISOString() ?? null,
     completedAt: row.completed_at?.toISOString() ?? null,
+    personalDataErasedAt: row.personal_data_erased_at?.toISOString() ?? null,
   };
 }

@@ -4,6 +4,8 @@ export type Scenario = (typeof SCENARIOS)[number];
 
 export const JOB_STATUSES = ['pending', 'running', 'paused_payment', 'completed', 'no_availability', 'needs_login', 'captcha', 'error'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+/** The statuses a job ends in (paused_payment is not one: the person is still paying). */
+export const FINAL_STATUSES = ['completed', 'no_availability', 'needs_login', 'captcha', 'error'] as const satisfies readonly JobStatus[];
 
 /** A job id as a client may write it: a UUID, in either case (the database compares them as UUIDs). */
 export const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,6 +65,8 @@ export interface Job {
   updatedAt: string;
   startedAt: string | null;
   completedAt: string | null;
+  /** When the traveller's personal data was erased from the job (jobs/retention.ts); null while it is kept. */
+  personalDataErasedAt: string | null;
 }
 
 /** A failure the core reports by name; each surface turns the code into its own envelope. */

@@ -67,6 +67,8 @@ export interface StatusReport {
   /** While running: the read-only live view of the run, for the user to watch. */
   sessionUrl?: string | null;
   reason?: string;
+  /** A final job whose traveller data was erased (jobs/retention.ts): when. */
+  personalDataErasedAt?: string;
 }
 
 /**
@@ -76,7 +78,15 @@ export interface StatusReport {
  */
 export function statusReport(job: Job, handoffUrl: string | null, sessionUrl: string | null = null): StatusReport {
   const status = mcpStatus(job.status);
-  const base = { jobId: job.jobId, status, scenario: job.scenario, summary: job.summary, updatedAt: job.updatedAt, nextPollSeconds: nextPollSeconds(status) };
+  const base = {
+    jobId: job.jobId,
+    status,
+    scenario: job.scenario,
+    summary: job.summary,
+    updatedAt: job.updatedAt,
+    nextPollSeconds: nextPollSeconds(status),
+    ...(job.personalDataErasedAt ? { personalDataErasedAt: job.personalDataErasedAt } : {}),
+  };
   switch (status) {
     case 'queued':
       return { ...base, instruction: 'The booking is queued and will start within seconds. Call get_job_status again in 15 seconds.' };

@@ -47,6 +47,8 @@ export function bookingItem(booking: Booking, links: JobLinks, now = new Date(),
     held: paused || job.status === 'completed' ? describeHeld(job, events) : null,
     timeline: timeline(events),
     evidence: hasEvidence ? evidenceLinks(job.jobId) : null,
+    // The traveller's details were erased after the retention period (jobs/retention.ts).
+    erasedAt: job.personalDataErasedAt ? when(job.personalDataErasedAt) : null,
   };
 }
 

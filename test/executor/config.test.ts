@@ -43,6 +43,10 @@ describe('executor configuration', () => {
   test('bad values name their variable', () => {
     assert.throws(() => loadConfig({ PROVIDER_URL_TEMPLATE: 'http://example.com' }), /PROVIDER_URL_TEMPLATE: must be an http\(s\) URL containing \{provider\}/);
     assert.throws(() => loadConfig({ HOLD_SECONDS: '0' }), /HOLD_SECONDS/);
+    // Traveller data is kept 30 days after a job is final unless set otherwise; at least a day.
+    assert.equal(loadConfig({}).JOB_PERSONAL_DATA_RETENTION_DAYS, 30);
+    assert.equal(loadConfig({ JOB_PERSONAL_DATA_RETENTION_DAYS: '90' }).JOB_PERSONAL_DATA_RETENTION_DAYS, 90);
+    for (const bad of ['0', '-1', '1.5', 'forever', '3651']) assert.throws(() => loadConfig({ JOB_PERSONAL_DATA_RETENTION_DAYS: bad }), /JOB_PERSONAL_DATA_RETENTION_DAYS/);
     assert.throws(() => loadConfig({ BROWSER_WS_ENDPOINT: 'ftp://x' }), /BROWSER_WS_ENDPOINT/);
   });
 });

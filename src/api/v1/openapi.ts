@@ -286,7 +286,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'deleteProfile',
     tag: 'Profiles',
     summary: 'Delete a stored profile',
-    description: 'Jobs already created with it keep their copy of the profile.',
+    description: 'The profile is deleted from the database. Jobs already created with it keep their copy until their traveller data is erased (JOB_PERSONAL_DATA_RETENTION_DAYS after they end).',
     parameters: [profileIdParam],
     success: { status: 204, description: 'Deleted' },
     errors: ['profile_not_found'],

@@ -29,6 +29,7 @@ export function presentJob(job: Job, decisionLog: AuditEvent[], links: JobLinks)
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     completedAt: job.completedAt,
+    ...(job.personalDataErasedAt ? { personalDataErasedAt: job.personalDataErasedAt } : {}),
     ...(job.status === 'error' ? { error: job.error ?? { reason: 'unknown' } } : {}),
     _links: jobLinks(job.jobId),
   };

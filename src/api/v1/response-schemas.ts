@@ -50,6 +50,9 @@ export const executionJobSchema = z
     createdAt: isoTime,
     updatedAt: isoTime,
     completedAt: isoTime.nullable().describe('When the job reached a terminal status'),
+    personalDataErasedAt: isoTime
+      .optional()
+      .describe("Present once the traveller's personal data was erased from the job (JOB_PERSONAL_DATA_RETENTION_DAYS after it ended): the summary, decision log and error then read [erased] where they quoted it"),
     error: z.record(z.string(), z.unknown()).optional().describe('Present on status error: what went wrong, as an object with at least `reason`'),
     _links: jobLinksSchema,
   })

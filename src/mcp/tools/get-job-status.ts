@@ -24,6 +24,7 @@ const output = z
     holdExpiresAt: z.iso.datetime().nullable().optional().describe('On paused_payment: when the provider releases the held booking'),
     sessionUrl: z.url().nullable().optional().describe('On running: a read-only live view of the booking in progress, for the user to watch (null once the run ends)'),
     reason: z.string().optional().describe('On error, captcha and needs_login: why, e.g. no_availability'),
+    personalDataErasedAt: z.iso.datetime().optional().describe('Present once the traveller\'s personal data was erased from the finished job: the summary reads [erased] where it quoted it'),
   })
   .strict();
 
