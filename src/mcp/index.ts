@@ -111,7 +111,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
       const principal = await authenticateBearer(services.db, request.headers.authorization, resource);
       // An API key shares one allowance with its REST calls; an OAuth client's users share the client's.
       const [limit, subject, who] = principal.kind === 'api_key' ? [keyLimit, String(principal.apiKeyId), 'API key'] : [clientLimit, principal.clientId, 'OAuth client'];
-      reply.headers(rateLimitHeaders(limit, await countRequest(services.db, limit, subject, who)));
+      reply.headers(rateLimitHeaders(limit, countRequest(services.db, limit, subject, who)));
       (request as WithState)[STATE] = { caller: callerOf(principal), mode: 'json' };
     } catch (error) {
       if (error instanceof AuthError) throw fromAuthError(error, services.config.BASE_URL);

@@ -23,6 +23,7 @@ describe('the confirmation code read from the page', () => {
   test('an all-letter PNR right after its label (any draw of letters, such as FXXVHM)', () => {
     assert.equal(confirmationCode(page('Booking Confirmed', 'Your flight is booked. Booking reference (PNR): FXXVHM Outbound LHR to JFK'), false), 'FXXVHM');
     assert.equal(confirmationCode(page('Booking Confirmed', 'PNR: QWERTY'), false), 'QWERTY');
+    assert.equal(confirmationCode(page('Order Confirmed', 'Thank you — order confirmed. Your order code: EGQWERTYUP'), false), 'EGQWERTYUP');
   });
 
   test('a code with digits wins over an all-letter word met first', () => {

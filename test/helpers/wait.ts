@@ -10,3 +10,12 @@ export async function until(what: string, condition: () => boolean | Promise<boo
     if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
   }
 }
+
+/**
+ * Waits, if need be, until at least `needMs` of the current wall-clock minute remain: per-minute
+ * limits count in fixed minutes, and a test that counts to a limit must not see the window restart.
+ */
+export async function withinOneMinuteWindow(needMs: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

@@ -4,6 +4,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { call } from '../helpers/http.ts';
+import { withinOneMinuteWindow } from '../helpers/wait.ts';
 import { bookingArguments, mcpClient, textOf } from '../helpers/mcp.ts';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 
@@ -81,6 +82,7 @@ describe('the per-minute request limit of an API key, shared by REST and MCP', (
   after(() => service?.close());
 
   test('every answer says what is left; beyond the limit REST is 429 rate_limited and MCP 429 too, with Retry-After; another key is not affected', async () => {
+    await withinOneMinuteWindow(20_000);
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
       const reply = await call(service.url, 'GET', '/api/v1/metrics/providers/tablebook', { key });

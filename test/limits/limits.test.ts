@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { call } from '../helpers/http.ts';
+import { withinOneMinuteWindow } from '../helpers/wait.ts';
 import { discover, insecure, launchChromium, obtainAccessToken, postForm, registerClient, type RegisteredClient } from '../helpers/oauth.ts';
+import { requestCounterOf } from '../../src/limits/batched.ts';
 import { hit, purgeExpired } from '../../src/limits/counter.ts';
 import { dropSchemas } from '../../src/db/index.ts';
 import { sql } from 'kysely';
@@ -97,7 +100,7 @@ describe('two nodes on one PostgreSQL schema grant one allowance', { skip: postg
   let nodes: TestService[] = [];
   let target: RegisteredClient;
   before(async () => {
-    const env = { DATABASE_SCHEMA: schema, OAUTH_REGISTER_RATE_LIMIT: '3' };
+    const env = { DATABASE_SCHEMA: schema, OAUTH_REGISTER_RATE_LIMIT: '3', API_KEY_RATE_LIMIT: '6' };
     // One after the other: the first creates the schema and runs the migrations.
     nodes.push(await startTestService(postgres!.url, env));
     nodes.push(await startTestService(postgres!.url, env));
@@ -127,6 +130,20 @@ describe('two nodes on one PostgreSQL schema grant one allowance', { skip: postg
     }
     // The first of the three went to the client registered before.
     assert.deepEqual(statuses, [201, 201, 429, 429, 429]);
+  });
+
+  test('an API key\'s requests: 6 a minute in all, whichever node is asked', async () => {
+    const key = await nodes[0]!.mintKey();
+    await withinOneMinuteWindow(20_000);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await call(nodes[i % 2]!.url, 'GET', '/api/v1/metrics/providers/tablebook', { key })).status);
+      // Each node adds its counts to the shared row and reads back the total every 250 ms while it
+      // is asked; done here at once (twice round: every node adds, then every node reads the sum),
+      // as a client's requests a moment apart find it.
+      for (const node of [...nodes, ...nodes]) await requestCounterOf(node.services.db).flush();
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429]);
   });
 
   test('client-authentication failures: 10 in all across both nodes', async () => {

@@ -22,7 +22,7 @@ export function apiKeyHook(services: Services) {
     const token = parseBearer(request.headers.authorization);
     const principal = await authenticateApiKey(services.db, token);
     // Counted once authenticated, so nobody can spend a key's allowance without the key.
-    reply.headers(rateLimitHeaders(limit, await countRequest(services.db, limit, String(principal.apiKeyId), 'API key')));
+    reply.headers(rateLimitHeaders(limit, countRequest(services.db, limit, String(principal.apiKeyId), 'API key')));
     (request as WithPrincipal)[PRINCIPAL] = principal;
   };
 }

@@ -16,7 +16,7 @@ function plausible(code: string, labelled: boolean): boolean {
   // Codes carry a digit or a dash ("TB-7KQ2XM", "RMY-TCNH-ZQVL"); a shouted word is not one. An
   // all-letter code (an airline PNR such as "FXXVHM") counts only right after its label's colon.
   if (/[\d-]/.test(code)) return true;
-  return labelled && code.length >= 5 && code.length <= 8 && !STATUS_WORDS.test(code);
+  return labelled && code.length >= 5 && code.length <= 12 && !STATUS_WORDS.test(code);
 }
 
 export function confirmationCode(s: Snapshot, cardFieldShown: boolean): string | null {
