@@ -73,3 +73,19 @@ export function textOf(result: Record<string, unknown>): any {
   const content = result.content as Array<{ type: string; text?: string }>;
   return JSON.parse(content.find((c) => c.type === 'text')!.text!);
 }
+
+/** The current MCP revision, served statelessly beside the 2025 ones. */
+export const MODERN_REVISION = '2026-07-28';
+
+/** A hand-written request of the current revision: the envelope in _meta and the standard headers. */
+export function modernRequest(method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) {
+  return {
+    body: {
+      jsonrpc: '2.0',
+      id: 7,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_REVISION, 'io.modelcontextprotocol/clientCapabilities': {}, ...meta } },
+    },
+    headers: { 'mcp-protocol-version': String(meta['io.modelcontextprotocol/protocolVersion'] ?? MODERN_REVISION), 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}) },
+  };
+}

@@ -2,12 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { bookingArguments, INITIALIZE, mcpClient, rpc, textOf } from '../helpers/mcp.ts';
+import { bookingArguments, INITIALIZE, mcpClient, modernRequest, MODERN_REVISION, rpc, textOf } from '../helpers/mcp.ts';
 
 // Protocol revision 2026-07-28 beside the 2025 ones on the one endpoint. The storage is not what
 // these test (the tools are the same core calls as under 2025-06-18), so PGlite only.
 
-const MODERN = '2026-07-28';
+const MODERN = MODERN_REVISION;
 const TOOL_NAMES = ['book_restaurant', 'book_hotel', 'book_flight', 'book_activity', 'get_job_status', 'get_job_audit'];
 
 /** The SDK v2 client, pinned to the current revision (no initialize, no fallback). */
@@ -18,18 +18,6 @@ async function modernClient(baseUrl: string, bearer: string) {
   return client;
 }
 
-/** A hand-written request of the current revision: the envelope in _meta and the standard headers. */
-function modernRequest(method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) {
-  return {
-    body: {
-      jsonrpc: '2.0',
-      id: 7,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, ...meta } },
-    },
-    headers: { 'mcp-protocol-version': String(meta['io.modelcontextprotocol/protocolVersion'] ?? MODERN), 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}) },
-  };
-}
 
 describe('POST /api/mcp under revision 2026-07-28 (SDK v2 client) beside the 2025 revisions', () => {
   let service: TestService;

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { bookingArguments, mcpClient, rpc, textOf } from '../helpers/mcp.ts';
+import { bookingArguments, mcpClient, modernRequest, rpc, textOf } from '../helpers/mcp.ts';
 import { launchChromium, obtainAccessToken, REDIRECT_URI, signedInContext } from '../helpers/oauth.ts';
 
 /**
@@ -140,6 +140,19 @@ for (const backend of BACKENDS) {
       } finally {
         await client.close();
       }
+    });
+
+    test('under revision 2026-07-28 too, a read-only token gets 403 insufficient_scope for a booking tool, and nothing is created', async () => {
+      const readOnly = await obtainAccessToken(service, { scope: 'read', email: 'modern-reader@example.com', browser });
+      const call = modernRequest('tools/call', { name: 'book_restaurant', arguments: bookingArguments().book_restaurant });
+      const raw = await rpc(service.url, call.body, { bearer: readOnly.accessToken, headers: call.headers });
+      assert.equal(raw.status, 403);
+      assert.equal(raw.headers.get('www-authenticate'), 'Bearer realm="service-mcp", error="insufficient_scope", scope="book"');
+      assert.deepEqual(raw.body, { error: 'insufficient_scope', message: 'Tool book_restaurant requires book scope; this token has [read].' });
+      const listed = modernRequest('tools/list');
+      assert.equal((await rpc(service.url, listed.body, { bearer: readOnly.accessToken, headers: listed.headers })).status, 200, 'listing needs no scope');
+      const jobs = await service.services.db.selectFrom('jobs as j').innerJoin('users as u', 'u.id', 'j.owner_user_id').select('j.id').where('u.email', '=', 'modern-reader@example.com').execute();
+      assert.deepEqual(jobs, []);
     });
 
     test('a read-only token lists and reads but gets 403 insufficient_scope for a booking tool, exactly as the contract words it', async () => {
