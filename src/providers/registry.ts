@@ -36,6 +36,8 @@ export interface Provider {
   priority: number;
   mode: ProviderMode;
   builtIn: boolean;
+  /** When a registered provider was added; absent for a built-in. */
+  createdAt?: Date;
 }
 
 export const DRIVERS: Readonly<Record<ProviderId, Driver>> = { tablebook, dinenow, staysearch, roomly, skyfare, jetdeck, tixhub, eventgo };
@@ -91,7 +93,7 @@ export async function refreshProviderNames(db: Kysely<DB>): Promise<void> {
 export async function loadProviders(db: Kysely<DB>): Promise<Provider[]> {
   const rows = await db.selectFrom('providers').selectAll().orderBy('created_at').orderBy('id').execute();
   remember(rows);
-  const registered: Provider[] = rows.map((r) => ({ id: r.id, name: r.name, scenario: r.scenario as Scenario, driver: r.driver, startUrl: r.start_url, priority: r.priority, mode: r.mode, builtIn: false }));
+  const registered: Provider[] = rows.map((r) => ({ id: r.id, name: r.name, scenario: r.scenario as Scenario, driver: r.driver, startUrl: r.start_url, priority: r.priority, mode: r.mode, builtIn: false, createdAt: r.created_at }));
   // A stable sort: built-ins (listed first) before registered ones of equal priority, those in the order added.
   return [...BUILT_IN_PROVIDERS, ...registered].sort((a, b) => a.priority - b.priority);
 }

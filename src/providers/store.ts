@@ -27,7 +27,7 @@ export interface NewProvider {
   mode?: string;
 }
 
-export interface ProviderView extends Provider {
+export interface ProviderView extends Omit<Provider, 'createdAt'> {
   /** When it was registered (null for a built-in). */
   createdAt: string | null;
 }
@@ -110,8 +110,7 @@ export async function addProvider(db: Kysely<DB>, input: NewProvider, policy: Ad
 }
 
 export async function listProviders(db: Kysely<DB>): Promise<ProviderView[]> {
-  const created = new Map((await db.selectFrom('providers').select(['id', 'created_at']).execute()).map((r) => [r.id, r.created_at.toISOString()]));
-  return (await loadProviders(db)).map((p) => ({ ...p, createdAt: created.get(p.id) ?? null }));
+  return (await loadProviders(db)).map((p) => ({ ...p, createdAt: p.createdAt?.toISOString() ?? null }));
 }
 
 export type RemoveResult = 'removed' | 'built_in' | 'unknown';
