@@ -8,7 +8,7 @@ import type { FieldInfo } from './snapshot.ts';
 
 export type Concept =
   | 'venue' | 'city' | 'date' | 'checkIn' | 'checkOut' | 'time' | 'quantity' | 'origin' | 'destination' | 'airline' | 'departureTime' | 'cabin' | 'seatType' | 'roomPreference'
-  | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'bday' | 'passportNumber' | 'passportCountry' | 'knownTraveler';
+  | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'bday' | 'bdayDay' | 'bdayMonth' | 'bdayYear' | 'passportNumber' | 'passportCountry' | 'nationality' | 'knownTraveler';
 
 interface Rule {
   concept: Concept;
@@ -59,9 +59,17 @@ const GUEST_RULES: Rule[] = [
   { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: /\b(phone|mobile|telephone|tel|cell)\b/ },
   { concept: 'givenName', tokens: ['given-name'], words: /\b(first ?name|given ?names?|forename|first)\b/ },
   { concept: 'familyName', tokens: ['family-name'], words: /\b(last ?name|surname|family ?name|last)\b/ },
+  // A date of birth asked in three parts (the bday-day, bday-month, bday-year tokens, or Day, Month and
+  // Year under a "Date of birth" legend) before the whole one, so that a part is never given the whole date.
+  { concept: 'bdayDay', tokens: ['bday-day'], words: /\b(birth|dob|born)\b.*\b(day|dd)\b|\b(day|dd)\b.*\b(birth|dob|born)\b/ },
+  { concept: 'bdayMonth', tokens: ['bday-month'], words: /\b(birth|dob|born)\b.*\b(month|mm)\b|\b(month|mm)\b.*\b(birth|dob|born)\b/ },
+  { concept: 'bdayYear', tokens: ['bday-year'], words: /\b(birth|dob|born)\b.*\b(year|yyyy|yy)\b|\b(year|yyyy|yy)\b.*\b(birth|dob|born)\b/ },
   { concept: 'bday', tokens: ['bday'], words: /\b(birth|dob|born)\b/ },
   { concept: 'passportNumber', words: /\b(passport|document) ?(number|no|#)?\b|\bpassport\b/, not: /\b(country|issu\w*|expir\w*|nationality)\b/ },
-  { concept: 'passportCountry', tokens: ['country', 'country-name'], words: /\b(country|nationality|issued by|issuing)\b/ },
+  // Nationality and the passport's issuing country are two questions (both answered with the
+  // passport's country): the `country` token is the one a nationality list usually carries.
+  { concept: 'nationality', tokens: ['country', 'country-name'], words: /\b(nationality|citizenship|citizen)\b/ },
+  { concept: 'passportCountry', words: /\b(country|issued by|issuing|issuer|issue)\b/, not: /\b(nationality|citizenship|dial\w*|calling|phone|mobile|tel)\b/ },
   { concept: 'knownTraveler', words: /\b(known travell?er|ktn|redress)\b/ },
   { concept: 'fullName', tokens: ['name'], words: /\b(full name|your name|name)\b/, not: /\b(first|last|given|family|sur|user|card|company|hotel|restaurant|event)/ },
 ];
@@ -144,7 +152,10 @@ export function guestValue(t: Traveller, concept: Concept): string | undefined {
     case 'tel': return t.phone;
     case 'bday': return t.birthDate;
     case 'passportNumber': return t.passportNumber;
-    case 'passportCountry': return t.passportCountry;
+    case 'passportCountry': case 'nationality': return t.passportCountry;
+    case 'bdayDay': return t.birthDate?.slice(8, 10) || undefined;
+    case 'bdayMonth': return t.birthDate?.slice(5, 7) || undefined;
+    case 'bdayYear': return t.birthDate?.slice(0, 4) || undefined;
     case 'knownTraveler': return t.knownTravelerNumber;
     default: return undefined;
   }
@@ -152,8 +163,74 @@ export function guestValue(t: Traveller, concept: Concept): string | undefined {
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
+/** ISO 3166 alpha-2 codes whose English name sites also write otherwise. */
+const COUNTRY_ALIASES: Record<string, string[]> = {
+  GB: ['United Kingdom', 'Great Britain', 'UK', 'Britain'],
+  US: ['United States', 'United States of America', 'USA'],
+  NL: ['Netherlands', 'The Netherlands', 'Holland'],
+  KR: ['South Korea', 'Korea, Republic of', 'Republic of Korea'],
+  CZ: ['Czechia', 'Czech Republic'],
+  TR: ['Türkiye', 'Turkey'],
+  AE: ['United Arab Emirates', 'UAE'],
+  RU: ['Russia', 'Russian Federation'],
+};
+
+/** The names a country's ISO 3166 alpha-2 code goes by in English (Intl's first), or [] for a code it does not know. */
+export function countryNames(code: string): string[] {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper)) return [];
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' }).of(upper);
+  } catch {
+    name = undefined;
+  }
+  return [...new Set([...(name ? [name] : []), ...(COUNTRY_ALIASES[upper] ?? [])])];
+}
+
+/**
+ * The option of a country list for an ISO 3166 alpha-2 code: by the code as its value or text, else
+ * by the country's name (whole, then an option that starts with it). Never by a prefix of the code
+ * ("IN" is not Indonesia).
+ */
+export function countryOption(f: FieldInfo, code: string): string | null {
+  const options = f.options.filter((o) => !o.disabled && o.value !== '');
+  const want = code.trim().toLowerCase();
+  const byCode = options.find((o) => o.value.toLowerCase() === want) ?? options.find((o) => o.text.toLowerCase() === want);
+  if (byCode) return byCode.value;
+  const names = countryNames(code).map((n) => n.toLowerCase());
+  for (const name of names) {
+    const hit = options.find((o) => o.text.toLowerCase() === name || o.value.toLowerCase() === name);
+    if (hit) return hit.value;
+  }
+  for (const name of names) {
+    const hit = options.find((o) => name.length >= 4 && o.text.toLowerCase().startsWith(name));
+    if (hit) return hit.value;
+  }
+  return null;
+}
+
+/** A part of a date (day, month, year) as a list or a box takes it: "05", "5", "May", "May" in short. */
+export function datePartFor(f: FieldInfo, part: 'day' | 'month' | 'year', value: string): string | null {
+  const n = Number.parseInt(value, 10);
+  if (!Number.isFinite(n)) return null;
+  if (f.tag !== 'select') return part === 'year' ? value : String(n).padStart(2, '0');
+  const options = f.options.filter((o) => !o.disabled && o.value !== '');
+  const padded = part === 'year' ? value : String(n).padStart(2, '0');
+  const numeric = options.find((o) => o.value === padded || o.value === String(n)) ?? options.find((o) => o.text === padded || o.text === String(n));
+  if (numeric) return numeric.value;
+  if (part === 'month') {
+    const name = MONTHS[n - 1];
+    const hit = name ? options.find((o) => o.text.toLowerCase() === name || o.text.toLowerCase().startsWith(name.slice(0, 3))) : undefined;
+    if (hit) return hit.value;
+  }
+  return null;
+}
+
 /** A value as the field takes it: ISO dates into date inputs, the site's own pattern for text dates, a list's option by value or text. */
-export function valueFor(f: FieldInfo, value: string): string | null {
+export function valueFor(f: FieldInfo, value: string, concept?: Concept): string | null {
+  if (concept === 'bdayDay' || concept === 'bdayMonth' || concept === 'bdayYear') return datePartFor(f, concept === 'bdayDay' ? 'day' : concept === 'bdayMonth' ? 'month' : 'year', value);
+  if ((concept === 'passportCountry' || concept === 'nationality') && f.tag === 'select') return countryOption(f, value);
   if (f.tag === 'select') return optionFor(f, value);
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (iso && f.type !== 'date') {

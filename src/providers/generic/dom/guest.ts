@@ -37,7 +37,7 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
     // One traveller: the first field of each kind is theirs (the lead passenger, the booker).
     // Email is asked twice on many forms ("confirm your email"): every email field takes it.
     for (const field of concept === 'email' ? fields : fields.slice(0, 1)) {
-      const v = valueFor(field, value);
+      const v = valueFor(field, value, concept);
       if (v !== null) typed.push([field.sel, v]);
     }
   }

@@ -172,7 +172,17 @@ export const domStrategy: Strategy = {
     const control = (card && card.form >= 0 ? usable.find((c) => c.form === card.form && c.submits) : undefined)
       ?? usable.find((c) => /\b(pay|purchase|place order|complete|buy|book|confirm)\b/i.test(c.text))
       ?? usable.find((c) => c.submits);
-    if (!control) throw new NotUnderstood('payment', ctx.page.url(), 'the Pay button', evidence(s));
+    if (!control) {
+      // The card form is a payment partner's frame with its own Pay button (hosted fields, another
+      // origin): going on means going into that frame, which the guard refuses at its code field.
+      const field = await cardField(ctx.page, s);
+      const frame = field ? s.frames.find((f) => f.sel === field) : undefined;
+      if (frame) {
+        await ctx.page.press(frame.sel, `pay in the payment frame${frame.title ? ` (${frame.title})` : ''}`);
+        return;
+      }
+      throw new NotUnderstood('payment', ctx.page.url(), 'the Pay button', evidence(s));
+    }
     await ctx.page.press(control.sel, `pay (${control.text})`);
   },
 

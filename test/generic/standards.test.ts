@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { CardStepReached, GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { domStrategy } from '../../src/providers/generic/dom/index.ts';
+import { fillGuest } from '../../src/providers/generic/dom/guest.ts';
+import type { StepContext } from '../../src/providers/generic/strategy.ts';
+import { guardedContext, launch, type Guarded } from '../guard/attacks.ts';
+import { TRAVELLER } from './harness.ts';
+
+// General rules of the page-reading strategy, each on a small page of its own: what a form built on
+// web standards asks (autocomplete tokens, labels, legends, country lists) and what the driver puts
+// in it. The pages are no site's: each is the standard habit alone.
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const SENT = `<script>document.addEventListener('submit', (e) => { e.preventDefault(); window.sent = Object.fromEntries(new FormData(e.target)); });</script>`;
+
+async function open(html: string): Promise<Guarded & { g: GuardedPage }> {
+  const guarded = await guardedContext(browser);
+  await guarded.page.setContent(`<!doctype html><html lang="en"><body>${html}${SENT}</body></html>`);
+  return { ...guarded, g: new GuardedPage(guarded.page, guarded.log, { timeoutMs: 10_000 }) };
+}
+
+const sent = (page: Page) => page.evaluate(() => (window as unknown as { sent?: Record<string, string> }).sent ?? null);
+
+const COUNTRIES = (values: 'code' | 'name') => [['FR', 'France'], ['DE', 'Germany'], ['IN', 'India'], ['ID', 'Indonesia'], ['GB', 'United Kingdom'], ['US', 'United States']]
+  .map(([code, name]) => `<option value="${values === 'code' ? code : name}">${name}</option>`).join('');
+
+describe('the generic driver reads forms by web standards', () => {
+  test('a date of birth in three lists by the bday-day, bday-month and bday-year tokens; nationality by the country token and the passport\'s issuing country by its label', async () => {
+    const { context, g, page } = await open(`<form>
+<label for="first">First name</label><input id="first" name="first" autocomplete="section-p1 given-name">
+<label for="last">Surname</label><input id="last" name="last" autocomplete="section-p1 family-name">
+<fieldset><legend>Date of birth</legend>
+<label for="d">Day</label><select id="d" name="d" autocomplete="section-p1 bday-day"><option value="">DD</option>${Array.from({ length: 31 }, (_, i) => `<option value="${i + 1}">${i + 1}</option>`).join('')}</select>
+<label for="m">Month</label><select id="m" name="m" autocomplete="section-p1 bday-month"><option value="">MM</option>${['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'].map((n, i) => `<option value="${String(i + 1).padStart(2, '0')}">${n}</option>`).join('')}</select>
+<label for="y">Year</label><select id="y" name="y" autocomplete="section-p1 bday-year"><option value="">YYYY</option>${Array.from({ length: 100 }, (_, i) => `<option>${2026 - i}</option>`).join('')}</select>
+</fieldset>
+<label for="nat">Nationality</label><select id="nat" name="nat" autocomplete="section-p1 country"><option value="">Select</option>${COUNTRIES('code')}</select>
+<label for="pp">Passport number</label><input id="pp" name="pp">
+<label for="iss">Passport issuing country</label><select id="iss" name="iss"><option value="">Select</option>${COUNTRIES('name')}</select>
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email">
+<button type="submit">Continue</button></form>`);
+    try {
+      await fillGuest(g, { ...TRAVELLER, birthDate: '1985-03-07', passportCountry: 'GB' });
+      assert.deepEqual(await sent(page), { first: 'Ada', last: 'Lovelace', d: '7', m: '03', y: '1985', nat: 'GB', pp: 'P1234567', iss: 'United Kingdom', email: 'ada@example.com' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a date of birth in three boxes named by a "Date of birth" legend takes day, month and year; a country list by name is never matched by a prefix of the code', async () => {
+    const { context, g, page } = await open(`<form>
+<label>Full name <input name="name" autocomplete="name"></label>
+<fieldset><legend>Date of birth</legend><label>Day <input name="dob_d" placeholder="DD" size="2"></label><label>Month <input name="dob_m" placeholder="MM" size="2"></label><label>Year <input name="dob_y" placeholder="YYYY" size="4"></label></fieldset>
+<label>Country of issue <select name="issuer"><option value="">Choose</option>${COUNTRIES('name')}</select></label>
+<label>Email <input name="email" type="email"></label>
+<button>Next</button></form>`);
+    try {
+      await fillGuest(g, { ...TRAVELLER, birthDate: '1990-11-05', passportCountry: 'IN' });
+      assert.deepEqual(await sent(page), { name: 'Ada Lovelace', dob_d: '05', dob_m: '11', dob_y: '1990', issuer: 'India', email: 'ada@example.com' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a payment partner\'s frame with its own Pay button and nothing to press on the page: Pay goes into the frame and the guard pauses at its code field', async () => {
+    const { context, g, page } = await open(`<h1>Payment</h1><p>Total €40.00</p><iframe title="Secure payment" srcdoc="<form><label for=cvc>Security code</label><input id=cvc autocomplete=cc-csc><button>Pay €40.00</button></form>"></iframe>`);
+    try {
+      await page.frameLocator('iframe').locator('#cvc').waitFor();
+      const ctx: StepContext = { page: g, provider: { id: 'x', name: 'X', scenario: 'restaurant', startUrl: 'about:blank' }, state: { notes: new Map() } };
+      const found = await domStrategy.payment!(ctx);
+      assert.ok(found && typeof found === 'object' && found.cardField, 'the payment page is recognised by the frame\'s code field');
+      await assert.rejects(domStrategy.pay!(ctx) as Promise<unknown>, (e) => e instanceof CardStepReached);
+    } finally {
+      await context.close();
+    }
+  });
+});
