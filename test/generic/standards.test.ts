@@ -71,6 +71,20 @@ describe('the generic driver reads forms by web standards', () => {
     }
   });
 
+  test('a calling code asked apart (tel-country-code) takes the code and the phone box the number without it', async () => {
+    const { context, g, page } = await open(`<form>
+<label for="fn">First name</label><input id="fn" name="fn" autocomplete="given-name"><label for="ln">Last name</label><input id="ln" name="ln" autocomplete="family-name">
+<label for="cc">Country/Territory code</label><select id="cc" name="cc" autocomplete="tel-country-code"><option value="1">United States +1</option><option value="44">United Kingdom +44</option><option value="33">France +33</option></select>
+<label for="ph">Phone number</label><input id="ph" name="ph" type="tel" autocomplete="tel-national">
+<button>Continue</button></form>`);
+    try {
+      await fillGuest(g, TRAVELLER);
+      assert.deepEqual(await sent(page), { fn: 'Ada', ln: 'Lovelace', cc: '44', ph: '2079460000' });
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a payment partner\'s frame with its own Pay button and nothing to press on the page: Pay goes into the frame and the guard pauses at its code field', async () => {
     const { context, g, page } = await open(`<h1>Payment</h1><p>Total €40.00</p><iframe title="Secure payment" srcdoc="<form><label for=cvc>Security code</label><input id=cvc autocomplete=cc-csc><button>Pay €40.00</button></form>"></iframe>`);
     try {

@@ -8,7 +8,7 @@ import type { FieldInfo } from './snapshot.ts';
 
 export type Concept =
   | 'venue' | 'city' | 'date' | 'checkIn' | 'checkOut' | 'time' | 'quantity' | 'origin' | 'destination' | 'airline' | 'departureTime' | 'cabin' | 'seatType' | 'roomPreference'
-  | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'bday' | 'bdayDay' | 'bdayMonth' | 'bdayYear' | 'passportNumber' | 'passportCountry' | 'nationality' | 'knownTraveler';
+  | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'telCountryCode' | 'bday' | 'bdayDay' | 'bdayMonth' | 'bdayYear' | 'passportNumber' | 'passportCountry' | 'nationality' | 'knownTraveler';
 
 interface Rule {
   concept: Concept;
@@ -56,6 +56,8 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
 
 const GUEST_RULES: Rule[] = [
   { concept: 'email', tokens: ['email'], types: ['email'], words: /\be ?mail\b/ },
+  // The phone's calling code asked apart (a list of "+44"…): the number then goes in without it.
+  { concept: 'telCountryCode', tokens: ['tel-country-code'], words: /\b(country ?(\/ ?territory )?code|dial(l?ing)? code|calling code|country prefix)\b/ },
   { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: /\b(phone|mobile|telephone|tel|cell)\b/ },
   { concept: 'givenName', tokens: ['given-name'], words: /\b(first ?name|given ?names?|forename|first)\b/ },
   { concept: 'familyName', tokens: ['family-name'], words: /\b(last ?name|surname|family ?name|last)\b/ },
@@ -162,6 +164,26 @@ export function guestValue(t: Traveller, concept: Concept): string | undefined {
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/**
+ * A phone number in international form split for a form that asks the calling code apart: the
+ * code's option (by "+44" in its text, or digits as its value, the longest that starts the number)
+ * and the rest of the number. Null when the number is not international or no option of a list fits.
+ */
+export function splitPhone(phone: string, codeField: FieldInfo): { code: string; national: string } | null {
+  const m = /^\s*(?:\+|00)\s*(\d[\d\s().-]*)$/.exec(phone);
+  if (!m) return null;
+  const digits = m[1]!.replace(/\D/g, '');
+  let best: { value: string; code: string } | null = null;
+  for (const o of codeField.options) {
+    if (o.disabled || o.value === '') continue;
+    const code = /\+\s?(\d{1,4})\b/.exec(o.text)?.[1] ?? /^\+?(\d{1,4})$/.exec(o.value.trim())?.[1];
+    if (code && digits.startsWith(code) && (!best || code.length > best.code.length)) best = { value: o.value, code };
+  }
+  // (A free box for the code is left to the number in full: where its code ends is not knowable.)
+  if (!best) return null;
+  return { code: best.value, national: digits.slice(best.code.length) };
+}
 
 /** ISO 3166 alpha-2 codes whose English name sites also write otherwise. */
 const COUNTRY_ALIASES: Record<string, string[]> = {

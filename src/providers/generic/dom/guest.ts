@@ -1,6 +1,6 @@
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { Traveller } from '../../types.ts';
-import { assign, fillable, guestRules, guestValue, valueFor } from './fields.ts';
+import { assign, fillable, guestRules, guestValue, splitPhone, valueFor } from './fields.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { clearOverlays } from './overlays.ts';
 import { describeFields, submitOf } from './search.ts';
@@ -31,8 +31,11 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
   if (!found) throw new NotUnderstood('guest details', page.url(), 'a form asking for the guest (name, email, phone by autocomplete token or label)', describeFields(s));
   const assigned = assign(found.fields.filter(fillable), guestRules());
   const typed: Array<[string, string]> = [];
+  // A calling code asked apart: the code goes in its own field and the number without it.
+  const codeField = assigned.get('telCountryCode')?.[0];
+  const split = codeField && traveller.phone ? splitPhone(traveller.phone, codeField) : null;
   for (const [concept, fields] of assigned) {
-    const value = guestValue(traveller, concept);
+    const value = split && concept === 'tel' ? split.national : split && concept === 'telCountryCode' ? split.code : guestValue(traveller, concept);
     if (value === undefined || value === '') continue;
     // One traveller: the first field of each kind is theirs (the lead passenger, the booker).
     // Email is asked twice on many forms ("confirm your email"): every email field takes it.

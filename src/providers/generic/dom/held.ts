@@ -15,7 +15,7 @@ const QUANTITY = /\b(party|party size|guests?|people|persons?|adults?|passengers
 const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|table|category)\b/i;
 const PRICE = /\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/i;
 const PERSONAL = /\b(name|e-?mail|phone|mobile|tel|contact|buyer|attendee|lead guest|passenger \d+|requests?|notes?|address|born|passport)\b/i;
-const GENERIC_HEADING = /\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire)\b/i;
+const GENERIC_HEADING = /\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire|guests?|travell?ers?|passengers?|contact|who)\b/i;
 const CARD_BRAND = /\b(visa|mastercard|master card|amex|american express|discover|diners club|jcb|maestro)\b[^\n]{0,16}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const CARD_ON_FILE = /\bcard\b[^\n]{0,24}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const UNIT: Record<Scenario, string> = { restaurant: 'guests', hotel: 'adults', flight: 'passengers', activity: 'tickets' };
@@ -75,7 +75,7 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   const prices = pairsMatching(s, PRICE).filter((p) => priceIn(p.value));
 
   let venue = fromData.venue ?? venues.map((p) => p.value).join(', ');
-  if (!venue) venue = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? '';
+  if (!venue) venue = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? summaryLead(s);
 
   let when = fromData.when ?? whens.filter((p) => datesIn(p.value).length || timesIn(p.value).length).map((p) => p.value).join(' · ');
   if (!datesIn(when).length) {
@@ -84,7 +84,13 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
     const first = datesIn(text)[0];
     if (first) {
       const at = indexOfDate(text);
-      when = [when, text.slice(at, at + 60).trim()].filter(Boolean).join(' · ');
+      let window = text.slice(at, at + 60);
+      // The time may come a line further ("15 December 2026 · NA 168 departs 6:00 AM"): up to it, when near.
+      if (!timesIn(window).length) {
+        const later = /\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\.?)?/i.exec(text.slice(at + 60, at + 200));
+        if (later) window = text.slice(at, at + 60 + later.index + later[0].length);
+      }
+      when = [when, window.trim()].filter(Boolean).join(' · ');
     }
   }
 
@@ -131,6 +137,25 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
     price: price.slice(0, 80),
     ...(card ? { cardOnFile: card } : {}),
   };
+}
+
+/**
+ * What a summary names first when nothing labels it: the first line under the summary's heading
+ * ("Your booking details", "Trip summary") that is not a "Label: value" line nor a price, up to its
+ * date ("LHR to JFK · 15 December 2026" → "LHR to JFK").
+ */
+function summaryLead(s: Snapshot): string {
+  const headings = new Set(s.headings);
+  const start = s.lines.findIndex((l) => headings.has(l) && GENERIC_HEADING.test(l));
+  if (start < 0) return '';
+  for (const line of s.lines.slice(start + 1, start + 6)) {
+    if (headings.has(line)) continue;
+    if (/^[^:]{1,40}:/.test(line) || priceIn(line)) return '';
+    const at = datesIn(line).length ? indexOfDate(line) : line.length;
+    const lead = line.slice(0, at).replace(/[\s·,|–-]+$/, '').trim();
+    return /\p{L}{2}/u.test(lead) && lead.length < 100 ? lead : '';
+  }
+  return '';
 }
 
 function indexOfDate(text: string): number {

@@ -91,6 +91,8 @@ export interface Snapshot {
   /** Sibling groups without any control (sold-out rows next to rows that have one), keyed by parent selector. */
   idleItems: Record<string, string[]>;
   passwordField: boolean;
+  /** The page's lines of text as shown (its first 300), for what only their order says. */
+  lines: string[];
 }
 
 const TEXT_LIMIT = 20_000;
@@ -295,6 +297,7 @@ function readPage(): Snapshot {
     url: location.href,
     title: doc.title,
     text: bodyText.slice(0, 20000),
+    lines: (doc.body ? doc.body.innerText : '').split('\n').map((l) => clean(l)).filter(Boolean).slice(0, 300),
     headings,
     alerts,
     forms: forms.map((f) => ({
