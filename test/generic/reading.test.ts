@@ -37,6 +37,18 @@ describe('what a summary holds when nothing labels it', () => {
     assert.equal(held.price, '$159.00');
   });
 
+  test('how many is a count in the text, never the cents of a price before a word like "Tickets"', () => {
+    const s = page(['Review your order', 'Order summary', 'Jazz Night', 'Thursday, 10 December 2026 · 8:00 PM', '2 × Standard seating @ €69.00', 'Total: €138.00', 'Tickets for Ada Lovelace, sent to ada@example.com'], ['Review your order', 'Order summary']);
+    assert.match(readHeld(s, 'activity').quantity, /^2 tickets\b/);
+  });
+
+  test('an activity sold per person says how many tickets by its people ("2 adults")', () => {
+    const s = page(['Your booking', 'Kayak tour', 'Porto', 'Sunday, 14 July 2030, 10:00 AM', 'Option: Morning tour', '2 adults', 'Total price: €50.00'], ['Your booking', 'Kayak tour']);
+    const held = readHeld(s, 'activity');
+    assert.match(held.quantity, /^2 tickets\b/);
+    assert.match(held.when, /^Sunday, 14 July 2030, 10:00 AM\b/, 'from the weekday, and the time whole');
+  });
+
   test('a time a line after the date is part of when', () => {
     const s = page(['Trip summary', 'LHR to JFK · Tuesday, 15 December 2026', 'Northwind Airways NA 168, a nonstop flight in Economy · departs 6:00 AM'], ['Trip summary']);
     assert.match(readHeld(s, 'flight').when, /15 December 2026.*6:00 AM/);

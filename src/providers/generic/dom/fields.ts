@@ -48,7 +48,7 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
   activity: [
     { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|where|location)\b/ },
     { concept: 'date', types: ['date'], words: /\b(date|day|when)\b/ },
-    { concept: 'quantity', words: /\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats)\b/, not: /\b(type|section)\b/ },
+    { concept: 'quantity', words: /\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats|adults?|participants?|travell?ers?|visitors?)\b/, not: /\b(type|section|children|kids|infants?)\b/ },
     { concept: 'seatType', words: /\b(seat type|seating|section|ticket type|seat|category|class)\b/ },
     { concept: 'venue', words: /\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, not: /\b(city|town|date|first|last|given|family)\b/ },
   ],

@@ -84,13 +84,14 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
     const first = datesIn(text)[0];
     if (first) {
       const at = indexOfDate(text);
-      let window = text.slice(at, at + 60);
-      // The time may come a line further ("15 December 2026 · NA 168 departs 6:00 AM"): up to it, when near.
-      if (!timesIn(window).length) {
-        const later = /\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\.?)?/i.exec(text.slice(at + 60, at + 200));
-        if (later) window = text.slice(at, at + 60 + later.index + later[0].length);
-      }
-      when = [when, window.trim()].filter(Boolean).join(' · ');
+      // Some 60 characters from the date, never cutting a time in two; the time may also come a line
+      // further ("15 December 2026 · NA 168 departs 6:00 AM"): up to it, when near.
+      let end = 60;
+      const near = [...text.slice(at, at + 200).matchAll(/\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\.?)?/gi)];
+      const crossing = near.find((m) => m.index < end && m.index + m[0].length > end);
+      if (crossing) end = crossing.index + crossing[0].length;
+      else if (near[0] && !near.some((m) => m.index + m[0].length <= end)) end = near[0].index + near[0][0].length;
+      when = [when, text.slice(at, at + end).trim()].filter(Boolean).join(' · ');
     }
   }
 
@@ -120,9 +121,12 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
     }
   }
   if (!quantity) {
-    const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}`, 'i').exec(s.text)?.[0] : undefined;
+    // A count, not the cents of a price or the minutes of a time ("€40.00 Tickets for Ada" is no 0 tickets).
+    const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`(?<![\\d.,:€$£])(?<![€$£]\\s)\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}`, 'i').exec(s.text)?.[0] : undefined;
     const times = /\b(\d+)\s*[×x]\s/.exec(s.text);
-    quantity = sentence ?? (times ? `${times[1]} ${unit(Number(times[1]))} (${times[0].trim()})` : '');
+    // An activity sold per person says how many people ("2 adults", "3 participants"): as many tickets.
+    const people = scenario === 'activity' ? /(?<![\d.,:€$£])\b(\d+)\s+(adults?|participants?|people|persons?|guests?|visitors?|travell?ers?)\b/i.exec(s.text) : null;
+    quantity = sentence ?? (times ? `${times[1]} ${unit(Number(times[1]))} (${times[0].trim()})` : people ? `${people[1]} ${unit(Number(people[1]))} (${people[0]})` : '');
   }
 
   const total = prices.find((p) => /\btotal\b/i.test(p.label)) ?? prices[0];
@@ -162,10 +166,12 @@ function indexOfDate(text: string): number {
   const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
   const hits = patterns.map((p) => p.exec(text)?.index ?? -1).filter((i) => i >= 0);
   const at = hits.length ? Math.min(...hits) : 0;
-  // Start at the sentence or item the date sits in.
+  // Start at the date's weekday, else at the sentence or item the date sits in, else at the date.
   const before = text.slice(Math.max(0, at - 40), at);
+  const weekday = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(day)?\.?,?\s*$/i.exec(before);
+  if (weekday) return at - before.length + weekday.index;
   const cut = Math.max(before.lastIndexOf('·'), before.lastIndexOf('.'), before.lastIndexOf(':'));
-  return cut >= 0 ? at - before.length + cut + 1 : Math.max(0, at - 40);
+  return cut >= 0 ? at - before.length + cut + 1 : at;
 }
 
 /** The card the site has on file, as it shows it ("Visa •••• 4242"). */

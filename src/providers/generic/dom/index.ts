@@ -84,7 +84,7 @@ export const domStrategy: Strategy = {
       } else {
         // The venue's own page asks for what the search could not (the day, how many): fill it in and send it.
         const plan = offers.some((o) => o.available) ? null : searchForm(s, request);
-        if (!plan || !needsFilling(plan, request)) break;
+        if (!plan || !needsFilling(plan, request, s)) break;
         await fillAndSubmit(ctx.page, plan, request, 'search');
       }
       s = await clearOverlays(ctx.page);
@@ -200,15 +200,26 @@ export const domStrategy: Strategy = {
   },
 };
 
-/** An offer that is the venue asked for, in a list of venues with no prices (search results, not booking options). */
+/**
+ * An offer that is the venue asked for, in a list of venues (search results, not booking options):
+ * a list with no prices, or one where the venue's name is on one item only among several (others
+ * are other venues or events; "from €30 per person" is a listing's price, not an option's).
+ */
 function venueOffer(offers: Offer[], request: SearchRequest): Offer | null {
-  if (request.scenario === 'flight' || offers.some((o) => o.priceText !== undefined || o.time !== undefined && request.scenario === 'restaurant')) return null;
+  if (request.scenario === 'flight' || offers.some((o) => o.time !== undefined && request.scenario === 'restaurant')) return null;
   const name = wordsOf(request.venue);
-  return offers.find((o) => o.available && wordsOf(o.label).includes(name)) ?? null;
+  const named = offers.filter((o) => o.available && wordsOf(o.label).includes(name));
+  if (!offers.some((o) => o.priceText !== undefined)) return named[0] ?? null;
+  return named.length === 1 && offers.length >= 2 ? named[0]! : null;
 }
 
-/** Does the form ask for a part of the request it does not hold yet (an empty date, a different number)? */
-function needsFilling(plan: Plan, request: SearchRequest): boolean {
+/**
+ * Does the form ask for a part of the request it does not hold yet (an empty date, a different
+ * number, or a day to pick in a date picker when it has no date field)?
+ */
+function needsFilling(plan: Plan, request: SearchRequest, s?: Snapshot): boolean {
+  const day = request.scenario === 'hotel' ? 'checkIn' : 'date';
+  if (s && !plan.fields.has(day) && searchValue(request, day) !== undefined && s.controls.some((c) => c.visible && !c.disabled && datesIn(c.text).length > 0)) return true;
   for (const [concept, fields] of plan.fields) {
     const want = searchValue(request, concept);
     if (want === undefined || !['date', 'checkIn', 'checkOut', 'quantity', 'time'].includes(concept)) continue;

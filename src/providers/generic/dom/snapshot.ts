@@ -186,6 +186,24 @@ function readPage(): Snapshot {
     });
   }
 
+  // A number between a "−" and a "+" in a labelled group (role=group, fieldset) with no field of its
+  // own to type in: a stepper too, named by its group.
+  for (const group of Array.from(doc.querySelectorAll('[role="group"],fieldset'))) {
+    if (group.querySelector('input:not([type="hidden"]),select,textarea,output,[role="spinbutton"]')) continue;
+    const number = Array.from(group.querySelectorAll('*')).find((e) => e.children.length === 0 && !isControl(e) && /^\s*\d{1,3}\s*$/.test(e.textContent ?? '') && shown(e));
+    if (!number) continue;
+    const stepper = stepperOf(number);
+    if (!stepper) continue;
+    const legend = group.tagName === 'FIELDSET' ? clean(group.querySelector(':scope > legend')?.textContent) : '';
+    const named = nameOf(group) || legend;
+    fields.push({
+      sel: selectorOf(number), tag: number.tagName.toLowerCase(), type: 'stepper', name: '', autocomplete: '',
+      label: named, text: named, placeholder: '', value: clean(number.textContent),
+      required: false, disabled: false, readOnly: true, visible: shown(number), checked: false, options: [], form: formIndex(group), region: regionOf(group),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group),
+    });
+  }
+
   const itemOf = (el: Element, all: Element[]) => {
     // The largest ancestor that holds this control and no other of the page's candidate controls: its row, card or list item.
     let item: Element = el;
