@@ -4,6 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { CardStepReached, GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { domStrategy } from '../../src/providers/generic/dom/index.ts';
 import { fillGuest } from '../../src/providers/generic/dom/guest.ts';
+import { fillAndSubmit, searchForm } from '../../src/providers/generic/dom/search.ts';
+import { snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 import type { StepContext } from '../../src/providers/generic/strategy.ts';
 import { guardedContext, launch, type Guarded } from '../guard/attacks.ts';
 import { TRAVELLER } from './harness.ts';
@@ -80,6 +82,27 @@ describe('the generic driver reads forms by web standards', () => {
     try {
       await fillGuest(g, TRAVELLER);
       assert.deepEqual(await sent(page), { fn: 'Ada', ln: 'Lovelace', cc: '44', ph: '2079460000' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a stepper\'s <output> is named by its labelled group, and one behind a collapsed disclosure ("2 adults · 1 room") is opened, set and closed', async () => {
+    const { context, g, page } = await open(`<form>
+<label for="city">City</label><input id="city" name="city"><label for="in">Check-in</label><input id="in" name="in" type="date"><label for="out">Check-out</label><input id="out" name="out" type="date">
+<button type="button" id="occ" aria-expanded="false" aria-controls="pop" onclick="toggle()"><span id="occ-t">2 adults · 1 room</span></button>
+<div id="pop" hidden><span id="ad-l">Adults</span><div role="group" aria-labelledby="ad-l"><button type="button" aria-label="Decrease" onclick="add(-1)">−</button><output id="ad" name="ad">2</output><button type="button" aria-label="Increase" onclick="add(1)">+</button></div></div>
+<button type="submit">Search</button></form>
+<script>function toggle(){var p=document.getElementById('pop');p.hidden=!p.hidden;document.getElementById('occ').setAttribute('aria-expanded',String(!p.hidden));}
+function add(d){var o=document.getElementById('ad');o.value=String(Math.max(1,+o.value+d));document.getElementById('occ-t').textContent=o.value+' adults · 1 room';}
+document.addEventListener('submit',function(){window.adults=document.getElementById('ad').value;window.open_=!document.getElementById('pop').hidden;},true);</script>`);
+    try {
+      const request = { scenario: 'hotel' as const, venue: 'Hotel X', city: 'Porto', checkIn: '2030-07-01', checkOut: '2030-07-03', adults: 4 };
+      const plan = searchForm(await snapshot(g), request);
+      assert.ok(plan?.fields.get('quantity'), 'the hidden stepper is part of the search');
+      await fillAndSubmit(g, plan!, request, 'search');
+      assert.deepEqual(await page.evaluate(() => [(window as unknown as { adults: string }).adults, (window as unknown as { open_: boolean }).open_]), ['4', false]);
+      assert.deepEqual(await sent(page), { city: 'Porto', in: '2030-07-01', out: '2030-07-03' });
     } finally {
       await context.close();
     }

@@ -57,6 +57,8 @@ export interface ControlInfo {
   itemSel: string;
   itemParent: string;
   itemTag: string;
+  /** Its aria-expanded ('true', 'false'; '' when it discloses nothing). */
+  expanded: string;
 }
 
 export interface FormInfo {
@@ -175,12 +177,15 @@ function readPage(): Snapshot {
   for (const el of Array.from(doc.querySelectorAll('output,[role="spinbutton"]:not(input)'))) {
     const stepper = stepperOf(el);
     if (!stepper) continue;
-    // Named by aria, else by the words around it (without its number and the +/− signs).
+    // Named by aria, else by its labelled group (role=group, fieldset), else by the words around it
+    // (without its number and the +/− signs); its name attribute describes it too.
     const own = nameOf(el);
-    const named = own && own !== clean(el.textContent) ? own : clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+    const group = el.closest('[role="group"],fieldset');
+    const groupName = group ? nameOf(group) || clean(group.querySelector(':scope > legend')?.textContent) : '';
+    const named = own && own !== clean(el.textContent) ? own : groupName || clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
     fields.push({
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
-      label: named, text: named, placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
+      label: named, text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
       card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el),
     });
@@ -190,7 +195,7 @@ function readPage(): Snapshot {
   // own to type in: a stepper too, named by its group.
   for (const group of Array.from(doc.querySelectorAll('[role="group"],fieldset'))) {
     if (group.querySelector('input:not([type="hidden"]),select,textarea,output,[role="spinbutton"]')) continue;
-    const number = Array.from(group.querySelectorAll('*')).find((e) => e.children.length === 0 && !isControl(e) && /^\s*\d{1,3}\s*$/.test(e.textContent ?? '') && shown(e));
+    const number = Array.from(group.querySelectorAll('*')).find((e) => e.children.length === 0 && !isControl(e) && /^\s*\d{1,3}\s*$/.test(e.textContent ?? ''));
     if (!number) continue;
     const stepper = stepperOf(number);
     if (!stepper) continue;
@@ -240,6 +245,7 @@ function readPage(): Snapshot {
       itemSel: selectorOf(item),
       itemParent: item.parentElement ? selectorOf(item.parentElement) : '',
       itemTag: item.tagName.toLowerCase(),
+      expanded: el.getAttribute('aria-expanded') ?? '',
     });
   }
   // Radio inputs as choices: their item is their row, card or list item (or their label).
@@ -250,7 +256,7 @@ function readPage(): Snapshot {
       role: '', form: formIndex(el), region: regionOf(el),
       disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
       item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
-      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(),
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '',
     });
   }
   // Siblings of offer items that have no control at all (a sold-out row shows no button).
