@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { countryOption, splitPhone } from '../../src/providers/generic/dom/fields.ts';
 import { readHeld } from '../../src/providers/generic/dom/held.ts';
 import { answerFor } from '../../src/providers/generic/dom/overlays.ts';
+import { noneMessage } from '../../src/providers/generic/dom/outcomes.ts';
 import type { ControlInfo, FieldInfo, Snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 
 // General rules of the page-reading strategy that need no browser: what a summary without labels
@@ -52,6 +53,15 @@ describe('what a summary holds when nothing labels it', () => {
   test('a time a line after the date is part of when', () => {
     const s = page(['Trip summary', 'LHR to JFK · Tuesday, 15 December 2026', 'Northwind Airways NA 168, a nonstop flight in Economy · departs 6:00 AM'], ['Trip summary']);
     assert.match(readHeld(s, 'flight').when, /15 December 2026.*6:00 AM/);
+  });
+});
+
+describe('the page\'s words that nothing is available', () => {
+  test('are never the words of the name asked for', () => {
+    const results = page(['Results for “Sold Out Sessions”', 'Dec 10, 2026 · 7:30 PM', 'Find tickets'], ['Results for “Sold Out Sessions”']);
+    assert.equal(noneMessage(results, 'Sold Out Sessions'), null);
+    const none = page(['Sold Out Sessions', 'Sorry, no tickets are currently available for this event.'], ['Sold Out Sessions'], { alerts: ['Sorry, no tickets are currently available for this event.'] });
+    assert.equal(noneMessage(none, 'Sold Out Sessions'), 'Sorry, no tickets are currently available for this event.');
   });
 });
 

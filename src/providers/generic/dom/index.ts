@@ -91,7 +91,7 @@ export const domStrategy: Strategy = {
       offers = readOffers(s, ctx.provider.scenario);
     }
     const frames = s.frames.length ? await framesFacts(ctx.page) : [];
-    const found = classify(s, frames, offers);
+    const found = classify(s, frames, offers, request && request.scenario !== 'flight' ? request.venue : undefined);
     if (found.kind !== 'unexpected') return found;
     const invalid = s.fields.filter((f) => f.invalid).map((f) => `${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ''}`);
     return {
