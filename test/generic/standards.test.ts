@@ -7,6 +7,7 @@ import { fillGuest } from '../../src/providers/generic/dom/guest.ts';
 import { fillAndSubmit, searchForm } from '../../src/providers/generic/dom/search.ts';
 import { snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 import type { StepContext } from '../../src/providers/generic/strategy.ts';
+import type { Availability } from '../../src/providers/types.ts';
 import { guardedContext, launch, type Guarded } from '../guard/attacks.ts';
 import { TRAVELLER } from './harness.ts';
 
@@ -103,6 +104,29 @@ document.addEventListener('submit',function(){window.adults=document.getElementB
       await fillAndSubmit(g, plan!, request, 'search');
       assert.deepEqual(await page.evaluate(() => [(window as unknown as { adults: string }).adults, (window as unknown as { open_: boolean }).open_]), ['4', false]);
       assert.deepEqual(await sent(page), { city: 'Porto', in: '2030-07-01', out: '2030-07-03' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('options as ARIA radios (role=radio in a role=radiogroup): read as offers, the one chosen checked, then the button that goes on pressed', async () => {
+    const { context, g, page } = await open(`<main><h1>Choose your fare</h1><p>LHR to JFK · 12 December 2030</p>
+<div role="radiogroup" aria-label="Fares">
+<div role="radio" aria-checked="false" tabindex="0" id="f1">09:00 · Basic · €120.00</div>
+<div role="radio" aria-checked="false" tabindex="-1" id="f2">09:00 · Standard · €150.00</div>
+<div role="radio" aria-checked="false" aria-disabled="true" tabindex="-1" id="f3">09:00 · Flex · Sold out</div>
+</div><button type="button" id="go">Continue</button></main>
+<script>document.querySelectorAll('[role=radio]').forEach(function(r){r.onclick=function(){if(r.getAttribute('aria-disabled')==='true')return;document.querySelectorAll('[role=radio]').forEach(function(o){o.setAttribute('aria-checked',String(o===r));});};});
+document.getElementById('go').onclick=function(){var c=document.querySelector('[role=radio][aria-checked=true]');window.sent={fare:c?c.id:''};};</script>`);
+    try {
+      const request = { scenario: 'flight' as const, origin: 'LHR', destination: 'JFK', date: '2030-12-12', passengers: 1 };
+      const ctx: StepContext = { page: g, provider: { id: 'x', name: 'X', scenario: 'flight', startUrl: 'about:blank' }, state: { notes: new Map(), request } };
+      const found = (await domStrategy.availability!(ctx)) as Availability;
+      assert.equal(found.kind, 'offers', JSON.stringify(found));
+      if (found.kind !== 'offers') return;
+      assert.deepEqual(found.offers.map((o) => [o.label.slice(0, 16), o.available]), [['09:00 · Basic · ', true], ['09:00 · Standard', true], ['09:00 · Flex · S', false]]);
+      await domStrategy.choose!(ctx, found.offers[1]!);
+      assert.deepEqual(await sent(page), { fare: 'f2' });
     } finally {
       await context.close();
     }

@@ -219,11 +219,12 @@ function readPage(): Snapshot {
     return item;
   };
   const controlEls = Array.from(doc.querySelectorAll('button,a,input,[role]')).filter(isControl);
-  const radios = fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio');
+  // Choices: radio inputs, and ARIA radios (role=radio in a role=radiogroup, checked by aria-checked).
+  const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...Array.from(doc.querySelectorAll('[role="radio"]')).filter((el) => el.tagName !== 'INPUT')];
   const candidates = [...controlEls, ...radios];
   const controls: ControlInfo[] = [];
   for (const el of candidates) {
-    if (el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') continue;
+    if ((el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') || el.getAttribute('role') === 'radio') continue;
     const item = itemOf(el, candidates);
     const type = (el.getAttribute('type') ?? '').toLowerCase();
     const f = formIndex(el);
@@ -252,8 +253,8 @@ function readPage(): Snapshot {
   for (const el of radios) {
     const item = itemOf(el, candidates);
     controls.push({
-      sel: selectorOf(el), tag: 'input', type: 'radio', text: nameOf(el).slice(0, 200), name: el.getAttribute('name') ?? '', value: el.getAttribute('value') ?? '',
-      role: '', form: formIndex(el), region: regionOf(el),
+      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'radio', text: nameOf(el).slice(0, 200), name: el.getAttribute('name') ?? '', value: el.getAttribute('value') ?? '',
+      role: el.getAttribute('role') ?? '', form: formIndex(el), region: regionOf(el),
       disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
       item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
       itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '',
