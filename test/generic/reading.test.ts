@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { countryOption, splitPhone } from '../../src/providers/generic/dom/fields.ts';
+import { countryOption, optionFor, splitPhone } from '../../src/providers/generic/dom/fields.ts';
 import { readHeld } from '../../src/providers/generic/dom/held.ts';
 import { answerFor } from '../../src/providers/generic/dom/overlays.ts';
 import { noneMessage } from '../../src/providers/generic/dom/outcomes.ts';
@@ -88,6 +88,15 @@ describe('a phone number for a form that asks its calling code apart', () => {
     assert.deepEqual(splitPhone('+44 20 7946 0000', list([['GB', 'GB (+44)'], ['US', 'US (+1)']])), { code: 'GB', national: '2079460000' });
     assert.equal(splitPhone('020 7946 0000', codes), null, 'a national number is left whole');
     assert.equal(splitPhone('+81 3 1234 5678', codes), null, 'no option fits');
+  });
+});
+
+describe('a list\'s option for a value', () => {
+  test('a time in the list\'s own clock, and the same words whatever their case or separators', () => {
+    const times = list([['', 'Any time'], ['7:00 PM', '7:00 PM'], ['7:30 PM', '7:30 PM'], ['8:00 PM', '8:00 PM']]);
+    assert.equal(optionFor(times, '19:30'), '7:30 PM');
+    assert.equal(optionFor(times, '21:00'), null, 'a time the list does not offer is not another one');
+    assert.equal(optionFor(list([['1', 'Economy'], ['2', 'Premium Economy'], ['3', 'Business']]), 'premium_economy'), '2');
   });
 });
 

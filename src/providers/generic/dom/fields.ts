@@ -1,3 +1,4 @@
+import { timesIn } from '../../../executor/held.ts';
 import type { SearchRequest, Traveller } from '../../types.ts';
 import type { FieldInfo } from './snapshot.ts';
 
@@ -270,6 +271,15 @@ export function optionFor(f: FieldInfo, value: string): string | null {
   const options = f.options.filter((o) => !o.disabled);
   const exact = options.find((o) => o.value.toLowerCase() === want) ?? options.find((o) => o.text.toLowerCase() === want);
   if (exact) return exact.value;
+  // A time of day in whatever clock the list writes ("19:30" is "7:30 PM").
+  if (/^\d{1,2}:\d{2}$/.test(want)) {
+    const hhmm = want.padStart(5, '0');
+    const time = options.find((o) => timesIn(o.value)[0] === hhmm || timesIn(o.text)[0] === hhmm);
+    return time?.value ?? null;
+  }
+  // The same words ("premium_economy" is "Premium Economy").
+  const same = options.find((o) => wordsOf(o.value) === wordsOf(want) || wordsOf(o.text) === wordsOf(want));
+  if (same) return same.value;
   if (/^\d+$/.test(want)) {
     const n = options.find((o) => new RegExp(`^\\D*${want}\\b`).test(o.text) || o.value === want);
     if (n) return n.value;
