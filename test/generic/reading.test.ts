@@ -74,6 +74,14 @@ describe('an upgrade offered on the way on', () => {
     assert.equal(answerFor(s, s.dialogs[0]!)?.text, 'Keep my fare');
   });
 
+  test('else with the choice that goes on without naming the upgrade', () => {
+    const s = page([], [], {
+      dialogs: [{ sel: 'dialog', text: 'Upgrade to a Premium room with breakfast for €20 a night?', modal: true, fixed: true }],
+      controls: [control('Yes, upgrade to Premium', 0), control('Continue with Standard Room', 0)],
+    });
+    assert.equal(answerFor(s, s.dialogs[0]!)?.text, 'Continue with Standard Room');
+  });
+
   test('with no choice that keeps it, is left alone (it may be the booking\'s own step)', () => {
     const s = page([], [], { dialogs: [{ sel: 'dialog', text: 'Choose your fare: Basic or Flex', modal: true, fixed: true }], controls: [control('Basic', 0), control('Flex', 0)] });
     assert.equal(answerFor(s, s.dialogs[0]!), null);

@@ -28,7 +28,8 @@ export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): Co
   };
   if (COOKIE.test(overlay.text)) return pick(PRIVATE_CHOICE) ?? pick(ANY_CHOICE) ?? pick([CLOSE]);
   if (UPSELL.test(overlay.text)) {
-    const keep = pick(KEEP);
+    // "Keep my fare", "No thanks"; else the one that goes on without naming the upgrade ("Continue with Standard").
+    const keep = pick(KEEP) ?? inside.find((c) => /\b(continue|proceed|next)\b/i.test(c.text) && !UPSELL.test(c.text) && !/\b(yes|add|select|choose|get|buy|plus)\b/i.test(c.text));
     if (keep) return keep;
   }
   if (PROMO.test(overlay.text) && !s.fields.some((f) => f.visible && f.type !== 'email' && f.inDialog === index)) return pick([CLOSE]);
