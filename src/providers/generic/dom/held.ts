@@ -122,7 +122,7 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   }
   if (!quantity) {
     // A count, not the cents of a price or the minutes of a time ("€40.00 Tickets for Ada" is no 0 tickets).
-    const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`(?<![\\d.,:€$£])(?<![€$£]\\s)\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}`, 'i').exec(s.text)?.[0] : undefined;
+    const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`(?<![\\d.,:€$£])(?<![€$£]\\s)\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}s?\\b`, 'i').exec(s.text)?.[0] : undefined;
     const times = /\b(\d+)\s*[×x]\s/.exec(s.text);
     // An activity sold per person says how many people ("2 adults", "3 participants"): as many tickets.
     const people = scenario === 'activity' ? /(?<![\d.,:€$£])\b(\d+)\s+(adults?|participants?|people|persons?|guests?|visitors?|travell?ers?)\b/i.exec(s.text) : null;
