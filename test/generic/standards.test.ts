@@ -132,6 +132,26 @@ document.getElementById('go').onclick=function(){var c=document.querySelector('[
     }
   });
 
+  test('a combobox that suggests cities: typed into, then the suggestion that is the city pressed', async () => {
+    const { context, g, page } = await open(`<form><label for="city">Where to?</label>
+<input id="city" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="sugg" autocomplete="off"><input type="hidden" name="city_id" id="city_id">
+<ul id="sugg" role="listbox" hidden></ul>
+<label for="in">Check-in</label><input id="in" name="in" type="date"><label for="out">Check-out</label><input id="out" name="out" type="date">
+<label for="ad">Adults</label><input id="ad" name="ad" type="number" value="2"><button>Search</button></form>
+<script>var c=document.getElementById('city'),l=document.getElementById('sugg');
+c.addEventListener('input',function(){setTimeout(function(){var q=c.value.toLowerCase();var all=[['PRT','Portorož, Slovenia'],['OPO','Porto, Portugal'],['LIS','Lisbon, Portugal']];
+l.innerHTML=all.filter(function(a){return a[1].toLowerCase().indexOf(q)===0;}).map(function(a){return '<li role="option" data-id="'+a[0]+'">'+a[1]+'</li>';}).join('');l.hidden=false;c.setAttribute('aria-expanded','true');},50);});
+l.addEventListener('click',function(e){var o=e.target.closest('[role=option]');if(!o)return;c.value=o.textContent;document.getElementById('city_id').value=o.dataset.id;l.hidden=true;c.setAttribute('aria-expanded','false');});</script>`);
+    try {
+      const request = { scenario: 'hotel' as const, venue: 'Hotel X', city: 'Porto', checkIn: '2030-07-01', checkOut: '2030-07-03', adults: 2 };
+      const plan = searchForm(await snapshot(g), request);
+      await fillAndSubmit(g, plan!, request, 'search');
+      assert.deepEqual(await sent(page), { city_id: 'OPO', in: '2030-07-01', out: '2030-07-03', ad: '2' });
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a payment partner\'s frame with its own Pay button and nothing to press on the page: Pay goes into the frame and the guard pauses at its code field', async () => {
     const { context, g, page } = await open(`<h1>Payment</h1><p>Total €40.00</p><iframe title="Secure payment" srcdoc="<form><label for=cvc>Security code</label><input id=cvc autocomplete=cc-csc><button>Pay €40.00</button></form>"></iframe>`);
     try {

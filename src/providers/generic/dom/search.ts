@@ -85,6 +85,10 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     }
   }
   if (typed.length) await page.fillForm(typed);
+  for (const [sel, value] of typed) {
+    const field = [...plan.fields.values()].flat().find((f) => f.sel === sel);
+    if (field?.combobox) await pickSuggestion(page, field, value);
+  }
   for (const [, field, value] of clicked) {
     if (field.visible) {
       await step(page, field, Number(value));
@@ -125,6 +129,23 @@ export function submitOf(s: Snapshot, form: number): ControlInfo | null {
   }
   const main = usable.filter((c) => !CHROME.has(c.region) && c.tag !== 'a');
   return main.find((c) => STRONG_SUBMIT.test(c.text)) ?? main.find((c) => SUBMIT_WORDS.test(c.text) && !/\b(next|previous) (month|week)\b/i.test(c.text)) ?? null;
+}
+
+/**
+ * A combobox that suggests values (a city, an airport): typed into as a person types, then the
+ * suggestion that is the value pressed (the same words, else one that starts with them, else one
+ * that holds them). With no suggestion the typed value stays.
+ */
+async function pickSuggestion(page: GuardedPage, field: FieldInfo, value: string): Promise<void> {
+  await page.fill(field.sel, value);
+  await page.settle();
+  const s = await snapshot(page);
+  const want = wordsOf(value);
+  const options = s.controls.filter((c) => c.visible && !c.disabled && c.role === 'option' && !CHROME.has(c.region));
+  const words = (o: ControlInfo) => ` ${wordsOf(o.text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const w = ` ${want.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const hit = options.find((o) => words(o) === w) ?? options.find((o) => words(o).startsWith(w)) ?? options.find((o) => words(o).includes(w));
+  if (hit) await page.press(hit.sel, `choose the suggestion "${hit.text.slice(0, 40)}"`);
 }
 
 /**

@@ -36,6 +36,8 @@ export interface FieldInfo {
   stepper: { up: string; down: string } | null;
   /** Index of the dialog or overlay it sits in (`dialogs`), -1 when none. */
   inDialog: number;
+  /** A combobox that suggests values as it is typed in (role=combobox, aria-autocomplete=list|both). */
+  combobox: boolean;
 }
 
 export interface ControlInfo {
@@ -171,6 +173,7 @@ function readPage(): Snapshot {
       validationMessage: input.willValidate && input.validity?.valid === false ? input.validationMessage ?? '' : '',
       stepper: numeric ? stepperOf(el) : null,
       inDialog: dialogIndex(el),
+      combobox: el.getAttribute('role') === 'combobox' || /^(list|both)$/i.test(el.getAttribute('aria-autocomplete') ?? ''),
     });
   }
   // A stepper's number may be shown as text (an <output> or a role=spinbutton) rather than a field.
@@ -187,7 +190,7 @@ function readPage(): Snapshot {
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
       label: named, text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
-      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false,
     });
   }
 
@@ -205,7 +208,7 @@ function readPage(): Snapshot {
       sel: selectorOf(number), tag: number.tagName.toLowerCase(), type: 'stepper', name: '', autocomplete: '',
       label: named, text: named, placeholder: '', value: clean(number.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(number), checked: false, options: [], form: formIndex(group), region: regionOf(group),
-      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group), combobox: false,
     });
   }
 
