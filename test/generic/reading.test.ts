@@ -100,11 +100,14 @@ describe('a phone number for a form that asks its calling code apart', () => {
 });
 
 describe('a list\'s option for a value', () => {
-  test('a time in the list\'s own clock, and the same words whatever their case or separators', () => {
+  test('a day and a time in the list\'s own words, and the same words whatever their case or separators', () => {
     const times = list([['', 'Any time'], ['7:00 PM', '7:00 PM'], ['7:30 PM', '7:30 PM'], ['8:00 PM', '8:00 PM']]);
     assert.equal(optionFor(times, '19:30'), '7:30 PM');
     assert.equal(optionFor(times, '21:00'), null, 'a time the list does not offer is not another one');
     assert.equal(optionFor(list([['1', 'Economy'], ['2', 'Premium Economy'], ['3', 'Business']]), 'premium_economy'), '2');
+    const days = list([['12/11/2030', 'Wednesday, 11 December 2030'], ['12/12/2030', 'Thursday, 12 December 2030']]);
+    assert.equal(optionFor(days, '2030-12-12'), '12/12/2030');
+    assert.equal(optionFor(days, '2030-12-13'), null, 'a day the list does not offer is not another one');
   });
 });
 

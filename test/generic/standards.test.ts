@@ -152,6 +152,20 @@ l.addEventListener('click',function(e){var o=e.target.closest('[role=option]');i
     }
   });
 
+  test('a review that asks to accept the conditions: the required box is ticked before going on, a newsletter box is not', async () => {
+    const { context, g, page } = await open(`<main><h1>Review your booking</h1><dl><dt>Date</dt><dd>Saturday, 12 December 2030</dd><dt>Total</dt><dd>€40.00</dd></dl>
+<form><label><input type="checkbox" name="terms" required> I accept the terms and conditions</label>
+<label><input type="checkbox" name="news"> Send me offers and news</label><button>Continue to payment</button></form></main>`);
+    try {
+      const ctx: StepContext = { page: g, provider: { id: 'x', name: 'X', scenario: 'restaurant', startUrl: 'about:blank' }, state: { notes: new Map() } };
+      assert.ok(await domStrategy.review!(ctx), 'read as the review');
+      await domStrategy.confirmReview!(ctx);
+      assert.deepEqual(await sent(page), { terms: 'on' });
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a payment partner\'s frame with its own Pay button and nothing to press on the page: Pay goes into the frame and the guard pauses at its code field', async () => {
     const { context, g, page } = await open(`<h1>Payment</h1><p>Total €40.00</p><iframe title="Secure payment" srcdoc="<form><label for=cvc>Security code</label><input id=cvc autocomplete=cc-csc><button>Pay €40.00</button></form>"></iframe>`);
     try {

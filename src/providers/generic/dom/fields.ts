@@ -1,4 +1,4 @@
-import { timesIn } from '../../../executor/held.ts';
+import { datesIn, timesIn } from '../../../executor/held.ts';
 import type { SearchRequest, Traveller } from '../../types.ts';
 import type { FieldInfo } from './snapshot.ts';
 
@@ -271,6 +271,11 @@ export function optionFor(f: FieldInfo, value: string): string | null {
   const options = f.options.filter((o) => !o.disabled);
   const exact = options.find((o) => o.value.toLowerCase() === want) ?? options.find((o) => o.text.toLowerCase() === want);
   if (exact) return exact.value;
+  // A day in whatever words the list writes it ("2026-12-12" is "Saturday, 12 December 2026").
+  if (/^\d{4}-\d{2}-\d{2}$/.test(want)) {
+    const day = options.find((o) => datesIn(o.value).includes(want) || datesIn(o.text).includes(want));
+    return day?.value ?? null;
+  }
   // A time of day in whatever clock the list writes ("19:30" is "7:30 PM").
   if (/^\d{1,2}:\d{2}$/.test(want)) {
     const hhmm = want.padStart(5, '0');

@@ -25,6 +25,11 @@ function guestForm(s: Snapshot): { form: number; fields: FieldInfo[] } | null {
   return best;
 }
 
+/** The required agreement boxes not ticked yet (of one form, or of the page): never a newsletter's or an upsell's. */
+export function agreementsToTick(s: Snapshot, form?: number): FieldInfo[] {
+  return s.fields.filter((f) => (form === undefined || f.form === form) && f.visible && !f.disabled && !f.card && f.type === 'checkbox' && f.required && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text));
+}
+
 export async function fillGuest(page: GuardedPage, traveller: Traveller): Promise<void> {
   const s = await clearOverlays(page);
   const found = guestForm(s);
@@ -45,9 +50,7 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
     }
   }
   if (typed.length) await page.fillForm(typed);
-  for (const box of found.fields.filter((f) => f.type === 'checkbox' && f.required && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text))) {
-    await page.check(box.sel);
-  }
+  for (const box of agreementsToTick(s, found.form)) await page.check(box.sel);
   const submit = submitOf(s, found.form);
   if (!submit) throw new NotUnderstood('guest details', page.url(), 'the button that sends the guest details', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
   await page.press(submit.sel, `send the guest details (${submit.text})`);

@@ -2,7 +2,7 @@ import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from '../../types.ts';
 import type { Strategy, StepContext } from '../strategy.ts';
 import { confirmationCode } from './confirmation.ts';
-import { fillGuest } from './guest.ts';
+import { agreementsToTick, fillGuest } from './guest.ts';
 import { amountDue, cardOnFileIn, readHeld } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, readOffers } from './offers.ts';
@@ -139,7 +139,8 @@ export const domStrategy: Strategy = {
       return { held: readHeld(s, scenario), noCardStep: false };
     }
     // Still a form asking for something (the guest details refused): not the review.
-    if (s.fields.some((f) => f.visible && !f.card && (f.invalid || (f.required && f.value === '' && f.type !== 'checkbox' && f.type !== 'radio')))) return null;
+    // (An unticked required box is no refusal: a box the browser reads as invalid until ticked.)
+    if (s.fields.some((f) => f.visible && !f.card && f.type !== 'checkbox' && f.type !== 'radio' && (f.invalid || (f.required && f.value === '')))) return null;
     const next = onward(s);
     if (!next || datesIn(s.text).length === 0) return null;
     return { held: readHeld(s, scenario), noCardStep: NO_CARD.test(s.text) && !/\b(pay|payment|checkout|card)\b/i.test(next.text) };
@@ -150,6 +151,8 @@ export const domStrategy: Strategy = {
     const s = await snapshot(ctx.page);
     const next = onward(s);
     if (!next) throw new NotUnderstood('review', ctx.page.url(), 'the button that goes on from the review (continue, payment, confirm)', evidence(s));
+    // The booking's own required agreement ("I accept the conditions"), as on the guest form.
+    for (const box of agreementsToTick(s)) await ctx.page.check(box.sel);
     await ctx.page.press(next.sel, `go on from the review (${next.text})`);
     await clearOverlays(ctx.page);
   },
