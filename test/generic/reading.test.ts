@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { countryOption, optionFor, splitPhone } from '../../src/providers/generic/dom/fields.ts';
-import { readHeld } from '../../src/providers/generic/dom/held.ts';
+import { readHeld, withIsoDates } from '../../src/providers/generic/dom/held.ts';
 import { answerFor } from '../../src/providers/generic/dom/overlays.ts';
 import { noneMessage } from '../../src/providers/generic/dom/outcomes.ts';
 import type { ControlInfo, FieldInfo, Snapshot } from '../../src/providers/generic/dom/snapshot.ts';
@@ -13,7 +13,7 @@ import type { ControlInfo, FieldInfo, Snapshot } from '../../src/providers/gener
 function page(lines: string[], headings: string[], extra: Partial<Snapshot> = {}): Snapshot {
   return {
     url: 'https://example.test/checkout', title: 'Checkout', text: lines.join(' '), headings, alerts: [], forms: [], fields: [], controls: [],
-    dialogs: [], frames: [], jsonld: [], microdata: [], pairs: [], idleItems: {}, passwordField: false, lines, ...extra,
+    dialogs: [], frames: [], jsonld: [], microdata: [], pairs: [], idleItems: {}, passwordField: false, lines, lang: 'en', ...extra,
   };
 }
 
@@ -48,6 +48,16 @@ describe('what a summary holds when nothing labels it', () => {
     const held = readHeld(s, 'activity');
     assert.match(held.quantity, /^2 tickets\b/);
     assert.match(held.when, /^Sunday, 14 July 2030, 10:00 AM\b/, 'from the weekday, and the time whole');
+  });
+
+  test('a numeric date is read by the page\'s language (month first in American English), a number above 12 settling it, never guessed', () => {
+    const us = page(['Your reservation', 'Date: 12/05/2030', 'Time: 7:30 PM', 'Guests: 2', 'Total: $40.00'], ['Your reservation'],
+      { lang: 'en-US', pairs: [{ label: 'Date', value: '12/05/2030', entries: 0 }, { label: 'Time', value: '7:30 PM', entries: 0 }, { label: 'Guests', value: '2', entries: 0 }] });
+    assert.match(readHeld(us, 'restaurant').when, /12\/05\/2030 \(2030-12-05\)/);
+    assert.match(readHeld({ ...us, lang: 'en-GB' }, 'restaurant').when, /\(2030-05-12\)/);
+    assert.equal(withIsoDates('on 25.12.2030', 'en-US'), 'on 25.12.2030 (2030-12-25)');
+    assert.equal(withIsoDates('on 12/05/2030', 'en'), 'on 12/05/2030', 'plain English does not say the order: an ambiguous date is not guessed');
+    assert.equal(withIsoDates('on 12/25/2030', ''), 'on 12/25/2030 (2030-12-25)');
   });
 
   test('a time a line after the date is part of when', () => {

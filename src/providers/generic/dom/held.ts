@@ -77,10 +77,10 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   let venue = fromData.venue ?? venues.map((p) => p.value).join(', ');
   if (!venue) venue = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? summaryLead(s);
 
-  let when = fromData.when ?? whens.filter((p) => datesIn(p.value).length || timesIn(p.value).length).map((p) => p.value).join(' · ');
+  let when = withIsoDates(fromData.when ?? whens.filter((p) => datesIn(withIsoDates(p.value, s.lang)).length || timesIn(p.value).length).map((p) => p.value).join(' · '), s.lang);
   if (!datesIn(when).length) {
     // No labelled date: the text that follows the page's first date ("Paris · Mar 14, 2031 · starts 19:30").
-    const text = s.text;
+    const text = withIsoDates(s.text, s.lang);
     const first = datesIn(text)[0];
     if (first) {
       const at = indexOfDate(text);
@@ -162,8 +162,27 @@ function summaryLead(s: Snapshot): string {
   return '';
 }
 
+/**
+ * Numeric dates ("12/05/2026", "05.12.2026") with their ISO form after them, when they can be read
+ * for sure: a number above 12 (or both the same) settles it; else the page's language must say the
+ * order (month first in `en-US`, day first in any other language or English region). A page in
+ * plain `en` or none leaves an ambiguous date as it is: a guess could make a wrong day read as the
+ * one asked for.
+ */
+export function withIsoDates(text: string, lang: string): string {
+  const monthFirst = /^en-us\b/i.test(lang);
+  const dayFirst = !monthFirst && lang !== '' && !/^en$/i.test(lang);
+  return text.replace(/\b(\d{1,2})([/.])(\d{1,2})\2(\d{4})\b/g, (whole, a: string, _sep: string, b: string, year: string) => {
+    const [x, y] = [Number(a), Number(b)];
+    if (x <= 12 && y <= 12 && x !== y && !monthFirst && !dayFirst) return whole;
+    const [month, day] = x > 12 ? [y, x] : y > 12 ? [x, y] : monthFirst ? [x, y] : [y, x];
+    if (month < 1 || month > 12 || day < 1 || day > 31) return whole;
+    return `${whole} (${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')})`;
+  });
+}
+
 function indexOfDate(text: string): number {
-  const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
+  const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
   const hits = patterns.map((p) => p.exec(text)?.index ?? -1).filter((i) => i >= 0);
   const at = hits.length ? Math.min(...hits) : 0;
   // Start at the date's weekday, else at the sentence or item the date sits in, else at the date.

@@ -3,7 +3,7 @@ import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from
 import type { Strategy, StepContext } from '../strategy.ts';
 import { confirmationCode } from './confirmation.ts';
 import { agreementsToTick, fillGuest } from './guest.ts';
-import { amountDue, cardOnFileIn, readHeld } from './held.ts';
+import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, readOffers } from './offers.ts';
 import { classify } from './outcomes.ts';
@@ -142,7 +142,7 @@ export const domStrategy: Strategy = {
     // (An unticked required box is no refusal: a box the browser reads as invalid until ticked.)
     if (s.fields.some((f) => f.visible && !f.card && f.type !== 'checkbox' && f.type !== 'radio' && (f.invalid || (f.required && f.value === '')))) return null;
     const next = onward(s);
-    if (!next || datesIn(s.text).length === 0) return null;
+    if (!next || datesIn(withIsoDates(s.text, s.lang)).length === 0) return null;
     return { held: readHeld(s, scenario), noCardStep: NO_CARD.test(s.text) && !/\b(pay|payment|checkout|card)\b/i.test(next.text) };
   },
 

@@ -97,6 +97,8 @@ export interface Snapshot {
   passwordField: boolean;
   /** The page's lines of text as shown (its first 300), for what only their order says. */
   lines: string[];
+  /** The document's language (`<html lang>`), "" when it says none. */
+  lang: string;
 }
 
 const TEXT_LIMIT = 20_000;
@@ -325,6 +327,7 @@ function readPage(): Snapshot {
     url: location.href,
     title: doc.title,
     text: bodyText.slice(0, 20000),
+    lang: doc.documentElement.lang || '',
     lines: (doc.body ? doc.body.innerText : '').split('\n').map((l) => clean(l)).filter(Boolean).slice(0, 300),
     headings,
     alerts,
