@@ -166,6 +166,33 @@ l.addEventListener('click',function(e){var o=e.target.closest('[role=option]');i
     }
   });
 
+  test('a Continue that comes back to the same list with the choice unticked and a message: chosen once more, then the site\'s words are the evidence', async () => {
+    const html = (times: number) => `<main><h1>Choose your departure</h1><p>LHR to JFK · 12 December 2030</p><form id="f"><fieldset><legend>Flights</legend>
+<label><input type="radio" name="o" value="a"> 09:00 · NW 101 · €120.00</label><label><input type="radio" name="o" value="b"> 13:00 · NW 103 · €140.00</label></fieldset>
+<div id="err"></div><button>Continue</button></form>
+<script>var lost=${times};document.getElementById('f').onsubmit=function(e){e.preventDefault();if(lost-->0){this.reset();document.getElementById('err').innerHTML='<p role="alert">Select a flight to continue.</p>';return;}
+window.sent=Object.fromEntries(new FormData(this));};</script></main>`;
+    const request = { scenario: 'flight' as const, origin: 'LHR', destination: 'JFK', date: '2030-12-12', passengers: 1 };
+    for (const [lost, outcome] of [[1, 'sent'], [5, 'refused']] as const) {
+      const { context, g, page } = await open(html(lost));
+      try {
+        const ctx: StepContext = { page: g, provider: { id: 'x', name: 'X', scenario: 'flight', startUrl: 'about:blank' }, state: { notes: new Map(), request } };
+        const found = (await domStrategy.availability!(ctx)) as Availability;
+        assert.equal(found.kind, 'offers');
+        if (found.kind !== 'offers') return;
+        const chose = domStrategy.choose!(ctx, found.offers[1]!) as Promise<unknown>;
+        if (outcome === 'sent') {
+          await chose;
+          assert.deepEqual(await sent(page), { o: 'b' });
+        } else {
+          await assert.rejects(chose, /Select a flight to continue/);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   test('a payment partner\'s frame with its own Pay button and nothing to press on the page: Pay goes into the frame and the guard pauses at its code field', async () => {
     const { context, g, page } = await open(`<h1>Payment</h1><p>Total €40.00</p><iframe title="Secure payment" srcdoc="<form><label for=cvc>Security code</label><input id=cvc autocomplete=cc-csc><button>Pay €40.00</button></form>"></iframe>`);
     try {

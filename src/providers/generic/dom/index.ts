@@ -119,7 +119,19 @@ export const domStrategy: Strategy = {
         }
       }
       const next = continueAfterRadio(s, key.sel);
-      if (next) await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} (${next.text})`);
+      if (next) {
+        await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} (${next.text})`);
+        // The same page back, the choice unticked and a message shown: the site did not take the
+        // choice (a page that redrew its list). Chosen once more; then the site's words are the evidence.
+        for (let again = 0; ; again++) {
+          const back = await clearOverlays(ctx.page);
+          const said = notTaken(s, back, key.sel);
+          if (said === null) break;
+          if (again === 1) throw new NotUnderstood('choose an option', ctx.page.url(), `the page after choosing "${offer.label.slice(0, 60)}"`, `the same page again, saying "${said.slice(0, 120)}"`);
+          await ctx.page.check(key.sel);
+          await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} once more (${next.text})`);
+        }
+      }
     } else {
       await ctx.page.press(key.sel, `choose ${offer.label.slice(0, 60)}`);
     }
@@ -202,6 +214,15 @@ export const domStrategy: Strategy = {
     return [...new Set(out)].slice(0, 10);
   },
 };
+
+/** The site's message when pressing on came back to the same choice unticked (null: it went on). */
+function notTaken(before: Snapshot, after: Snapshot, radioSel: string): string | null {
+  if (after.url !== before.url) return null;
+  const radio = after.fields.find((f) => f.sel === radioSel && f.type === 'radio');
+  if (!radio || radio.checked) return null;
+  const fresh = after.alerts.filter((a) => !before.alerts.includes(a));
+  return fresh[0] ?? null;
+}
 
 /**
  * An offer that is the venue asked for, in a list of venues (search results, not booking options):
