@@ -10,7 +10,7 @@ import type { Snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 function page(title: string, text: string): Snapshot {
   return {
     url: 'https://example.test/done', title, text, headings: [title], alerts: [], forms: [], fields: [], controls: [],
-    dialogs: [], frames: [], jsonld: [], microdata: [], pairs: [], idleItems: {}, passwordField: false,
+    dialogs: [], frames: [], jsonld: [], microdata: [], pairs: [], idleItems: {}, passwordField: false, lines: [text], lang: 'en',
   };
 }
 

@@ -41,6 +41,14 @@ describe('WebMCP strategy: reading tools and results', () => {
     assert.equal(fillInput(needsCoupon, { request: hotel, carried: new Map() }), null);
   });
 
+  test('how many goes into a form tool\'s list of numbers (a <select> published as an enum of strings) and into a text input named for it, never into one only described with "number of"', () => {
+    const form: PageTool = { name: 'search_rooms', description: 'Search rooms', inputSchema: { type: 'object', properties: {
+      arrive: { type: 'string', description: 'Check-in date, YYYY-MM-DD' }, depart: { type: 'string', description: 'Check-out date, YYYY-MM-DD' },
+      guests: { type: 'string', enum: ['1', '2', '3', '4'], description: 'Number of adult guests' }, adults: { type: 'string' },
+      contact: { type: 'string', description: 'Phone number of the lead guest' } } } };
+    assert.deepEqual(fillInput(form, { request: { ...hotel, adults: 3 }, carried: new Map() })?.input, { arrive: '2030-06-01', depart: '2030-06-03', guests: '3', adults: '3' });
+  });
+
   test('the hold tool takes the option under the input that reads as it; the guest tool gets the carried hold id', () => {
     const tools: PageTool[] = [
       { name: 'search_tables', description: 'Search', inputSchema: { type: 'object', properties: { date: { type: 'string', format: 'date' } }, required: ['date'] } },

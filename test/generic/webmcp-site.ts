@@ -101,6 +101,15 @@ export async function startWebMcpSite(): Promise<WebMcpSite> {
 <label>Area <select name="area" toolparamdescription="Seating area"><option value="in">Dining room</option><option value="out">Terrace</option></select></label>
 <button type="submit">Find a table</button></form>`));
     }
+    // An imperative tool that answers first and opens the page it names a moment later (as a tool
+    // must: a navigation during the call would lose its answer).
+    if (route === 'GET /later') {
+      return send(res, 200, 'text/html', PAGE('Book a table', `<h1>Harbour Table</h1><script>
+document.modelContext.registerTool({ name: 'find_tables', description: 'Find free tables at Harbour Table and open the page listing them.',
+  inputSchema: { type: 'object', properties: { date: { type: 'string', format: 'date' }, party_size: { type: 'integer' } }, required: ['date', 'party_size'] },
+  execute: (input) => { setTimeout(() => location.assign('/declarative/results?date=' + input.date + '&party_size=' + input.party_size), 300); return { content: [{ type: 'text', text: 'Opening the free tables.' }] }; } });
+</script>`));
+    }
     if (route === 'GET /declarative/results') {
       const q = url.searchParams;
       return send(res, 200, 'text/html', PAGE('Free tables', `<h1>Free tables on ${q.get('date')} for ${q.get('party_size')}</h1><ul>${SLOTS.map(([time]) => `<li>${time}</li>`).join('')}</ul>`));

@@ -140,6 +140,16 @@ describe('generic driver, WebMCP strategy', () => {
     await context.close();
   });
 
+  test('a tool that opens its page a moment after answering: the step ends on that page, not on the one it left', async () => {
+    const { context, log, page } = await guardedContext(browser);
+    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const ctx = { page: g, provider: { id: 'harbour', name: 'Harbour Table', scenario: 'restaurant' as const, startUrl: site.url('/later') }, state: { notes: new Map() } };
+    assert.equal(await webmcpStrategy.search!(ctx, plan(2).request), undefined);
+    assert.equal(new URL(page.url()).pathname, '/declarative/results');
+    assert.equal(await page.locator('h1').textContent(), 'Free tables on 2030-06-01 for 2');
+    await context.close();
+  });
+
   test('a page without tools is declined untouched, for the next strategy', async () => {
     const { context, log, page } = await guardedContext(browser);
     const g = new GuardedPage(page, log, { timeoutMs: 15_000 });

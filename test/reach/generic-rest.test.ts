@@ -15,16 +15,21 @@ import { launchChromium, waitForLiveFrames } from '../handoff/browsers.ts';
 // completed with the site's own confirmation code. No card code reaches the site before the person
 // types it (asserted on the site's side).
 
-// What the generic driver books end to end today. Open work of issue 12 (docs/executor.md): on
-// SkyFare the person's Enter on the live view did not complete the payment within 60 s (the
-// direct driver test, test/generic/sandbox-sites.test.ts, pays it); Mesa's payment page is not
-// recognised after its review; on Innkeep the WebMCP hold is followed by a guest page the driver
-// does not fill; aerolux, flyhop, tickety and wanderly do not reach the pause yet.
+// What the generic driver books end to end today: the eight built-in sites and seven of the eight
+// corpus sites. The executor has already compared the date, time and number held with the request
+// before the pause; the summary must also say the price. (SkyFare, once listed here as not completing
+// after the person's Enter on the live view, completed in 3 of 3 runs on branch reach-corpus-2: the
+// earlier failure was not reproduced.) Open work of issue 12 (docs/executor.md):
+// - Mesa: reaches the pause with the driver alone (no network layer), but over REST the guard's
+//   network layer blocks its "Continue to payment", a script POST with no body
+//   (fetch(url, { method: 'POST' })): Playwright shows no body for an empty one nor for a
+//   ReadableStream upload, so the guard refuses both (src/executor/guard/index.ts, unreadableBody).
+//   Outside the driver: a guard decision, left as it is.
 const BUILT_IN: Array<[ProviderId, Scenario]> = [
   ['tablebook', 'restaurant'], ['dinenow', 'restaurant'], ['staysearch', 'hotel'], ['roomly', 'hotel'],
-  ['jetdeck', 'flight'], ['tixhub', 'activity'], ['eventgo', 'activity'],
+  ['skyfare', 'flight'], ['jetdeck', 'flight'], ['tixhub', 'activity'], ['eventgo', 'activity'],
 ];
-const CORPUS_BOOKED: CorpusId[] = ['tavola', 'staybird'];
+const CORPUS_BOOKED: CorpusId[] = ['tavola', 'staybird', 'innkeep', 'aerolux', 'flyhop', 'tickety', 'wanderly'];
 
 /** The held tab's input that has focus (the executor focuses the card-code field at the pause), in any frame. */
 async function focusedField(tab: Page): Promise<ElementHandle> {
@@ -91,6 +96,7 @@ describe('the generic driver, registered and booked through REST, paid on the ha
       const paused = await waitForJob(service, key, jobId, { timeoutMs: 240_000 });
       assert.equal(paused.status, 'paused_payment', paused.summary);
       assert.match(paused.summary, new RegExp(`Site ${id}`));
+      assert.match(paused.summary, /[€$£]\s?\d/, 'the summary says the price held');
       assert.equal(service.sandbox!.cardCodesReceived().filter((r) => r.host.includes(site)).length, 0, 'no card code reached the site before the person typed one');
 
       const tab = service.services.executor.holds.get(jobId)?.page;

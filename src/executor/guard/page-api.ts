@@ -392,6 +392,8 @@ export class GuardedPage {
     const inputs = Object.keys(input).map((k) => quote(k, 30)).join(', ') || 'none';
     const said = tool.description ? ` ("${quote(tool.description, 120)}")` : '';
     this.#events.allowed(`Payment guard (driver layer) allowed calling ${control}${said} with the inputs ${inputs}: it asks for no card security code and does not pay.`);
+    // A tool acts on the page (it may fill or change it): readings taken before it are not current.
+    this.#acts++;
     // A declarative tool that submits its form loads the next page: the call returns once it has.
     const navigation = form?.autosubmit ? this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout }) : null;
     navigation?.catch(() => {});

@@ -1,3 +1,4 @@
+import { datesIn, timesIn } from '../../../executor/held.ts';
 import type { SearchRequest, Traveller } from '../../types.ts';
 import type { FieldInfo } from './snapshot.ts';
 
@@ -8,7 +9,7 @@ import type { FieldInfo } from './snapshot.ts';
 
 export type Concept =
   | 'venue' | 'city' | 'date' | 'checkIn' | 'checkOut' | 'time' | 'quantity' | 'origin' | 'destination' | 'airline' | 'departureTime' | 'cabin' | 'seatType' | 'roomPreference'
-  | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'bday' | 'passportNumber' | 'passportCountry' | 'knownTraveler';
+  | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'telCountryCode' | 'bday' | 'bdayDay' | 'bdayMonth' | 'bdayYear' | 'passportNumber' | 'passportCountry' | 'nationality' | 'knownTraveler';
 
 interface Rule {
   concept: Concept;
@@ -48,7 +49,7 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
   activity: [
     { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|where|location)\b/ },
     { concept: 'date', types: ['date'], words: /\b(date|day|when)\b/ },
-    { concept: 'quantity', words: /\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats)\b/, not: /\b(type|section)\b/ },
+    { concept: 'quantity', words: /\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats|adults?|participants?|travell?ers?|visitors?)\b/, not: /\b(type|section|children|kids|infants?)\b/ },
     { concept: 'seatType', words: /\b(seat type|seating|section|ticket type|seat|category|class)\b/ },
     { concept: 'venue', words: /\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, not: /\b(city|town|date|first|last|given|family)\b/ },
   ],
@@ -56,12 +57,22 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
 
 const GUEST_RULES: Rule[] = [
   { concept: 'email', tokens: ['email'], types: ['email'], words: /\be ?mail\b/ },
+  // The phone's calling code asked apart (a list of "+44"…): the number then goes in without it.
+  { concept: 'telCountryCode', tokens: ['tel-country-code'], words: /\b(country ?(\/ ?territory )?code|dial(l?ing)? code|calling code|country prefix)\b/ },
   { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: /\b(phone|mobile|telephone|tel|cell)\b/ },
   { concept: 'givenName', tokens: ['given-name'], words: /\b(first ?name|given ?names?|forename|first)\b/ },
   { concept: 'familyName', tokens: ['family-name'], words: /\b(last ?name|surname|family ?name|last)\b/ },
+  // A date of birth asked in three parts (the bday-day, bday-month, bday-year tokens, or Day, Month and
+  // Year under a "Date of birth" legend) before the whole one, so that a part is never given the whole date.
+  { concept: 'bdayDay', tokens: ['bday-day'], words: /\b(birth|dob|born)\b.*\b(day|dd)\b|\b(day|dd)\b.*\b(birth|dob|born)\b/ },
+  { concept: 'bdayMonth', tokens: ['bday-month'], words: /\b(birth|dob|born)\b.*\b(month|mm)\b|\b(month|mm)\b.*\b(birth|dob|born)\b/ },
+  { concept: 'bdayYear', tokens: ['bday-year'], words: /\b(birth|dob|born)\b.*\b(year|yyyy|yy)\b|\b(year|yyyy|yy)\b.*\b(birth|dob|born)\b/ },
   { concept: 'bday', tokens: ['bday'], words: /\b(birth|dob|born)\b/ },
   { concept: 'passportNumber', words: /\b(passport|document) ?(number|no|#)?\b|\bpassport\b/, not: /\b(country|issu\w*|expir\w*|nationality)\b/ },
-  { concept: 'passportCountry', tokens: ['country', 'country-name'], words: /\b(country|nationality|issued by|issuing)\b/ },
+  // Nationality and the passport's issuing country are two questions (both answered with the
+  // passport's country): the `country` token is the one a nationality list usually carries.
+  { concept: 'nationality', tokens: ['country', 'country-name'], words: /\b(nationality|citizenship|citizen)\b/ },
+  { concept: 'passportCountry', words: /\b(country|issued by|issuing|issuer|issue)\b/, not: /\b(nationality|citizenship|dial\w*|calling|phone|mobile|tel)\b/ },
   { concept: 'knownTraveler', words: /\b(known travell?er|ktn|redress)\b/ },
   { concept: 'fullName', tokens: ['name'], words: /\b(full name|your name|name)\b/, not: /\b(first|last|given|family|sur|user|card|company|hotel|restaurant|event)/ },
 ];
@@ -144,7 +155,10 @@ export function guestValue(t: Traveller, concept: Concept): string | undefined {
     case 'tel': return t.phone;
     case 'bday': return t.birthDate;
     case 'passportNumber': return t.passportNumber;
-    case 'passportCountry': return t.passportCountry;
+    case 'passportCountry': case 'nationality': return t.passportCountry;
+    case 'bdayDay': return t.birthDate?.slice(8, 10) || undefined;
+    case 'bdayMonth': return t.birthDate?.slice(5, 7) || undefined;
+    case 'bdayYear': return t.birthDate?.slice(0, 4) || undefined;
     case 'knownTraveler': return t.knownTravelerNumber;
     default: return undefined;
   }
@@ -152,8 +166,94 @@ export function guestValue(t: Traveller, concept: Concept): string | undefined {
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
+/**
+ * A phone number in international form split for a form that asks the calling code apart: the
+ * code's option (by "+44" in its text, or digits as its value, the longest that starts the number)
+ * and the rest of the number. Null when the number is not international or no option of a list fits.
+ */
+export function splitPhone(phone: string, codeField: FieldInfo): { code: string; national: string } | null {
+  const m = /^\s*(?:\+|00)\s*(\d[\d\s().-]*)$/.exec(phone);
+  if (!m) return null;
+  const digits = m[1]!.replace(/\D/g, '');
+  let best: { value: string; code: string } | null = null;
+  for (const o of codeField.options) {
+    if (o.disabled || o.value === '') continue;
+    const code = /\+\s?(\d{1,4})\b/.exec(o.text)?.[1] ?? /^\+?(\d{1,4})$/.exec(o.value.trim())?.[1];
+    if (code && digits.startsWith(code) && (!best || code.length > best.code.length)) best = { value: o.value, code };
+  }
+  // (A free box for the code is left to the number in full: where its code ends is not knowable.)
+  if (!best) return null;
+  return { code: best.value, national: digits.slice(best.code.length) };
+}
+
+/** ISO 3166 alpha-2 codes whose English name sites also write otherwise. */
+const COUNTRY_ALIASES: Record<string, string[]> = {
+  GB: ['United Kingdom', 'Great Britain', 'UK', 'Britain'],
+  US: ['United States', 'United States of America', 'USA'],
+  NL: ['Netherlands', 'The Netherlands', 'Holland'],
+  KR: ['South Korea', 'Korea, Republic of', 'Republic of Korea'],
+  CZ: ['Czechia', 'Czech Republic'],
+  TR: ['Türkiye', 'Turkey'],
+  AE: ['United Arab Emirates', 'UAE'],
+  RU: ['Russia', 'Russian Federation'],
+};
+
+/** The names a country's ISO 3166 alpha-2 code goes by in English (Intl's first), or [] for a code it does not know. */
+export function countryNames(code: string): string[] {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper)) return [];
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' }).of(upper);
+  } catch {
+    name = undefined;
+  }
+  return [...new Set([...(name ? [name] : []), ...(COUNTRY_ALIASES[upper] ?? [])])];
+}
+
+/**
+ * The option of a country list for an ISO 3166 alpha-2 code: by the code as its value or text, else
+ * by the country's name (whole, then an option that starts with it). Never by a prefix of the code
+ * ("IN" is not Indonesia).
+ */
+export function countryOption(f: FieldInfo, code: string): string | null {
+  const options = f.options.filter((o) => !o.disabled && o.value !== '');
+  const want = code.trim().toLowerCase();
+  const byCode = options.find((o) => o.value.toLowerCase() === want) ?? options.find((o) => o.text.toLowerCase() === want);
+  if (byCode) return byCode.value;
+  const names = countryNames(code).map((n) => n.toLowerCase());
+  for (const name of names) {
+    const hit = options.find((o) => o.text.toLowerCase() === name || o.value.toLowerCase() === name);
+    if (hit) return hit.value;
+  }
+  for (const name of names) {
+    const hit = options.find((o) => name.length >= 4 && o.text.toLowerCase().startsWith(name));
+    if (hit) return hit.value;
+  }
+  return null;
+}
+
+/** A part of a date (day, month, year) as a list or a box takes it: "05", "5", "May", "May" in short. */
+export function datePartFor(f: FieldInfo, part: 'day' | 'month' | 'year', value: string): string | null {
+  const n = Number.parseInt(value, 10);
+  if (!Number.isFinite(n)) return null;
+  if (f.tag !== 'select') return part === 'year' ? value : String(n).padStart(2, '0');
+  const options = f.options.filter((o) => !o.disabled && o.value !== '');
+  const padded = part === 'year' ? value : String(n).padStart(2, '0');
+  const numeric = options.find((o) => o.value === padded || o.value === String(n)) ?? options.find((o) => o.text === padded || o.text === String(n));
+  if (numeric) return numeric.value;
+  if (part === 'month') {
+    const name = MONTHS[n - 1];
+    const hit = name ? options.find((o) => o.text.toLowerCase() === name || o.text.toLowerCase().startsWith(name.slice(0, 3))) : undefined;
+    if (hit) return hit.value;
+  }
+  return null;
+}
+
 /** A value as the field takes it: ISO dates into date inputs, the site's own pattern for text dates, a list's option by value or text. */
-export function valueFor(f: FieldInfo, value: string): string | null {
+export function valueFor(f: FieldInfo, value: string, concept?: Concept): string | null {
+  if (concept === 'bdayDay' || concept === 'bdayMonth' || concept === 'bdayYear') return datePartFor(f, concept === 'bdayDay' ? 'day' : concept === 'bdayMonth' ? 'month' : 'year', value);
+  if ((concept === 'passportCountry' || concept === 'nationality') && f.tag === 'select') return countryOption(f, value);
   if (f.tag === 'select') return optionFor(f, value);
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (iso && f.type !== 'date') {
@@ -171,6 +271,20 @@ export function optionFor(f: FieldInfo, value: string): string | null {
   const options = f.options.filter((o) => !o.disabled);
   const exact = options.find((o) => o.value.toLowerCase() === want) ?? options.find((o) => o.text.toLowerCase() === want);
   if (exact) return exact.value;
+  // A day in whatever words the list writes it ("2026-12-12" is "Saturday, 12 December 2026").
+  if (/^\d{4}-\d{2}-\d{2}$/.test(want)) {
+    const day = options.find((o) => datesIn(o.value).includes(want) || datesIn(o.text).includes(want));
+    return day?.value ?? null;
+  }
+  // A time of day in whatever clock the list writes ("19:30" is "7:30 PM").
+  if (/^\d{1,2}:\d{2}$/.test(want)) {
+    const hhmm = want.padStart(5, '0');
+    const time = options.find((o) => timesIn(o.value)[0] === hhmm || timesIn(o.text)[0] === hhmm);
+    return time?.value ?? null;
+  }
+  // The same words ("premium_economy" is "Premium Economy").
+  const same = options.find((o) => wordsOf(o.value) === wordsOf(want) || wordsOf(o.text) === wordsOf(want));
+  if (same) return same.value;
   if (/^\d+$/.test(want)) {
     const n = options.find((o) => new RegExp(`^\\D*${want}\\b`).test(o.text) || o.value === want);
     if (n) return n.value;

@@ -15,7 +15,7 @@ const QUANTITY = /\b(party|party size|guests?|people|persons?|adults?|passengers
 const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|table|category)\b/i;
 const PRICE = /\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/i;
 const PERSONAL = /\b(name|e-?mail|phone|mobile|tel|contact|buyer|attendee|lead guest|passenger \d+|requests?|notes?|address|born|passport)\b/i;
-const GENERIC_HEADING = /\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire)\b/i;
+const GENERIC_HEADING = /\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire|guests?|travell?ers?|passengers?|contact|who)\b/i;
 const CARD_BRAND = /\b(visa|mastercard|master card|amex|american express|discover|diners club|jcb|maestro)\b[^\n]{0,16}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const CARD_ON_FILE = /\bcard\b[^\n]{0,24}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const UNIT: Record<Scenario, string> = { restaurant: 'guests', hotel: 'adults', flight: 'passengers', activity: 'tickets' };
@@ -75,16 +75,23 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   const prices = pairsMatching(s, PRICE).filter((p) => priceIn(p.value));
 
   let venue = fromData.venue ?? venues.map((p) => p.value).join(', ');
-  if (!venue) venue = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? '';
+  if (!venue) venue = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? summaryLead(s);
 
-  let when = fromData.when ?? whens.filter((p) => datesIn(p.value).length || timesIn(p.value).length).map((p) => p.value).join(' · ');
+  let when = withIsoDates(fromData.when ?? whens.filter((p) => datesIn(withIsoDates(p.value, s.lang)).length || timesIn(p.value).length).map((p) => p.value).join(' · '), s.lang);
   if (!datesIn(when).length) {
     // No labelled date: the text that follows the page's first date ("Paris · Mar 14, 2031 · starts 19:30").
-    const text = s.text;
+    const text = withIsoDates(s.text, s.lang);
     const first = datesIn(text)[0];
     if (first) {
       const at = indexOfDate(text);
-      when = [when, text.slice(at, at + 60).trim()].filter(Boolean).join(' · ');
+      // Some 60 characters from the date, never cutting a time in two; the time may also come a line
+      // further ("15 December 2026 · NA 168 departs 6:00 AM"): up to it, when near.
+      let end = 60;
+      const near = [...text.slice(at, at + 200).matchAll(/\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\.?)?/gi)];
+      const crossing = near.find((m) => m.index < end && m.index + m[0].length > end);
+      if (crossing) end = crossing.index + crossing[0].length;
+      else if (near[0] && !near.some((m) => m.index + m[0].length <= end)) end = near[0].index + near[0][0].length;
+      when = [when, text.slice(at, at + end).trim()].filter(Boolean).join(' · ');
     }
   }
 
@@ -114,9 +121,12 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
     }
   }
   if (!quantity) {
-    const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}`, 'i').exec(s.text)?.[0] : undefined;
+    // A count, not the cents of a price or the minutes of a time ("€40.00 Tickets for Ada" is no 0 tickets).
+    const sentence = quantityIn(scenario, s.text) !== null ? new RegExp(`(?<![\\d.,:€$£])(?<![€$£]\\s)\\b\\d+\\s*(?:×\\s*\\S+\\s*)?${UNIT[scenario].slice(0, -1)}s?\\b`, 'i').exec(s.text)?.[0] : undefined;
     const times = /\b(\d+)\s*[×x]\s/.exec(s.text);
-    quantity = sentence ?? (times ? `${times[1]} ${unit(Number(times[1]))} (${times[0].trim()})` : '');
+    // An activity sold per person says how many people ("2 adults", "3 participants"): as many tickets.
+    const people = scenario === 'activity' ? /(?<![\d.,:€$£])\b(\d+)\s+(adults?|participants?|people|persons?|guests?|visitors?|travell?ers?)\b/i.exec(s.text) : null;
+    quantity = sentence ?? (times ? `${times[1]} ${unit(Number(times[1]))} (${times[0].trim()})` : people ? `${people[1]} ${unit(Number(people[1]))} (${people[0]})` : '');
   }
 
   const total = prices.find((p) => /\btotal\b/i.test(p.label)) ?? prices[0];
@@ -133,14 +143,54 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   };
 }
 
+/**
+ * What a summary names first when nothing labels it: the first line under the summary's heading
+ * ("Your booking details", "Trip summary") that is not a "Label: value" line nor a price, up to its
+ * date ("LHR to JFK · 15 December 2026" → "LHR to JFK").
+ */
+function summaryLead(s: Snapshot): string {
+  const headings = new Set(s.headings);
+  const start = s.lines.findIndex((l) => headings.has(l) && GENERIC_HEADING.test(l));
+  if (start < 0) return '';
+  for (const line of s.lines.slice(start + 1, start + 6)) {
+    if (headings.has(line)) continue;
+    if (/^[^:]{1,40}:/.test(line) || priceIn(line)) return '';
+    const at = datesIn(line).length ? indexOfDate(line) : line.length;
+    const lead = line.slice(0, at).replace(/[\s·,|–-]+$/, '').trim();
+    return /\p{L}{2}/u.test(lead) && lead.length < 100 ? lead : '';
+  }
+  return '';
+}
+
+/**
+ * Numeric dates ("12/05/2026", "05.12.2026") with their ISO form after them, when they can be read
+ * for sure: a number above 12 (or both the same) settles it; else the page's language must say the
+ * order (month first in `en-US`, day first in any other language or English region). A page in
+ * plain `en` or none leaves an ambiguous date as it is: a guess could make a wrong day read as the
+ * one asked for.
+ */
+export function withIsoDates(text: string, lang: string): string {
+  const monthFirst = /^en-us\b/i.test(lang);
+  const dayFirst = !monthFirst && lang !== '' && !/^en$/i.test(lang);
+  return text.replace(/\b(\d{1,2})([/.])(\d{1,2})\2(\d{4})\b/g, (whole, a: string, _sep: string, b: string, year: string) => {
+    const [x, y] = [Number(a), Number(b)];
+    if (x <= 12 && y <= 12 && x !== y && !monthFirst && !dayFirst) return whole;
+    const [month, day] = x > 12 ? [y, x] : y > 12 ? [x, y] : monthFirst ? [x, y] : [y, x];
+    if (month < 1 || month > 12 || day < 1 || day > 31) return whole;
+    return `${whole} (${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')})`;
+  });
+}
+
 function indexOfDate(text: string): number {
-  const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
+  const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
   const hits = patterns.map((p) => p.exec(text)?.index ?? -1).filter((i) => i >= 0);
   const at = hits.length ? Math.min(...hits) : 0;
-  // Start at the sentence or item the date sits in.
+  // Start at the date's weekday, else at the sentence or item the date sits in, else at the date.
   const before = text.slice(Math.max(0, at - 40), at);
+  const weekday = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(day)?\.?,?\s*$/i.exec(before);
+  if (weekday) return at - before.length + weekday.index;
   const cut = Math.max(before.lastIndexOf('·'), before.lastIndexOf('.'), before.lastIndexOf(':'));
-  return cut >= 0 ? at - before.length + cut + 1 : Math.max(0, at - 40);
+  return cut >= 0 ? at - before.length + cut + 1 : at;
 }
 
 /** The card the site has on file, as it shows it ("Visa •••• 4242"). */

@@ -2,8 +2,8 @@ import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from '../../types.ts';
 import type { Strategy, StepContext } from '../strategy.ts';
 import { confirmationCode } from './confirmation.ts';
-import { fillGuest } from './guest.ts';
-import { amountDue, cardOnFileIn, readHeld } from './held.ts';
+import { agreementsToTick, fillGuest } from './guest.ts';
+import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, readOffers } from './offers.ts';
 import { classify } from './outcomes.ts';
@@ -84,14 +84,14 @@ export const domStrategy: Strategy = {
       } else {
         // The venue's own page asks for what the search could not (the day, how many): fill it in and send it.
         const plan = offers.some((o) => o.available) ? null : searchForm(s, request);
-        if (!plan || !needsFilling(plan, request)) break;
+        if (!plan || !needsFilling(plan, request, s)) break;
         await fillAndSubmit(ctx.page, plan, request, 'search');
       }
       s = await clearOverlays(ctx.page);
       offers = readOffers(s, ctx.provider.scenario);
     }
     const frames = s.frames.length ? await framesFacts(ctx.page) : [];
-    const found = classify(s, frames, offers);
+    const found = classify(s, frames, offers, request && request.scenario !== 'flight' ? request.venue : undefined);
     if (found.kind !== 'unexpected') return found;
     const invalid = s.fields.filter((f) => f.invalid).map((f) => `${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ''}`);
     return {
@@ -119,7 +119,19 @@ export const domStrategy: Strategy = {
         }
       }
       const next = continueAfterRadio(s, key.sel);
-      if (next) await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} (${next.text})`);
+      if (next) {
+        await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} (${next.text})`);
+        // The same page back, the choice unticked and a message shown: the site did not take the
+        // choice (a page that redrew its list). Chosen once more; then the site's words are the evidence.
+        for (let again = 0; ; again++) {
+          const back = await clearOverlays(ctx.page);
+          const said = notTaken(s, back, key.sel);
+          if (said === null) break;
+          if (again === 1) throw new NotUnderstood('choose an option', ctx.page.url(), `the page after choosing "${offer.label.slice(0, 60)}"`, `the same page again, saying "${said.slice(0, 120)}"`);
+          await ctx.page.check(key.sel);
+          await ctx.page.press(next.sel, `go on with ${offer.label.slice(0, 40)} once more (${next.text})`);
+        }
+      }
     } else {
       await ctx.page.press(key.sel, `choose ${offer.label.slice(0, 60)}`);
     }
@@ -139,9 +151,10 @@ export const domStrategy: Strategy = {
       return { held: readHeld(s, scenario), noCardStep: false };
     }
     // Still a form asking for something (the guest details refused): not the review.
-    if (s.fields.some((f) => f.visible && !f.card && (f.invalid || (f.required && f.value === '' && f.type !== 'checkbox' && f.type !== 'radio')))) return null;
+    // (An unticked required box is no refusal: a box the browser reads as invalid until ticked.)
+    if (s.fields.some((f) => f.visible && !f.card && f.type !== 'checkbox' && f.type !== 'radio' && (f.invalid || (f.required && f.value === '')))) return null;
     const next = onward(s);
-    if (!next || datesIn(s.text).length === 0) return null;
+    if (!next || datesIn(withIsoDates(s.text, s.lang)).length === 0) return null;
     return { held: readHeld(s, scenario), noCardStep: NO_CARD.test(s.text) && !/\b(pay|payment|checkout|card)\b/i.test(next.text) };
   },
 
@@ -150,6 +163,8 @@ export const domStrategy: Strategy = {
     const s = await snapshot(ctx.page);
     const next = onward(s);
     if (!next) throw new NotUnderstood('review', ctx.page.url(), 'the button that goes on from the review (continue, payment, confirm)', evidence(s));
+    // The booking's own required agreement ("I accept the conditions"), as on the guest form.
+    for (const box of agreementsToTick(s)) await ctx.page.check(box.sel);
     await ctx.page.press(next.sel, `go on from the review (${next.text})`);
     await clearOverlays(ctx.page);
   },
@@ -172,7 +187,17 @@ export const domStrategy: Strategy = {
     const control = (card && card.form >= 0 ? usable.find((c) => c.form === card.form && c.submits) : undefined)
       ?? usable.find((c) => /\b(pay|purchase|place order|complete|buy|book|confirm)\b/i.test(c.text))
       ?? usable.find((c) => c.submits);
-    if (!control) throw new NotUnderstood('payment', ctx.page.url(), 'the Pay button', evidence(s));
+    if (!control) {
+      // The card form is a payment partner's frame with its own Pay button (hosted fields, another
+      // origin): going on means going into that frame, which the guard refuses at its code field.
+      const field = await cardField(ctx.page, s);
+      const frame = field ? s.frames.find((f) => f.sel === field) : undefined;
+      if (frame) {
+        await ctx.page.press(frame.sel, `pay in the payment frame${frame.title ? ` (${frame.title})` : ''}`);
+        return;
+      }
+      throw new NotUnderstood('payment', ctx.page.url(), 'the Pay button', evidence(s));
+    }
     await ctx.page.press(control.sel, `pay (${control.text})`);
   },
 
@@ -190,15 +215,35 @@ export const domStrategy: Strategy = {
   },
 };
 
-/** An offer that is the venue asked for, in a list of venues with no prices (search results, not booking options). */
-function venueOffer(offers: Offer[], request: SearchRequest): Offer | null {
-  if (request.scenario === 'flight' || offers.some((o) => o.priceText !== undefined || o.time !== undefined && request.scenario === 'restaurant')) return null;
-  const name = wordsOf(request.venue);
-  return offers.find((o) => o.available && wordsOf(o.label).includes(name)) ?? null;
+/** The site's message when pressing on came back to the same choice unticked (null: it went on). */
+function notTaken(before: Snapshot, after: Snapshot, radioSel: string): string | null {
+  if (after.url !== before.url) return null;
+  const radio = after.fields.find((f) => f.sel === radioSel && f.type === 'radio');
+  if (!radio || radio.checked) return null;
+  const fresh = after.alerts.filter((a) => !before.alerts.includes(a));
+  return fresh[0] ?? null;
 }
 
-/** Does the form ask for a part of the request it does not hold yet (an empty date, a different number)? */
-function needsFilling(plan: Plan, request: SearchRequest): boolean {
+/**
+ * An offer that is the venue asked for, in a list of venues (search results, not booking options):
+ * a list with no prices, or one where the venue's name is on one item only among several (others
+ * are other venues or events; "from €30 per person" is a listing's price, not an option's).
+ */
+function venueOffer(offers: Offer[], request: SearchRequest): Offer | null {
+  if (request.scenario === 'flight' || offers.some((o) => o.time !== undefined && request.scenario === 'restaurant')) return null;
+  const name = wordsOf(request.venue);
+  const named = offers.filter((o) => o.available && wordsOf(o.label).includes(name));
+  if (!offers.some((o) => o.priceText !== undefined)) return named[0] ?? null;
+  return named.length === 1 && offers.length >= 2 ? named[0]! : null;
+}
+
+/**
+ * Does the form ask for a part of the request it does not hold yet (an empty date, a different
+ * number, or a day to pick in a date picker when it has no date field)?
+ */
+function needsFilling(plan: Plan, request: SearchRequest, s?: Snapshot): boolean {
+  const day = request.scenario === 'hotel' ? 'checkIn' : 'date';
+  if (s && !plan.fields.has(day) && searchValue(request, day) !== undefined && s.controls.some((c) => c.visible && !c.disabled && datesIn(c.text).length > 0)) return true;
   for (const [concept, fields] of plan.fields) {
     const want = searchValue(request, concept);
     if (want === undefined || !['date', 'checkIn', 'checkOut', 'quantity', 'time'].includes(concept)) continue;

@@ -1,4 +1,4 @@
-import { timesIn } from '../../../executor/held.ts';
+import { datesIn, timesIn } from '../../../executor/held.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
 import type { Offer } from '../../types.ts';
 import type { ControlInfo, Snapshot } from './snapshot.ts';
@@ -46,11 +46,17 @@ function groups(s: Snapshot): Group[] {
     if (CHROME.has(c.region) || !c.item || !c.itemParent) continue;
     if (c.type !== 'radio' && NOT_AN_OFFER.test(c.text) && !/\d/.test(c.text)) continue;
     if (c.inDialog >= 0 && !s.dialogs[c.inDialog]?.modal) continue;
+    if (calendarDay(c)) continue;
     const list = byParent.get(`${c.type === 'radio' ? 'radio' : 'press'}|${c.itemParent}`) ?? [];
     list.push(c);
     byParent.set(`${c.type === 'radio' ? 'radio' : 'press'}|${c.itemParent}`, list);
   }
   return [...byParent.entries()].map(([k, controls]) => ({ parent: k.slice(k.indexOf('|') + 1), controls }));
+}
+
+/** A date picker's day: shows its day number, named by its whole date ("25", "Friday, 25 December 2026"). */
+function calendarDay(c: ControlInfo): boolean {
+  return /^\d{1,2}$/.test(c.item.trim()) && datesIn(c.text).length > 0;
 }
 
 function priced(text: string): boolean {
@@ -146,7 +152,9 @@ export function readOffers(s: Snapshot, scenario: string): Offer[] {
   const best = candidates.sort((a, b) => rank(b, s) - rank(a, s))[0]!;
   // A lone control with neither a time nor a price is a page's own button, not an offer.
   const informative = best.controls.some((c) => timesIn(c.item).length || priced(c.item));
-  if (rank(best, s) < 2 || (!informative && best.controls.length + (s.idleItems[best.parent]?.length ?? 0) < 3)) return [];
+  // (Its idle siblings count only when they read as offers: a form's headings and hints are not.)
+  const idleOffers = (s.idleItems[best.parent] ?? []).filter((t) => UNAVAILABLE.test(t) || timesIn(t).length || priced(t)).length;
+  if (rank(best, s) < 2 || (!informative && best.controls.length + idleOffers < 3)) return [];
   const schema = schemaOffers(s);
   const offers = best.controls.map((c) => offerOf(c, scenario, schema));
   // Rows next to them that have no control: the site shows them, but they cannot be chosen.

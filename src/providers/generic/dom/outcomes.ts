@@ -31,12 +31,19 @@ export function loginWallIn(s: Snapshot): string | null {
   return s.headings.find((h) => LOGIN_WORDS.test(h)) ?? (LOGIN_WORDS.exec(s.text.slice(0, 3000))?.[0] ?? null);
 }
 
-export function noneMessage(s: Snapshot): string | null {
-  const alert = s.alerts.find((a) => NONE_WORDS.test(a));
+/**
+ * The page's words that nothing is available. `venue`: the name asked for, whose own words never
+ * count ("Results for “Sold Out Sessions”" says nothing about availability).
+ */
+export function noneMessage(s: Snapshot, venue?: string): string | null {
+  const name = venue?.trim() ? new RegExp(venue.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi') : null;
+  const says = (t: string) => NONE_WORDS.test(name ? t.replace(name, ' ') : t);
+  const alert = s.alerts.find(says);
   if (alert) return alert;
-  const heading = s.headings.find((h) => NONE_WORDS.test(h));
+  const heading = s.headings.find(says);
   if (heading) return heading;
-  const m = NONE_WORDS.exec(s.text);
+  const text = name ? s.text.replace(name, (m) => ' '.repeat(m.length)) : s.text;
+  const m = NONE_WORDS.exec(text);
   if (!m) return null;
   // The sentence around the words, as the page says it.
   const start = Math.max(0, s.text.lastIndexOf('.', m.index) + 1);
@@ -44,14 +51,14 @@ export function noneMessage(s: Snapshot): string | null {
   return s.text.slice(start, end < 0 ? m.index + 160 : end + 1).trim().slice(0, 200);
 }
 
-export function classify(s: Snapshot, frames: FrameFacts[], offers: Offer[]): Availability {
+export function classify(s: Snapshot, frames: FrameFacts[], offers: Offer[], venue?: string): Availability {
   const captcha = captchaIn(s, frames);
   if (captcha) return { kind: 'captcha', message: captcha };
   const login = loginWallIn(s);
   // A sign-in form in the page's body, titled as one, stands before whatever else it shows.
   if (login && (s.headings.some((h) => LOGIN_WORDS.test(h)) || !offers.some((o) => o.available))) return { kind: 'login_wall', message: login };
   if (!offers.some((o) => o.available)) {
-    const none = noneMessage(s);
+    const none = noneMessage(s, venue);
     if (none) return { kind: 'none', message: none };
   }
   if (offers.length) return { kind: 'offers', offers };

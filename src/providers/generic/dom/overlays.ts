@@ -3,13 +3,17 @@ import { snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
 
 // What stands between the driver and the page: a cookie-consent banner (answered with the most
 // private choice it offers: "reject all", "necessary only"), a promotional or newsletter pop-up
-// (closed). A dialog that holds the booking's own step (a form, a choice of options) is the page.
+// (closed), an upgrade or add-on offered on the way on ("keep my fare", "no thanks"). A dialog that holds the booking's own step (a form, a choice of options) is the page.
 
 const COOKIE = /\b(cookies?|consent|gdpr|tracking|privacy preferences|we value your privacy)\b/i;
 const PROMO = /\b(newsletter|subscribe|sign up for|discount|% off|special offer|download our app|join our)\b/i;
 const PRIVATE_CHOICE = [/\b(reject|decline|refuse|deny) all\b/i, /\b(only|strictly) (necessary|essential|required)\b|\b(necessary|essential|required) (cookies )?only\b/i, /\b(reject|decline|refuse|deny)\b/i, /\b(save|confirm) (my )?(choices|preferences|selection)\b/i];
 const ANY_CHOICE = [/\b(accept|agree|allow|ok|okay|got it|i understand|continue)\b/i];
 const CLOSE = /^(close|×|✕|x|dismiss|no,? thanks|not now|maybe later|skip|cancel)\b/i;
+// An offer to pay more than what was chosen (a fare upgrade, an add-on, insurance), in a dialog that
+// opens on the way on: answered with the choice that keeps what was chosen, and nothing else.
+const UPSELL = /\b(upgrade|add-?ons?|extras?|insurance|protect (your|my)|flex(ible)?|premium|priority boarding|checked bag|seat selection)\b/i;
+const KEEP = [/\b(keep|stay with|continue with) (my|the|this|current)\b/i, /\b(no,? thanks|no thank you|not now|skip|decline|continue without|without (the )?(upgrade|extras?|add-?ons?|insurance|protection)|no upgrade|i'?ll pass)\b/i];
 
 /** The control that answers the overlay, or null when it is not one the driver should answer. */
 export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): ControlInfo | null {
@@ -23,6 +27,11 @@ export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): Co
     return null;
   };
   if (COOKIE.test(overlay.text)) return pick(PRIVATE_CHOICE) ?? pick(ANY_CHOICE) ?? pick([CLOSE]);
+  if (UPSELL.test(overlay.text)) {
+    // "Keep my fare", "No thanks"; else the one that goes on without naming the upgrade ("Continue with Standard").
+    const keep = pick(KEEP) ?? inside.find((c) => /\b(continue|proceed|next)\b/i.test(c.text) && !UPSELL.test(c.text) && !/\b(yes|add|select|choose|get|buy|plus)\b/i.test(c.text));
+    if (keep) return keep;
+  }
   if (PROMO.test(overlay.text) && !s.fields.some((f) => f.visible && f.type !== 'email' && f.inDialog === index)) return pick([CLOSE]);
   return null;
 }

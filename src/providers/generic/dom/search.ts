@@ -24,7 +24,8 @@ export interface Plan {
 export function searchForm(s: Snapshot, request: SearchRequest): Plan | null {
   const groups = new Map<number, FieldInfo[]>();
   for (const f of s.fields) {
-    if (!f.visible || f.card) continue;
+    // A stepper hidden behind a collapsed disclosure of its form ("2 adults · 1 room") counts: it is opened to be set.
+    if (f.card || (!f.visible && !(f.type === 'stepper' && disclosureOf(s, f)))) continue;
     const list = groups.get(f.form) ?? [];
     list.push(f);
     groups.set(f.form, list);
@@ -84,7 +85,25 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     }
   }
   if (typed.length) await page.fillForm(typed);
-  for (const [, field, value] of clicked) await step(page, field, Number(value));
+  for (const [sel, value] of typed) {
+    const field = [...plan.fields.values()].flat().find((f) => f.sel === sel);
+    if (field?.combobox) await pickSuggestion(page, field, value);
+  }
+  for (const [, field, value] of clicked) {
+    if (field.visible) {
+      await step(page, field, Number(value));
+      continue;
+    }
+    // Behind a collapsed disclosure (an occupancy popover): opened, set, and closed again.
+    const opener = disclosureOf(await snapshot(page), field);
+    if (!opener) continue;
+    await page.press(opener.sel, `open "${opener.text.slice(0, 40)}"`);
+    const open = (await snapshot(page)).fields.find((f) => f.sel === field.sel);
+    if (!open?.visible) throw new NotUnderstood(stepName, page.url(), `"${field.label || 'the number'}" once "${opener.text.slice(0, 40)}" is opened`, 'it stays hidden');
+    await step(page, open, Number(value));
+    const after = (await snapshot(page)).controls.find((c) => c.sel === opener.sel);
+    if (after?.expanded === 'true' && after.visible) await page.press(opener.sel, `close "${after.text.slice(0, 40)}"`);
+  }
   // Dates the form does not let a person type: chosen in the page's date picker.
   for (const concept of ['date', 'checkIn', 'checkOut'] as Concept[]) {
     const value = searchValue(request, concept);
@@ -110,6 +129,32 @@ export function submitOf(s: Snapshot, form: number): ControlInfo | null {
   }
   const main = usable.filter((c) => !CHROME.has(c.region) && c.tag !== 'a');
   return main.find((c) => STRONG_SUBMIT.test(c.text)) ?? main.find((c) => SUBMIT_WORDS.test(c.text) && !/\b(next|previous) (month|week)\b/i.test(c.text)) ?? null;
+}
+
+/**
+ * A combobox that suggests values (a city, an airport): typed into as a person types, then the
+ * suggestion that is the value pressed (the same words, else one that starts with them, else one
+ * that holds them). With no suggestion the typed value stays.
+ */
+async function pickSuggestion(page: GuardedPage, field: FieldInfo, value: string): Promise<void> {
+  await page.fill(field.sel, value);
+  await page.settle();
+  const s = await snapshot(page);
+  const want = wordsOf(value);
+  const options = s.controls.filter((c) => c.visible && !c.disabled && c.role === 'option' && !CHROME.has(c.region));
+  const words = (o: ControlInfo) => ` ${wordsOf(o.text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const w = ` ${want.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const hit = options.find((o) => words(o) === w) ?? options.find((o) => words(o).startsWith(w)) ?? options.find((o) => words(o).includes(w));
+  if (hit) await page.press(hit.sel, `choose the suggestion "${hit.text.slice(0, 40)}"`);
+}
+
+/**
+ * The collapsed disclosure (aria-expanded="false") of the field's form that hides it: the one that
+ * names what it holds (a number and a word like "adults", "guests", "travellers"), else the only one.
+ */
+export function disclosureOf(s: Snapshot, field: FieldInfo): ControlInfo | null {
+  const closed = s.controls.filter((c) => c.visible && !c.disabled && c.expanded === 'false' && c.form === field.form && !CHROME.has(c.region));
+  return closed.find((c) => /\d/.test(c.text) && /\b(adults?|guests?|people|persons?|travell?ers?|passengers?|rooms?|tickets?|occupancy|participants?)\b/i.test(c.text)) ?? (closed.length === 1 ? closed[0]! : null);
 }
 
 /** A quantity stepper: "+" or "−" until the number shown is the one wanted (each press settles). */

@@ -36,6 +36,8 @@ export interface FieldInfo {
   stepper: { up: string; down: string } | null;
   /** Index of the dialog or overlay it sits in (`dialogs`), -1 when none. */
   inDialog: number;
+  /** A combobox that suggests values as it is typed in (role=combobox, aria-autocomplete=list|both). */
+  combobox: boolean;
 }
 
 export interface ControlInfo {
@@ -57,6 +59,8 @@ export interface ControlInfo {
   itemSel: string;
   itemParent: string;
   itemTag: string;
+  /** Its aria-expanded ('true', 'false'; '' when it discloses nothing). */
+  expanded: string;
 }
 
 export interface FormInfo {
@@ -91,6 +95,10 @@ export interface Snapshot {
   /** Sibling groups without any control (sold-out rows next to rows that have one), keyed by parent selector. */
   idleItems: Record<string, string[]>;
   passwordField: boolean;
+  /** The page's lines of text as shown (its first 300), for what only their order says. */
+  lines: string[];
+  /** The document's language (`<html lang>`), "" when it says none. */
+  lang: string;
 }
 
 const TEXT_LIMIT = 20_000;
@@ -167,20 +175,42 @@ function readPage(): Snapshot {
       validationMessage: input.willValidate && input.validity?.valid === false ? input.validationMessage ?? '' : '',
       stepper: numeric ? stepperOf(el) : null,
       inDialog: dialogIndex(el),
+      combobox: el.getAttribute('role') === 'combobox' || /^(list|both)$/i.test(el.getAttribute('aria-autocomplete') ?? ''),
     });
   }
   // A stepper's number may be shown as text (an <output> or a role=spinbutton) rather than a field.
   for (const el of Array.from(doc.querySelectorAll('output,[role="spinbutton"]:not(input)'))) {
     const stepper = stepperOf(el);
     if (!stepper) continue;
-    // Named by aria, else by the words around it (without its number and the +/− signs).
+    // Named by aria, else by its labelled group (role=group, fieldset), else by the words around it
+    // (without its number and the +/− signs); its name attribute describes it too.
     const own = nameOf(el);
-    const named = own && own !== clean(el.textContent) ? own : clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+    const group = el.closest('[role="group"],fieldset');
+    const groupName = group ? nameOf(group) || clean(group.querySelector(':scope > legend')?.textContent) : '';
+    const named = own && own !== clean(el.textContent) ? own : groupName || clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
     fields.push({
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
-      label: named, text: named, placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
+      label: named, text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
-      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false,
+    });
+  }
+
+  // A number between a "−" and a "+" in a labelled group (role=group, fieldset) with no field of its
+  // own to type in: a stepper too, named by its group.
+  for (const group of Array.from(doc.querySelectorAll('[role="group"],fieldset'))) {
+    if (group.querySelector('input:not([type="hidden"]),select,textarea,output,[role="spinbutton"]')) continue;
+    const number = Array.from(group.querySelectorAll('*')).find((e) => e.children.length === 0 && !isControl(e) && /^\s*\d{1,3}\s*$/.test(e.textContent ?? ''));
+    if (!number) continue;
+    const stepper = stepperOf(number);
+    if (!stepper) continue;
+    const legend = group.tagName === 'FIELDSET' ? clean(group.querySelector(':scope > legend')?.textContent) : '';
+    const named = nameOf(group) || legend;
+    fields.push({
+      sel: selectorOf(number), tag: number.tagName.toLowerCase(), type: 'stepper', name: '', autocomplete: '',
+      label: named, text: named, placeholder: '', value: clean(number.textContent),
+      required: false, disabled: false, readOnly: true, visible: shown(number), checked: false, options: [], form: formIndex(group), region: regionOf(group),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group), combobox: false,
     });
   }
 
@@ -194,11 +224,12 @@ function readPage(): Snapshot {
     return item;
   };
   const controlEls = Array.from(doc.querySelectorAll('button,a,input,[role]')).filter(isControl);
-  const radios = fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio');
+  // Choices: radio inputs, and ARIA radios (role=radio in a role=radiogroup, checked by aria-checked).
+  const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...Array.from(doc.querySelectorAll('[role="radio"]')).filter((el) => el.tagName !== 'INPUT')];
   const candidates = [...controlEls, ...radios];
   const controls: ControlInfo[] = [];
   for (const el of candidates) {
-    if (el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') continue;
+    if ((el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') || el.getAttribute('role') === 'radio') continue;
     const item = itemOf(el, candidates);
     const type = (el.getAttribute('type') ?? '').toLowerCase();
     const f = formIndex(el);
@@ -220,17 +251,18 @@ function readPage(): Snapshot {
       itemSel: selectorOf(item),
       itemParent: item.parentElement ? selectorOf(item.parentElement) : '',
       itemTag: item.tagName.toLowerCase(),
+      expanded: el.getAttribute('aria-expanded') ?? '',
     });
   }
   // Radio inputs as choices: their item is their row, card or list item (or their label).
   for (const el of radios) {
     const item = itemOf(el, candidates);
     controls.push({
-      sel: selectorOf(el), tag: 'input', type: 'radio', text: nameOf(el).slice(0, 200), name: el.getAttribute('name') ?? '', value: el.getAttribute('value') ?? '',
-      role: '', form: formIndex(el), region: regionOf(el),
+      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'radio', text: nameOf(el).slice(0, 200), name: el.getAttribute('name') ?? '', value: el.getAttribute('value') ?? '',
+      role: el.getAttribute('role') ?? '', form: formIndex(el), region: regionOf(el),
       disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
       item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
-      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(),
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '',
     });
   }
   // Siblings of offer items that have no control at all (a sold-out row shows no button).
@@ -295,6 +327,8 @@ function readPage(): Snapshot {
     url: location.href,
     title: doc.title,
     text: bodyText.slice(0, 20000),
+    lang: doc.documentElement.lang || '',
+    lines: (doc.body ? doc.body.innerText : '').split('\n').map((l) => clean(l)).filter(Boolean).slice(0, 300),
     headings,
     alerts,
     forms: forms.map((f) => ({

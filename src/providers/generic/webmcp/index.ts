@@ -37,6 +37,7 @@ async function callFor(ctx: StepContext, purpose: Purpose, tools: PageTool[], kn
   const chosen = chooseTool(tools, purpose, known);
   if (!chosen) return null;
   const result: JsonValue | undefined = await ctx.page.callTool(chosen.tool.name, chosen.input);
+  await settleAfterTool(ctx);
   const reading = readResult(result);
   const n = notes(ctx);
   for (const [k, v] of scalars(reading.data)) n.carried.set(k, v);
@@ -47,6 +48,24 @@ async function callFor(ctx: StepContext, purpose: Purpose, tools: PageTool[], kn
   if (next) n.next = next;
   return { tool: chosen.tool, reading };
 }
+
+/**
+ * An imperative tool answers before the page it opens has loaded (a navigation would lose its
+ * answer): it submits its form or assigns `location` a moment later. The page is let settle, and a
+ * new document that starts within a short grace after the answer is waited for as well, so that the
+ * next step reads the page the tool went on to, not the one it left.
+ */
+async function settleAfterTool(ctx: StepContext): Promise<void> {
+  await ctx.page.settle();
+  // Nothing acts on the page meanwhile: a new generation is a new document.
+  const settled = ctx.page.generation;
+  const deadline = Date.now() + TOOL_NAVIGATION_GRACE_MS;
+  while (ctx.page.generation === settled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (ctx.page.generation !== settled) await ctx.page.settle();
+}
+
+/** How long after a tool's answer a navigation it scheduled is still taken as its doing. */
+const TOOL_NAVIGATION_GRACE_MS = 750;
 
 async function search(ctx: StepContext, request: SearchRequest): Answer<void> {
   if (!/^https?:/.test(ctx.page.url())) await ctx.page.goto(ctx.provider.startUrl);

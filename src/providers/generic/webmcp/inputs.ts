@@ -71,7 +71,12 @@ function rawValue(p: Property, known: Known): string | number | undefined {
     if (r.scenario === 'restaurant') return r.time;
     if (r.scenario === 'flight') return r.departureTime;
   }
-  if (first(w, /party|covers|guests|people|persons|diners|pax|adults|passengers|travell?ers|tickets|quantity|seats|number of|how many|headcount/) && /integer|number/.test(str(p.node.type))) {
+  // How many: a number, a list of choices (a form tool's <select> of "1"…"8"), or a text input
+  // whose own name says it counts (its description alone could be "phone number of the guest").
+  const choices = Array.isArray(p.node.enum) || Array.isArray(p.node.anyOf) || Array.isArray(p.node.oneOf);
+  const counts = /integer|number/.test(str(p.node.type)) || choices;
+  if ((counts && first(w, /party|covers|guests|people|persons|diners|pax|adults|passengers|travell?ers|tickets|quantity|seats|number of|how many|headcount/))
+    || (str(p.node.type) === 'string' && first(key, /(^| )(party( size)?|covers|guests|people|persons|diners|pax|adults|passengers|travell?ers|tickets|quantity|qty|seats|headcount)$/))) {
     switch (r.scenario) {
       case 'restaurant': return r.partySize;
       case 'hotel': return r.adults;
