@@ -89,7 +89,7 @@ describe('scale-out: web nodes behind HAProxy, worker processes holding the book
   before(async () => {
     sandbox = await startSandbox();
     const secret = randomBytes(32).toString('base64url');
-    const [proxyPort, web1, web2] = await Promise.all([freePort(), freePort(), freePort()]);
+    const proxyPort = await freePort();
     publicUrl = `http://127.0.0.1:${proxyPort}`;
     const env = {
       NODE_ENV: 'test',
@@ -105,17 +105,30 @@ describe('scale-out: web nodes behind HAProxy, worker processes holding the book
     database = await openDatabase(loadConfig({}, { DATABASE_URL: DATABASE_URL!, DATABASE_SCHEMA: schema }));
     await migrateToLatest(database.db, schema);
     ({ key } = await mintApiKey(database.db, { organizationName: 'Acme Travel', allowedJobTypes: ['restaurant'], live: false, dailyLimit: null }));
+    // A port found free may be taken by another test before the node binds it: then another one.
+    const startWeb = async (): Promise<number> => {
+      for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        const web = startChild(['serve'], { ...env, PORT: String(port), WORKERS: '0' });
+        try {
+          await web.logged('address', STARTUP_MS);
+          webs.push(web);
+          return port;
+        } catch (error) {
+          if (attempt === 3 || !/EADDRINUSE/.test(String((error as Error).message))) throw error;
+        }
+      }
+    };
     // The first node creates the queue's schema; the others then start together.
-    webs.push(startChild(['serve'], { ...env, PORT: String(web1), WORKERS: '0' }));
-    await webs[0]!.logged('address', STARTUP_MS);
-    webs.push(startChild(['serve'], { ...env, PORT: String(web2), WORKERS: '0' }));
+    const web1 = await startWeb();
+    const second = startWeb();
     // A drain bounded well below the hold: a booking left unpaid by a failed test must not keep the
     // drained worker (and this test) waiting for the whole hold.
     const worker = { ...env, WORKERS: '5', DRAIN_SECONDS: '240' };
     workers.push(startChild(['worker'], worker), startChild(['worker'], worker));
+    const web2 = await second;
     proxy = startHaproxy(join(dir, 'haproxy.cfg'), proxyPort, [web1, web2]);
     person = await launchChromium();
-    await webs[1]!.logged('address', STARTUP_MS);
     for (const worker of workers) await worker.logged('internalUrl', STARTUP_MS);
     await until('both workers published their nodes', async () => (await database.db.selectFrom('nodes').select('id').execute()).length === 2, 60_000, 200);
     await until('the proxy answers', async () => (await fetch(`${publicUrl}/readyz`).catch(() => null))?.status === 200, 30_000, 200);
