@@ -108,7 +108,7 @@ export const flightParams = z
     return_date: futureDate('Return date').optional(),
     cabin_class: z.enum(CABIN_CLASSES).describe('Cabin class').optional(),
     targetAirline: text('Preferred airline').optional(),
-    targetPrice: money('Target price per passenger').optional(),
+    targetPrice: money('The most to pay per passenger (a ceiling: no fare within it is no_availability)').optional(),
     targetDepartureTime: time24('Preferred departure time').optional(),
     targetFlightNumber: z.string().regex(/^[A-Za-z0-9]{2}\d{1,4}$/, says('must be a flight number like BA117')).describe('Preferred flight number, e.g. BA117').optional(),
   })
@@ -167,7 +167,7 @@ export const consentSchema = z
      .default('stop_before_cvc').describe('Always stops before card entry'),
     allowedProviders: z.array(text('Provider id', 64)).max(32).nullable().default(null).describe('If set, only these provider ids are used'),
     blockedProviders: z.array(text('Provider id', 64)).max(32).default([]).describe('Provider ids skipped in the fallback chain'),
-    maxJobDurationSeconds: z.number().int().min(30).max(3600).default(420).describe('Soft cap on total execution time, seconds'),
+    maxJobDurationSeconds: z.number().int().min(30).max(3600).default(420).describe('Soft cap on total execution time, seconds: once it passes, the step under way finishes (a hold it reaches is kept) and no new step, retry or provider starts; a run stuck in a step is stopped at twice the cap'),
   })
   .strict();
 export type Consent = z.infer<typeof consentSchema>;
