@@ -15,21 +15,17 @@ import { launchChromium, waitForLiveFrames } from '../handoff/browsers.ts';
 // completed with the site's own confirmation code. No card code reaches the site before the person
 // types it (asserted on the site's side).
 
-// What the generic driver books end to end today: the eight built-in sites and seven of the eight
-// corpus sites. The executor has already compared the date, time and number held with the request
-// before the pause; the summary must also say the price. (SkyFare, once listed here as not completing
-// after the person's Enter on the live view, completed in 3 of 3 runs on branch reach-corpus-2: the
-// earlier failure was not reproduced.) Open work of issue 12 (docs/executor.md):
-// - Mesa: reaches the pause with the driver alone (no network layer), but over REST the guard's
-//   network layer blocks its "Continue to payment", a script POST with no body
-//   (fetch(url, { method: 'POST' })): Playwright shows no body for an empty one nor for a
-//   ReadableStream upload, so the guard refuses both (src/executor/guard/index.ts, unreadableBody).
-//   Outside the driver: a guard decision, left as it is.
+// What the generic driver books end to end: the eight built-in sites and the eight corpus sites.
+// The executor has already compared the date, time and number held with the request before the
+// pause; the summary must also say the price. Mesa's "Continue to payment" is a script POST with no
+// body (fetch(url, { method: 'POST' })): the network layer lets a body-less request through, since
+// streamed bodies (which the interception cannot see either) are refused in the page instead
+// (src/executor/guard/unseen-script.ts).
 const BUILT_IN: Array<[ProviderId, Scenario]> = [
   ['tablebook', 'restaurant'], ['dinenow', 'restaurant'], ['staysearch', 'hotel'], ['roomly', 'hotel'],
   ['skyfare', 'flight'], ['jetdeck', 'flight'], ['tixhub', 'activity'], ['eventgo', 'activity'],
 ];
-const CORPUS_BOOKED: CorpusId[] = ['tavola', 'staybird', 'innkeep', 'aerolux', 'flyhop', 'tickety', 'wanderly'];
+const CORPUS_BOOKED: CorpusId[] = ['tavola', 'staybird', 'mesa', 'innkeep', 'aerolux', 'flyhop', 'tickety', 'wanderly'];
 
 /** The held tab's input that has focus (the executor focuses the card-code field at the pause), in any frame. */
 async function focusedField(tab: Page): Promise<ElementHandle> {

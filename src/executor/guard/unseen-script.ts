@@ -37,6 +37,8 @@ export const UNSEEN_KINDS = [
   { name: 'RTCPeerConnection', stop: 'close', what: 'a WebRTC connection', leaving: 'its traffic' },
   { name: 'webkitRTCPeerConnection', stop: 'close', what: 'a WebRTC connection', leaving: 'its traffic' },
   { name: 'WebTransport', stop: 'close', what: 'a WebTransport session', leaving: 'its traffic' },
+  // Not a constructor of its own: fetch() and new Request() with a ReadableStream body (below).
+  { name: 'StreamUpload', stop: null, what: 'a request with a streamed body', leaving: 'its body (the browser shows no streamed body to the interception)' },
 ] as const;
 
 /** The kind the page's report names (a worker if the name is not one: the report comes from the page). */
@@ -85,6 +87,37 @@ export const UNSEEN_SCRIPT = `(() => {
       guarded.set(Original, Guarded);
     }
     Object.defineProperty(window, name, { value: Guarded, writable: false, enumerable: false, configurable: false });
+  }
+
+  // Streamed request bodies. The browser shows the interception no body for a ReadableStream
+  // upload, exactly as for an empty one: the network layer could only refuse both, and an empty
+  // POST is how many single-page apps say "continue". So the stream is refused here, where it can
+  // be told apart, and the network layer lets a body-less request through (guard/index.ts).
+  const Stream = window.ReadableStream;
+  const streamed = (init) => automation && init !== null && typeof init === 'object' && typeof Stream === 'function' && init.body instanceof Stream;
+  const refuseStream = () => {
+    call('unseen', 'StreamUpload');
+    return new DOMException('Sending a streamed request body is refused while automation is in control of this tab', 'SecurityError');
+  };
+  const OriginalRequest = window.Request;
+  if (typeof OriginalRequest === 'function') {
+    const GuardedRequest = function (input, init) {
+      if (!new.target) return OriginalRequest(input, init); // the browser's own TypeError
+      if (streamed(init)) throw refuseStream();
+      return Reflect.construct(OriginalRequest, [input, init], new.target === GuardedRequest ? OriginalRequest : new.target);
+    };
+    Object.defineProperty(GuardedRequest, 'name', { value: 'Request' });
+    Object.defineProperty(GuardedRequest, 'prototype', { value: OriginalRequest.prototype, writable: false, enumerable: false, configurable: false });
+    Object.defineProperty(OriginalRequest.prototype, 'constructor', { value: GuardedRequest, writable: false, enumerable: false, configurable: false });
+    Object.defineProperty(window, 'Request', { value: GuardedRequest, writable: false, enumerable: false, configurable: false });
+  }
+  const originalFetch = window.fetch;
+  if (typeof originalFetch === 'function') {
+    const guardedFetch = function fetch(input, init) {
+      if (streamed(init)) return Promise.reject(refuseStream());
+      return originalFetch.call(this, input, init);
+    };
+    Object.defineProperty(window, 'fetch', { value: guardedFetch, writable: false, enumerable: true, configurable: false });
   }
 
   // Speculation rules.
