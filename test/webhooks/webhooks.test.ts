@@ -156,7 +156,7 @@ for (const backend of BACKENDS) {
       await remove(endpoint.id);
     });
 
-    test('rotation: the new secret is shown once, and during the overlap deliveries verify with either secret', async () => {
+    test('rotation: the new secret is shown once; during the overlap deliveries verify with either secret, after it with the new one only', async () => {
       const endpoint = await register(`${receiver.url}/d`);
       const rotated = await call(service.url, 'POST', `/api/v1/webhook-endpoints/${endpoint.id}/rotate`, { key });
       assert.equal(rotated.status, 200, rotated.text);
@@ -169,7 +169,16 @@ for (const backend of BACKENDS) {
       const got = receiver.received.at(-1)!;
       assert.equal(verify(rotated.body.secret, got).data.jobId, jobId);
       assert.equal(verify(endpoint.secret, got).data.jobId, jobId, 'the old secret still verifies during the overlap');
-      assert.throws(() => verify(newSigningSecret(), got), 'another secret does not');
+      // Once the overlap has ended, deliveries are signed with the new secret alone.
+      await service.services.db.updateTable('webhook_endpoints').set({ previous_secret_expires_at: new Date(Date.now() - 1000) }).where('id', '=', endpoint.id).execute();
+      const after = receiver.received.length;
+      const later = await createJob(service, key, restaurantRequest());
+      await pause(service, later);
+      await until('delivered after the overlap', () => receiver.received.length > after, 20_000);
+      const signed = receiver.received.at(-1)!;
+      assert.equal(verify(rotated.body.secret, signed).data.jobId, later);
+      assert.throws(() => verify(endpoint.secret, signed), 'the old secret no longer verifies');
+      assert.equal(String(signed.headers['webhook-signature']).split(' ').length, 1, 'one signature');
       await remove(endpoint.id);
     });
 
