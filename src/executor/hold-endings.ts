@@ -20,35 +20,25 @@ export interface Ending {
 /** Who cancels a held booking: the person at the handoff, or the API client that created the job (POST …/cancel). */
 export type Canceller = 'person' | 'client';
 
-export function cancelEnding(providerId: string | undefined, P: string, what: string | null, uncertain: boolean, by: Canceller = 'person'): Ending {
-  if (by === 'client') return clientCancelEnding(providerId, P, what, uncertain);
-  const held = what ? ` (it held: ${what})` : '';
-  return uncertain ? {
-    to: 'error',
-    event: { type: 'job_aborted', providerId, message: `The person cancelled the booking held at ${P} after submitting a payment on its page that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override', paymentUncertain: true } },
-    error: { reason: 'cancelled_by_user', message: `the person cancelled at the handoff after submitting a payment that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
-    summary: `Cancelled by the person at the handoff after submitting a payment that ${P} did not confirm: check with ${P} whether the card was charged${held}.`,
-  } : {
-    to: 'error',
-    event: { type: 'job_aborted', providerId, message: `The person cancelled the booking held at ${P}; the hold is released.`, data: { reason: 'cancelled_by_user', providerOutcome: 'manual_override' } },
-    error: { reason: 'cancelled_by_user', message: 'the person cancelled at the handoff' },
-    summary: `Cancelled by the person at the handoff; nothing was booked at ${P}${held}.`,
-  };
-}
+/** The words of a cancel, by who cancels. */
+const CANCELLERS = {
+  person: { reason: 'cancelled_by_user', Who: 'The person', who: 'the person', at: ' at the handoff', submitted: 'after submitting', released: 'the person cancelled at the handoff' },
+  client: { reason: 'cancelled_by_client', Who: 'The API client', who: 'the API client', at: '', submitted: 'after the person submitted', released: 'the API client cancelled the held booking' },
+} as const;
 
-/** The API client that created the job cancelled it while it was held for the person (POST /execution-jobs/{id}/cancel). */
-function clientCancelEnding(providerId: string | undefined, P: string, what: string | null, uncertain: boolean): Ending {
+export function cancelEnding(providerId: string | undefined, P: string, what: string | null, uncertain: boolean, by: Canceller = 'person'): Ending {
+  const c = CANCELLERS[by];
   const held = what ? ` (it held: ${what})` : '';
   return uncertain ? {
     to: 'error',
-    event: { type: 'job_aborted', providerId, message: `The API client cancelled the booking held at ${P} after the person submitted a payment on its page that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: 'cancelled_by_client', providerOutcome: 'manual_override', paymentUncertain: true } },
-    error: { reason: 'cancelled_by_client', message: `the API client cancelled after the person submitted a payment that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
-    summary: `Cancelled by the API client after the person submitted a payment that ${P} did not confirm: check with ${P} whether the card was charged${held}.`,
+    event: { type: 'job_aborted', providerId, message: `${c.Who} cancelled the booking held at ${P} ${c.submitted} a payment on its page that ${P} did not confirm; whether the card was charged is not known: check with ${P}.`, data: { reason: c.reason, providerOutcome: 'manual_override', paymentUncertain: true } },
+    error: { reason: c.reason, message: `${c.who} cancelled${c.at} ${c.submitted} a payment that ${P} did not confirm; check with ${P} whether the card was charged`, paymentUncertain: true },
+    summary: `Cancelled by ${c.who}${c.at} ${c.submitted} a payment that ${P} did not confirm: check with ${P} whether the card was charged${held}.`,
   } : {
     to: 'error',
-    event: { type: 'job_aborted', providerId, message: `The API client cancelled the booking held at ${P}; the hold is released.`, data: { reason: 'cancelled_by_client', providerOutcome: 'manual_override' } },
-    error: { reason: 'cancelled_by_client', message: 'the API client cancelled the held booking' },
-    summary: `Cancelled by the API client; nothing was booked at ${P}${held}.`,
+    event: { type: 'job_aborted', providerId, message: `${c.Who} cancelled the booking held at ${P}; the hold is released.`, data: { reason: c.reason, providerOutcome: 'manual_override' } },
+    error: { reason: c.reason, message: c.released },
+    summary: `Cancelled by ${c.who}${c.at}; nothing was booked at ${P}${held}.`,
   };
 }
 
