@@ -3,6 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
 import { withoutQueryTimeout } from '../db/query-timeout.ts';
+import { scheduleJob } from './scheduled.ts';
 import { eraseExpiredPersonalData } from './retention.ts';
 
 // Final jobs' traveller data is erased JOB_PERSONAL_DATA_RETENTION_DAYS after they ended (retention.ts),
@@ -17,17 +18,9 @@ export const RETENTION_PURGE_CRON = '29 * * * *';
  * and, in processes that run workers, the worker that erases.
  */
 export async function schedulePersonalDataPurge(boss: PgBoss, db: Kysely<DB>, log: Logger, options: { work: boolean; retentionDays: number }): Promise<void> {
-  if (!(await boss.getQueue(RETENTION_PURGE_QUEUE))) {
-    await boss.createQueue(RETENTION_PURGE_QUEUE, { retryLimit: 2, expireInSeconds: 600 }).catch((error: unknown) => {
-      if (!String((error as Error).message).includes('already exists')) throw error;
-    });
-  }
-  await boss.schedule(RETENTION_PURGE_QUEUE, RETENTION_PURGE_CRON, {}, { singletonKey: RETENTION_PURGE_QUEUE });
-  if (options.work) {
-    await boss.work(RETENTION_PURGE_QUEUE, async () => {
-      // A backlog (the first run after an upgrade) may take longer than a request's query timeout.
-      const erased = await withoutQueryTimeout(db, (unbounded) => eraseExpiredPersonalData(unbounded, options.retentionDays));
-      log.info({ erased, retentionDays: options.retentionDays }, 'traveller data of jobs past retention erased');
-    });
-  }
+  await scheduleJob(boss, RETENTION_PURGE_QUEUE, RETENTION_PURGE_CRON, options.work ? async () => {
+    // A backlog (the first run after an upgrade) may take longer than a request's query timeout.
+    const erased = await withoutQueryTimeout(db, (unbounded) => eraseExpiredPersonalData(unbounded, options.retentionDays));
+    log.info({ erased, retentionDays: options.retentionDays }, 'traveller data of jobs past retention erased');
+  } : null);
 }

@@ -3,6 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
 import { withoutQueryTimeout } from '../db/query-timeout.ts';
+import { scheduleJob } from '../jobs/scheduled.ts';
 import { purgeExpired as purgeExpiredLimits } from '../limits/counter.ts';
 import { purgeExpired } from './purge.ts';
 
@@ -16,19 +17,11 @@ export const PURGE_CRON = '17 * * * *';
  * and, in processes that run workers, the worker that does the purge.
  */
 export async function scheduleOAuthPurge(boss: PgBoss, db: Kysely<DB>, log: Logger, options: { work: boolean }): Promise<void> {
-  if (!(await boss.getQueue(PURGE_QUEUE))) {
-    await boss.createQueue(PURGE_QUEUE, { retryLimit: 2, expireInSeconds: 600 }).catch((error: unknown) => {
-      if (!String((error as Error).message).includes('already exists')) throw error;
-    });
-  }
-  await boss.schedule(PURGE_QUEUE, PURGE_CRON, {}, { singletonKey: PURGE_QUEUE });
-  if (options.work) {
-    await boss.work(PURGE_QUEUE, async () => {
-      // A backlog may take longer than a request's query timeout; this runs in the background.
-      const counts = await withoutQueryTimeout(db, purgeExpired);
-      // The shared rate-limit counters whose window has ended go in the same hourly run.
-      const rateLimits = await withoutQueryTimeout(db, purgeExpiredLimits);
-      log.info({ purged: { ...counts, rateLimits } }, 'expired OAuth artefacts, sessions and rate-limit counters purged');
-    });
-  }
+  await scheduleJob(boss, PURGE_QUEUE, PURGE_CRON, options.work ? async () => {
+    // A backlog may take longer than a request's query timeout; this runs in the background.
+    const counts = await withoutQueryTimeout(db, purgeExpired);
+    // The shared rate-limit counters whose window has ended go in the same hourly run.
+    const rateLimits = await withoutQueryTimeout(db, purgeExpiredLimits);
+    log.info({ purged: { ...counts, rateLimits } }, 'expired OAuth artefacts, sessions and rate-limit counters purged');
+  } : null);
 }
