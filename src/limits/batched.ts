@@ -14,6 +14,8 @@ import type { Limit, Verdict } from './counter.ts';
 const FLUSH_MS = 250;
 
 interface Entry {
+  /** The shared row's key (the subject hashed, as counter.ts keys its rows), computed once per window. */
+  row: string;
   /** The total of every node for this window, as of this node's last flush. */
   known: number;
   /** Admitted here and not yet added to the shared row. */
@@ -35,9 +37,10 @@ export class RequestCounter {
   count(limit: Limit, subject: string, now = Date.now()): Verdict {
     const windowMs = limit.windowSeconds * 1000;
     const window = Math.floor(now / windowMs);
-    const key = `${limit.name}:${sha256(subject)}:${window}`;
+    // Looked up by the subject itself: the hash is taken once per subject and window, not per call.
+    const key = `${limit.name}\u0000${subject}\u0000${window}`;
     let entry = this.#entries.get(key);
-    if (!entry) this.#entries.set(key, (entry = { known: 0, pending: 0, windowEnds: (window + 1) * windowMs }));
+    if (!entry) this.#entries.set(key, (entry = { row: `${limit.name}:${sha256(subject)}:${window}`, known: 0, pending: 0, windowEnds: (window + 1) * windowMs }));
     const count = entry.known + entry.pending + 1;
     const allowed = count <= limit.max;
     if (allowed) entry.pending += 1;
@@ -67,7 +70,7 @@ export class RequestCounter {
         const adding = entry.pending;
         try {
           const { rows } = await sql<{ count: number }>`
-            insert into rate_limits as r (key, count, window_ends) values (${key}, ${adding}, ${new Date(entry.windowEnds)})
+            insert into rate_limits as r (key, count, window_ends) values (${entry.row}, ${adding}, ${new Date(entry.windowEnds)})
             on conflict (key) do update set count = r.count + excluded.count
             returning count`.execute(this.#db);
           entry.pending -= adding;
