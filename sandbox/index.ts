@@ -36,6 +36,8 @@ export interface Sandbox {
   cardCodesReceived(): Array<{ host: string; path: string; field: string; at: Date }>; // never store the value itself, just that a non-empty one arrived
   /** Completed bookings (confirmation issued). */
   confirmations(): Array<{ provider: ProviderId | CorpusId; code: string; paidWithCard: boolean }>;
+  /** The passengers each site holds a booking for (held or paid), by the details the site accepted: for tests of several travellers. */
+  passengersHeld(): Array<{ provider: ProviderId | CorpusId; passengers: Array<{ givenName: string; familyName: string; birthDate: string; passportNumber: string; passportCountry: string }> }>;
   /** Flaky searches: when the first one failed (502), and when the same search came again (null: not yet). */
   flakySearches(): Array<{ provider: ProviderId; venue: string; failedAt: Date; retriedAt: Date | null }>;
   /** Slow Pay answers charged from now on are held (beyond their 3 s) until the returned function is called. */
@@ -72,6 +74,16 @@ export async function startSandbox(opts: { port?: number; host?: string; holdSec
     origin: (id) => `http://${id}.localhost:${port}`,
     cardCodesReceived: () => state.receipts.map((r) => ({ ...r, at: new Date(r.at) })),
     confirmations: () => state.confirmations.map((c) => ({ ...c })),
+    passengersHeld: () => {
+      const out: ReturnType<Sandbox['passengersHeld']> = [];
+      for (const [key, session] of state.sessions) {
+        for (const b of session.bookings.values()) if (b.guest?.passengers.length) out.push({ provider: key.split(':')[0] as ProviderId, passengers: b.guest.passengers.map((p) => ({ ...p })) });
+      }
+      for (const [provider, bookings] of state.corpusBookings) {
+        for (const b of bookings.values()) if (b.guest?.passengers.length) out.push({ provider, passengers: b.guest.passengers.map((p) => ({ ...p })) });
+      }
+      return out;
+    },
     flakySearches: () => [...state.flaky.values()].map((f) => ({ ...f, failedAt: new Date(f.failedAt), retriedAt: f.retriedAt === null ? null : new Date(f.retriedAt) })),
     holdSlowPayAnswers: () => {
       let release!: () => void;

@@ -59,6 +59,7 @@ export function corpusHandlers(state: SandboxState): Map<string, HostHandler> {
   const out = new Map<string, HostHandler>();
   for (const site of SITES) {
     const store = newStore();
+    state.corpusBookings.set(site.id, store.bookings);
     const ctx: SiteCtx = {
       id: site.id,
       scenario: site.scenario,

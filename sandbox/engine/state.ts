@@ -1,6 +1,6 @@
 import type { CardCodeReceipt } from './cardcodes.ts';
 import type { CorpusId } from '../corpus/ids.ts';
-import type { ProviderId, Session } from './types.ts';
+import type { Booking, ProviderId, Session } from './types.ts';
 
 export interface FlakySearch {
   provider: ProviderId;
@@ -20,6 +20,8 @@ export interface SandboxState {
   confirmations: Array<{ provider: ProviderId | CorpusId; code: string; paidWithCard: boolean }>;
   /** Extra exact card-code field names per host label (e.g. adversarial -> f7). */
   extraCardFields: Map<string, Set<string>>;
+  /** Each corpus site's bookings, by site (the built-in sites' are in their sessions). */
+  corpusBookings: Map<CorpusId, Map<string, Booking>>;
   /** While a test holds them (Sandbox.holdSlowPayAnswers), Slow Pay answers also wait for this. */
   slowPayHeld: Promise<void> | null;
 }
@@ -33,6 +35,7 @@ export function newState(holdSeconds: number): SandboxState {
     receipts: [],
     confirmations: [],
     extraCardFields: new Map(),
+    corpusBookings: new Map(),
     slowPayHeld: null,
   };
 }

@@ -1,7 +1,8 @@
 import { consentSchema, type Consent } from '../jobs/schemas.ts';
 import { searchRequestOf } from '../jobs/search-request.ts';
 import type { Job } from '../jobs/types.ts';
-import type { SearchRequest, Traveller } from '../providers/types.ts';
+import { travellersOf } from '../providers/shared/travellers.ts';
+import type { Person, SearchRequest, Traveller } from '../providers/types.ts';
 
 // The job as the executor needs it: the REST params normalised per scenario, the traveller from the
 // profile, the consent with its defaults. Stored jobs were validated at creation; this only reshapes.
@@ -42,8 +43,15 @@ export function planFor(job: Job): BookingPlan {
       preferences.budgetPerUnit = num(p.budget_max_per_ticket);
       break;
   }
-  const pr = job.profile;
-  const traveller: Traveller = {
+  const lead = personOf(job.profile);
+  const others = Array.isArray(job.profile.additional_travellers) ? (job.profile.additional_travellers as Record<string, unknown>[]).map(personOf) : [];
+  // The others have no contact of their own on most sites; where one is asked, it is the lead's.
+  const traveller: Traveller = { ...lead, ...(others.length ? { additionalTravellers: others.map((o) => ({ ...o, email: o.email || lead.email, phone: o.phone || lead.phone })) } : {}) };
+  return { request, traveller, consent, preferences, ...(returnDate ? { returnDate } : {}) };
+}
+
+function personOf(pr: Record<string, unknown>): Person {
+  return {
     givenName: str(pr.first_name) ?? '',
     familyName: str(pr.last_name) ?? '',
     email: str(pr.email) ?? '',
@@ -53,7 +61,6 @@ export function planFor(job: Job): BookingPlan {
     passportCountry: str(pr.passport_country)?.toUpperCase(),
     knownTravelerNumber: str(pr.known_traveler_number),
   };
-  return { request, traveller, consent, preferences, ...(returnDate ? { returnDate } : {}) };
 }
 
 /** Why this plan cannot be booked at all (before any provider is tried), or null. */
@@ -62,9 +69,11 @@ export function planProblem(plan: BookingPlan): { reason: string; message: strin
     // The providers sell one-way fares; booking only the way out of a return trip would be a surprise.
     return { reason: 'unsupported_request', message: 'return flights are not offered by the flight providers (one-way fares only); book each way as its own job' };
   }
-  if (plan.request.scenario === 'flight' && plan.request.passengers > 1) {
-    // The profile describes one person; a careful agent does not invent the other passengers' passports.
-    return { reason: 'missing_passenger_details', message: `the booking is for ${plan.request.passengers} passengers but the profile describes one traveller; the other passengers' names and passport details are needed` };
+  const described = travellersOf(plan.traveller).length;
+  if (plan.request.scenario === 'flight' && plan.request.passengers !== described) {
+    // Refused at creation since additional_travellers exists; a job queued before then is told so here.
+    // A careful agent does not invent the other passengers' passports.
+    return { reason: 'missing_passenger_details', message: `the booking is for ${plan.request.passengers} passengers but the profile describes ${described}; each passenger's name and passport details are needed (profile.additional_travellers)` };
   }
   return null;
 }

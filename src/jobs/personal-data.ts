@@ -33,12 +33,16 @@ export function personalValues(profile: Record<string, unknown>, extra: readonly
   const add = (value: unknown) => {
     if (typeof value === 'string' && value.trim().length >= MIN_LENGTH) values.add(value.trim());
   };
-  for (const field of QUOTED_FIELDS) add(profile[field]);
-  // A site may echo a phone number without its spaces and brackets ("+442079460958").
-  if (typeof profile.phone === 'string') {
-    const compact = profile.phone.replace(/[^+\d]/g, '');
-    add(compact);
-    add(compact.replace(/^\+/, ''));
+  // The lead and every other traveller of the profile (additional_travellers) alike.
+  const people = [profile, ...(Array.isArray(profile.additional_travellers) ? profile.additional_travellers : [])].filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null);
+  for (const person of people) {
+    for (const field of QUOTED_FIELDS) add(person[field]);
+    // A site may echo a phone number without its spaces and brackets ("+442079460958").
+    if (typeof person.phone === 'string') {
+      const compact = person.phone.replace(/[^+\d]/g, '');
+      add(compact);
+      add(compact.replace(/^\+/, ''));
+    }
   }
   extra.forEach(add);
   // Longest first: "Ada Lovelace" goes whole before "Ada" could leave "[erased] Lovelace" half-read.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { flightProfileIssues, type Issue, type Profile } from './schemas.ts';
+import { profileIssues, type Issue, type Profile } from './schemas.ts';
 import type { Owner, Scenario } from './types.ts';
 
 // An organisation's saved traveller profiles, referenced from a booking by `profileId`.
@@ -41,11 +41,16 @@ export async function deleteProfile(db: Kysely<DB>, organizationName: string, id
 
 /**
  * The stored profile a booking names by `profileId`, checked as part of the request's validation.
- * Another organisation's profile reads exactly like a missing one; a flight needs the identity fields.
+ * Another organisation's profile reads exactly like a missing one; a flight needs the identity fields
+ * of every traveller, and as many travellers as passengers.
  */
-export async function storedProfileFor(db: Kysely<DB>, owner: Owner, scenario: Scenario | undefined, profileId: number): Promise<{ profile: Record<string, unknown> | null; issues: Issue[] }> {
+export async function storedProfileFor(db: Kysely<DB>, owner: Owner, scenario: Scenario | undefined, profileId: number, params?: Record<string, unknown>): Promise<{ profile: Record<string, unknown> | null; issues: Issue[] }> {
   const stored = owner.kind === 'organization' ? await getProfile(db, owner.organizationName, profileId) : null;
   if (!stored) return { profile: null, issues: [{ path: 'profileId', message: `no stored profile ${profileId} for this organization` }] };
-  const missing = scenario ? flightProfileIssues(scenario, stored.profile, 'profileId') : [];
-  return { profile: stored.profile, issues: missing.map((i) => ({ ...i, message: `stored profile lacks ${i.path.split('.').pop()}, required for flights` })) };
+  const issues = scenario ? profileIssues(scenario, params, stored.profile, 'profileId') : [];
+  return {
+    profile: stored.profile,
+    // The stored profile is not in the request: its gaps are told as the stored profile's.
+    issues: issues.map((i) => (i.message.endsWith('is required for flights') ? { ...i, message: `stored profile lacks ${i.path.slice('profileId.'.length).replace(/\.(\d+)\./g, '[$1].')}, required for flights` } : i)),
+  };
 }

@@ -140,16 +140,34 @@ export const paramsByScenario = {
 
 export type ScenarioParams = { [S in Scenario]: z.infer<(typeof paramsByScenario)[S]> };
 
+/** One person's details. The lead traveller (the profile) gives every contact field; the others may leave email and phone to the lead. */
+const personShape = {
+  first_name: text('First name', 100),
+  last_name: text('Last name', 100),
+  email: z.email(says('must be a valid email address')).max(254, says('must be at most 254 characters long')).describe('Email address'),
+  phone: z.string().regex(/^\+?[0-9][0-9 ().-]{5,22}$/, says('must be a phone number, e.g. +44 20 7946 0958')).describe('Phone number, international format preferred'),
+  dob: calendarDate('Date of birth').refine((v) => !isCalendarDate(v) || v < new Date().toISOString().slice(0, 10), says('must be in the past')).optional(),
+  passport_number: z.string().regex(/^[A-Za-z0-9]{5,20}$/, says('must be 5 to 20 letters and digits')).describe('Passport number (flights)').optional(),
+  passport_country: z.string().regex(/^[A-Za-z]{2,3}$/, says('must be an ISO 3166 country code, e.g. GB')).transform((v) => v.toUpperCase()).describe('Passport issuing country, ISO 3166 code (flights)').optional(),
+  known_traveler_number: text('Known traveler number', 40).optional(),
+};
+
+/** A traveller after the lead: the lead's fields, with email and phone optional (the lead is the contact). */
+export const additionalTravellerSchema = z
+  .object({ ...personShape, email: personShape.email.optional(), phone: personShape.phone.optional() })
+  .strict()
+  .describe('Another traveller: the same fields as the lead (email and phone optional; the lead is the contact)');
+
+export const MAX_ADDITIONAL_TRAVELLERS = 8;
+
 export const profileSchema = z
   .object({
-    first_name: text('First name', 100),
-    last_name: text('Last name', 100),
-    email: z.email(says('must be a valid email address')).max(254, says('must be at most 254 characters long')).describe('Email address'),
-    phone: z.string().regex(/^\+?[0-9][0-9 ().-]{5,22}$/, says('must be a phone number, e.g. +44 20 7946 0958')).describe('Phone number, international format preferred'),
-    dob: calendarDate('Date of birth').refine((v) => !isCalendarDate(v) || v < new Date().toISOString().slice(0, 10), says('must be in the past')).optional(),
-    passport_number: z.string().regex(/^[A-Za-z0-9]{5,20}$/, says('must be 5 to 20 letters and digits')).describe('Passport number (flights)').optional(),
-    passport_country: z.string().regex(/^[A-Za-z]{2,3}$/, says('must be an ISO 3166 country code, e.g. GB')).transform((v) => v.toUpperCase()).describe('Passport issuing country, ISO 3166 code (flights)').optional(),
-    known_traveler_number: text('Known traveler number', 40).optional(),
+    ...personShape,
+    additional_travellers: z
+      .array(additionalTravellerSchema)
+      .max(MAX_ADDITIONAL_TRAVELLERS, says(`must have at most ${MAX_ADDITIONAL_TRAVELLERS} items`))
+      .optional()
+      .describe('The other people travelling (an extension of the contract): a flight for n passengers names n − 1 of them here, each with passport details'),
   })
   .strict();
 export type Profile = z.infer<typeof profileSchema>;
@@ -202,10 +220,43 @@ export interface BookingRequest {
   clientMetadata: ClientMetadata;
 }
 
-/** Flights need identity documents; every other scenario takes the four contact fields alone. */
-export function flightProfileIssues(scenario: Scenario, profile: Record<string, unknown> | undefined, prefix: string): Issue[] {
-  if (scenario !== 'flight' || !profile) return [];
-  return FLIGHT_PROFILE_FIELDS.filter((f) => profile[f] === undefined).map((f) => ({ path: `${prefix}.${f}`, message: `${f} is required for flights` }));
+/** How many people a booking is for, by its params (the passengers, guests, tickets or adults). */
+function headcount(scenario: Scenario, params: Record<string, unknown>): number | undefined {
+  const n = params[{ restaurant: 'covers', hotel: 'adults', flight: 'passengers', activity: 'num_tickets' }[scenario]];
+  return typeof n === 'number' ? n : undefined;
+}
+
+/**
+ * What a profile lacks for this booking. Flights need every traveller's identity documents and one
+ * traveller per passenger (the lead and `additional_travellers`): a mismatch is the client's to fix
+ * now, not an error after browsing. Elsewhere the booking is in the lead's name, and more travellers
+ * than people booked for is a contradiction.
+ */
+export function profileIssues(scenario: Scenario, params: Record<string, unknown> | undefined, profile: Record<string, unknown> | undefined, prefix: string): Issue[] {
+  if (!profile) return [];
+  const others = Array.isArray(profile.additional_travellers) ? (profile.additional_travellers as unknown[]) : [];
+  const issues: Issue[] = [];
+  if (scenario === 'flight') {
+    issues.push(...FLIGHT_PROFILE_FIELDS.filter((f) => profile[f] === undefined).map((f) => ({ path: `${prefix}.${f}`, message: `${f} is required for flights` })));
+    others.forEach((t, i) => {
+      if (typeof t !== 'object' || t === null) return;
+      for (const f of FLIGHT_PROFILE_FIELDS) {
+        if ((t as Record<string, unknown>)[f] === undefined) issues.push({ path: `${prefix}.additional_travellers.${i}.${f}`, message: `${f} is required for flights` });
+      }
+    });
+  }
+  const people = params ? headcount(scenario, params) : undefined;
+  if (people === undefined) return issues;
+  const described = 1 + others.length;
+  if (scenario === 'flight' && described !== people) {
+    issues.push({
+      path: 'request.params.passengers',
+      message: `passengers is ${people} but the profile describes ${described} traveller${described === 1 ? '' : 's'} (the lead and ${others.length} in additional_travellers): give one entry in additional_travellers for each passenger after the lead`,
+    });
+  } else if (scenario !== 'flight' && described > people) {
+    issues.push({ path: `${prefix}.additional_travellers`, message: `additional_travellers names ${others.length} ${others.length === 1 ? 'person' : 'people'}, but the booking is for ${people} including the lead` });
+  }
+  return issues;
 }
 
 /** Validates an ExecutionJobRequest, reporting every problem at once. */
@@ -230,7 +281,7 @@ export function parseExecutionJobRequest(body: unknown): { ok: true; value: Book
   if (hasProfile && hasProfileId) issues.push({ path: 'profile', message: 'give exactly one of profile and profileId, not both' });
   if (!hasProfile && !hasProfileId) issues.push({ path: 'profile', message: 'profile or profileId is required' });
   if (scenario && hasProfile && typeof raw.profile === 'object' && raw.profile !== null) {
-    issues.push(...flightProfileIssues(scenario, raw.profile as Record<string, unknown>, 'profile'));
+    issues.push(...profileIssues(scenario, params, raw.profile as Record<string, unknown>, 'profile'));
   }
   if (issues.length > 0 || !top.success || !scenario || !params) return { ok: false, issues: dedupe(issues) };
   return {

@@ -102,7 +102,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
     if (mismatch) throw new DomainError('invalid_request', `no provider of this job's ${mode} mode can serve the request; see details`, [mismatch]);
     let profile = request.profile as Record<string, unknown> | undefined;
     if (!profile) {
-      const stored = await storedProfileFor(deps.db, owner, request.scenario, request.profileId!);
+      const stored = await storedProfileFor(deps.db, owner, request.scenario, request.profileId!, request.params);
       if (stored.issues.length) throw new DomainError('invalid_request', INVALID_REQUEST, stored.issues);
       profile = stored.profile!;
     }

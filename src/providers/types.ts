@@ -16,7 +16,8 @@ export type SearchRequest =
   | { scenario: 'activity'; venue: string; city: string; date: string; tickets: number; seatType?: string };
 
 /** The person travelling, from the job's profile. */
-export interface Traveller {
+/** One person the booking is for. */
+export interface Person {
   givenName: string;
   familyName: string;
   email: string;
@@ -25,6 +26,11 @@ export interface Traveller {
   passportNumber?: string;
   passportCountry?: string;
   knownTravelerNumber?: string;
+}
+
+/** The lead traveller (the booker, the contact), and on a flight for several the other passengers in order. */
+export interface Traveller extends Person {
+  additionalTravellers?: Person[];
 }
 
 /** One option on an availability page, as the site shows it. */

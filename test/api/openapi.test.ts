@@ -140,7 +140,7 @@ describe(`OpenAPI document and reference page on ${backend.name}`, () => {
         restaurantRequest(),
         { ...restaurantRequest(), consent: { maxRetries: 2, allowedProviders: null }, clientMetadata: { agentId: 'a', idempotencyKey: 'k-openapi' } },
         { request: { scenario: 'hotel', params: { hotel_name: 'H', city: 'C', checkin: daysFromNow(5), checkout: daysFromNow(6), adults: 1 } }, profile: PROFILE },
-        { request: { scenario: 'flight', params: { origin: 'LHR', dest: 'JFK', date: daysFromNow(5), passengers: 2, cabin_class: 'first' } }, profile: FLIGHT_PROFILE },
+        { request: { scenario: 'flight', params: { origin: 'LHR', dest: 'JFK', date: daysFromNow(5), passengers: 2, cabin_class: 'first' } }, profile: { ...FLIGHT_PROFILE, additional_travellers: [{ first_name: 'Ada', last_name: 'Byron', dob: '2010-03-04', passport_number: 'Y7654321', passport_country: 'GB' }] } },
         { request: { scenario: 'activity', params: { event_name: 'E', city: 'C', event_date: daysFromNow(5), num_tickets: 1 } }, profile: PROFILE },
       ];
       for (const body of bodies) {

@@ -275,6 +275,32 @@ for (const backend of BACKENDS) {
         await accepted({ ...restaurantRequest({ restaurant_name: 'Passport not needed' }), profile: FLIGHT_PROFILE });
       });
 
+      test('several passengers: one traveller per passenger (the lead and additional_travellers), each with passport details, or 400 naming the field', async () => {
+        const companion = { first_name: 'Ada', last_name: 'Byron', dob: '2010-03-04', passport_number: 'Y7654321', passport_country: 'gb' };
+        const jobId = await accepted(flightFor({ ...FLIGHT_PROFILE, additional_travellers: [companion, { ...companion, first_name: 'Allegra', email: 'allegra@example.com' }] }, { passengers: 3 }));
+        const stored = (await getJob(service.services.jobs, null, jobId))!.profile as { additional_travellers: Array<Record<string, string>> };
+        assert.equal(stored.additional_travellers.length, 2);
+        assert.equal(stored.additional_travellers[0]!.passport_country, 'GB', 'kept as given, upper-cased like the lead\'s');
+        assert.deepEqual(await rejected(flight({ passengers: 2 })), [
+          { path: 'request.params.passengers', message: 'passengers is 2 but the profile describes 1 traveller (the lead and 0 in additional_travellers): give one entry in additional_travellers for each passenger after the lead' },
+        ]);
+        has(await rejected(flightFor({ ...FLIGHT_PROFILE, additional_travellers: [companion] }, { passengers: 1 })), 'request.params.passengers', /^passengers is 1 but the profile describes 2 travellers/);
+        const missing = await rejected(flightFor({ ...FLIGHT_PROFILE, additional_travellers: [{ first_name: 'Ada', last_name: 'Byron' }] }, { passengers: 2 }));
+        assert.deepEqual(missing, [
+          { path: 'profile.additional_travellers.0.dob', message: 'dob is required for flights' },
+          { path: 'profile.additional_travellers.0.passport_number', message: 'passport_number is required for flights' },
+          { path: 'profile.additional_travellers.0.passport_country', message: 'passport_country is required for flights' },
+        ]);
+        has(await rejected(flightFor({ ...FLIGHT_PROFILE, additional_travellers: [{ ...companion, nickname: 'A' }] }, { passengers: 2 })), 'profile.additional_travellers.0.nickname', 'nickname is not a known field');
+        has(await rejected(flightFor({ ...FLIGHT_PROFILE, additional_travellers: [{ ...companion, passport_number: 'AB' }] }, { passengers: 2 })), 'profile.additional_travellers.0.passport_number', 'passport_number must be 5 to 20 letters and digits');
+        has(await rejected(flightFor({ ...FLIGHT_PROFILE, additional_travellers: 'Ada' }, { passengers: 2 })), 'profile.additional_travellers', 'additional_travellers must be a list, not a string');
+        // Elsewhere the booking is in the lead's name: companions are accepted, but not more people than booked for.
+        await accepted({ ...restaurantRequest({ restaurant_name: 'Table for two', covers: 2 }), profile: { ...PROFILE, additional_travellers: [{ first_name: 'Ada', last_name: 'Byron' }] } });
+        assert.deepEqual(await rejected({ ...restaurantRequest({ covers: 1 }), profile: { ...PROFILE, additional_travellers: [{ first_name: 'Ada', last_name: 'Byron' }] } }), [
+          { path: 'profile.additional_travellers', message: 'additional_travellers names 1 person, but the booking is for 1 including the lead' },
+        ]);
+      });
+
       test('passport fields are checked for form', async () => {
         const issues = await rejected(flightFor({ ...FLIGHT_PROFILE, dob: '2999-01-01', passport_number: 'AB', passport_country: 'G1' }));
         has(issues, 'profile.dob', 'dob must be in the past');

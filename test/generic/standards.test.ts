@@ -59,6 +59,41 @@ describe('the generic driver reads forms by web standards', () => {
     }
   });
 
+  test('several travellers: one fieldset per passenger takes each in order (the lead first) and the contact once; a site that asks one passenger per page gets the next on each', async () => {
+    const alan = { givenName: 'Alan', familyName: 'Turing', email: 'ada@example.com', phone: '+44 20 7946 0000', birthDate: '1912-06-23', passportNumber: 'AT1912062', passportCountry: 'GB' };
+    const sections = (n: number) => `<fieldset><legend>Passenger ${n}</legend>
+<label>First name <input name="p${n}_first" autocomplete="section-p${n} given-name" required></label>
+<label>Last name <input name="p${n}_last" autocomplete="section-p${n} family-name" required></label>
+<label>Passport number <input name="p${n}_pp" required></label></fieldset>`;
+    const one = await open(`<form>${sections(1)}${sections(2)}<fieldset><legend>Contact</legend><label>Email <input name="email" type="email" autocomplete="email"></label><label>Phone <input name="tel" type="tel" autocomplete="tel"></label></fieldset><button>Continue</button></form>`);
+    try {
+      await fillGuest(one.g, { ...TRAVELLER, additionalTravellers: [alan] });
+      assert.deepEqual(await sent(one.page), { p1_first: 'Ada', p1_last: 'Lovelace', p1_pp: 'P1234567', p2_first: 'Alan', p2_last: 'Turing', p2_pp: 'AT1912062', email: 'ada@example.com', tel: '+44 20 7946 0000' });
+    } finally {
+      await one.context.close();
+    }
+    // One passenger per page: the form comes back empty for the next, then the review.
+    const wizard = await guardedContext(browser);
+    await wizard.page.setContent(`<!doctype html><html lang="en"><body><main id="m"></main><script>
+window.sentAll = [];
+const show = (n) => { document.getElementById('m').innerHTML = n > 3 ? '<h1>Review</h1><p>3 passengers</p>'
+  : '<h1>Passenger ' + n + ' of 3</h1><form><label>Given name <input name="given" autocomplete="given-name" required></label><label>Family name <input name="family" autocomplete="family-name" required></label><label>Date of birth <input name="dob" type="date" autocomplete="bday" required></label>' + (n === 1 ? '<label>Email <input name="email" type="email" autocomplete="email"></label>' : '') + '<button>Next passenger</button></form>'; };
+document.addEventListener('submit', (e) => { e.preventDefault(); window.sentAll.push(Object.fromEntries(new FormData(e.target))); show(window.sentAll.length + 1); });
+show(1);
+</script></body></html>`);
+    try {
+      const g = new GuardedPage(wizard.page, wizard.log, { timeoutMs: 10_000 });
+      await fillGuest(g, { ...TRAVELLER, additionalTravellers: [alan, { ...alan, givenName: 'Grace', familyName: 'Hopper', birthDate: '1906-12-09' }] });
+      assert.deepEqual(await wizard.page.evaluate(() => (window as unknown as { sentAll: unknown[] }).sentAll), [
+        { given: 'Ada', family: 'Lovelace', dob: '1985-12-10', email: 'ada@example.com' },
+        { given: 'Alan', family: 'Turing', dob: '1912-06-23' },
+        { given: 'Grace', family: 'Hopper', dob: '1906-12-09' },
+      ]);
+    } finally {
+      await wizard.context.close();
+    }
+  });
+
   test('a date of birth in three boxes named by a "Date of birth" legend takes day, month and year; a country list by name is never matched by a prefix of the code', async () => {
     const { context, g, page } = await open(`<form>
 <label>Full name <input name="name" autocomplete="name"></label>

@@ -12,6 +12,9 @@ describe('traveller data in a job\'s texts', () => {
     assert.deepEqual(new Set(values), new Set(['Ada', 'Lovelace', 'ada@example.com', '+44 20 7946 0958', '+442079460958', '442079460958', '1985-12-10', 'X1234567', 'Visa •••• 4242']));
     assert.deepEqual(values.map((v) => v.length), [...values.map((v) => v.length)].sort((a, b) => b - a));
     assert.ok(!values.includes('GB'));
+    // Every traveller of a flight for several: the others' names, birth dates and passports too.
+    const others = personalValues({ ...PROFILE, additional_travellers: [{ first_name: 'Alan', last_name: 'Turing', dob: '1982-06-23', passport_number: 'AT1912062', passport_country: 'GB' }, 'junk'] });
+    for (const v of ['Ada', 'Alan', 'Turing', '1982-06-23', 'AT1912062']) assert.ok(others.includes(v), v);
     // A one-letter name would erase every "A".
     assert.deepEqual(personalValues({ first_name: 'A', last_name: 'Ng' }), ['Ng']);
   });

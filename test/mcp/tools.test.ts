@@ -74,10 +74,13 @@ for (const backend of BACKENDS) {
       assert.equal(restaurant.properties.consent.properties.paymentPolicy.const, 'stop_before_cvc');
       assert.equal(restaurant.properties.idempotencyKey.type, 'string');
       // What the flight sites cannot sell is said before a model asks for it.
-      assert.match(byName.book_flight!.description!, /One-way fares for the one traveller the profile describes/);
+      assert.match(byName.book_flight!.description!, /One-way fares only/);
+      assert.match(byName.book_flight!.description!, /profile\.additional_travellers names the others/);
       const flight = byName.book_flight!.inputSchema as any;
       assert.deepEqual(flight.properties.cabin_class.enum, ['economy', 'premium_economy', 'business', 'first']);
       assert.deepEqual(flight.properties.profile.required, ['first_name', 'last_name', 'email', 'phone', 'dob', 'passport_number', 'passport_country']);
+      // Every other passenger gives the same passport details; the lead is the contact.
+      assert.deepEqual(flight.properties.profile.properties.additional_travellers.items.required, ['first_name', 'last_name', 'dob', 'passport_number', 'passport_country']);
       assert.deepEqual((byName.get_job_status!.inputSchema as any).required, ['jobId']);
       assert.deepEqual((byName.get_job_status!.outputSchema as any).properties.status.enum, ['queued', 'running', 'done', 'error', 'paused_payment', 'captcha', 'needs_login']);
     });
@@ -158,6 +161,12 @@ for (const backend of BACKENDS) {
       const flight = await mcp.client.callTool({ name: 'book_flight', arguments: { ...bookingArguments().book_flight, dest: 'lhr', profile: PROFILE } });
       assert.equal(flight.isError, true);
       assert.deepEqual(textOf(flight).issues.map((i: any) => i.path).sort(), ['dest', 'profile.dob', 'profile.passport_country', 'profile.passport_number']);
+
+      // More passengers than travellers: refused at once, naming the field as the tool calls it.
+      const party = await mcp.client.callTool({ name: 'book_flight', arguments: { ...bookingArguments().book_flight, passengers: 2 } });
+      assert.equal(party.isError, true);
+      assert.deepEqual(textOf(party).issues.map((i: any) => i.path), ['passengers']);
+      assert.match(textOf(party).issues[0].message, /^passengers is 2 but the profile describes 1 traveller/);
 
       const { profile: _profile, ...withoutProfile } = bookingArguments().book_activity!;
       const activity = await mcp.client.callTool({ name: 'book_activity', arguments: { ...withoutProfile, consent: { paymentPolicy: 'pay_everything' }, idempotencyKey: 7 } });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createJob } from '../../jobs/service.ts';
-import { clientMetadataSchema, consentSchema, FLIGHT_PROFILE_FIELDS, paramsByScenario, parseExecutionJobRequest, profileSchema, type BookingRequest, type Issue } from '../../jobs/schemas.ts';
+import { additionalTravellerSchema, clientMetadataSchema, consentSchema, FLIGHT_PROFILE_FIELDS, MAX_ADDITIONAL_TRAVELLERS, paramsByScenario, parseExecutionJobRequest, profileSchema, type BookingRequest, type Issue } from '../../jobs/schemas.ts';
 import { SCENARIOS, type Scenario } from '../../jobs/types.ts';
 import { MCP_STATUSES, statusReport } from '../status.ts';
 import { toolResult } from '../results.ts';
@@ -16,10 +16,22 @@ import type { ToolDefinition } from './types.ts';
 const EXTRA_FIELDS = ['profile', 'consent', 'idempotencyKey'] as const;
 
 const PROFILE_DESCRIPTION = 'The traveller the booking is for: first_name, last_name, email and phone';
-const FLIGHT_PROFILE_DESCRIPTION = `${PROFILE_DESCRIPTION}, and for flights also dob, passport_number and passport_country`;
+const FLIGHT_PROFILE_DESCRIPTION = `${PROFILE_DESCRIPTION}, and for flights also dob, passport_number and passport_country; a flight for several passengers names the others in additional_travellers, each with the same passport details`;
+
+const FLIGHT_FIELDS = Object.fromEntries(FLIGHT_PROFILE_FIELDS.map((f) => [f, true])) as Record<(typeof FLIGHT_PROFILE_FIELDS)[number], true>;
+
+/** A flight's profile as its tool shows it: the passport fields required of every traveller. */
+const flightProfile = profileSchema.required(FLIGHT_FIELDS).extend({
+  additional_travellers: additionalTravellerSchema
+    .required(FLIGHT_FIELDS)
+    .array()
+    .max(MAX_ADDITIONAL_TRAVELLERS)
+    .optional()
+    .describe('The other passengers, exactly passengers − 1 of them: the lead\'s fields, passport details required, email and phone optional'),
+});
 
 function inputSchemaOf(scenario: Scenario) {
-  const profile = scenario === 'flight' ? profileSchema.required(Object.fromEntries(FLIGHT_PROFILE_FIELDS.map((f) => [f, true])) as Record<(typeof FLIGHT_PROFILE_FIELDS)[number], true>) : profileSchema;
+  const profile = scenario === 'flight' ? flightProfile : profileSchema;
   return z
     .object({
       ...paramsByScenario[scenario].shape,
@@ -93,8 +105,8 @@ const TEXT: Record<Scenario, BookingToolText> = {
     title: 'Book a flight (preview)',
     description:
       'Preview. Start booking a flight for the user: origin and destination airports (IATA codes), departure date and number of passengers, optionally a return date, cabin class and a preferred airline, flight number, departure time or price. ' +
-      'profile must also carry the passenger\'s dob, passport_number and passport_country. The service drives airline booking websites in a real browser and falls back between providers. ' +
-      'One-way fares for the one traveller the profile describes: a return_date, or more than 1 passenger, ends the job in error before any booking; book each way and each traveller with its own call. ',
+      'profile must also carry the passenger\'s dob, passport_number and passport_country; for more than 1 passenger, profile.additional_travellers names the others (passengers − 1 entries, each with the same passport details). The service drives airline booking websites in a real browser and falls back between providers. ' +
+      'One-way fares only: a return_date ends the job in error before any booking; book each way with its own call. ',
   },
   activity: {
     title: 'Book event or activity tickets (preview)',

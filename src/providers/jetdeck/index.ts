@@ -1,5 +1,6 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
 import { amount, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { travellersOf } from '../shared/travellers.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // JetDeck (flights, second choice): a dark site with a results table and a Select button per row,
@@ -54,17 +55,24 @@ export const jetdeck: Driver = {
   },
 
   async guestDetails(page, t) {
-    if (!t.birthDate || !t.passportNumber || !t.passportCountry) throw new Error('the profile lacks the passport details a flight needs');
+    const everyone = travellersOf(t);
+    if (everyone.some((p) => !p.birthDate || !p.passportNumber || !p.passportCountry)) throw new Error('the profile lacks the passport details a flight needs');
+    // One section per passenger, in the order the profile names them (the lead first).
+    for (const [i, p] of everyone.entries()) {
+      const n = i + 1;
+      await fillAll(page, [
+        [`#jd-t${n}-first`, p.givenName],
+        [`#jd-t${n}-last`, p.familyName],
+        [`#jd-t${n}-birth`, p.birthDate],
+        [`#jd-t${n}-doc`, p.passportNumber],
+        [`#jd-t${n}-ktn`, p.knownTravelerNumber],
+      ]);
+      await page.select(`#jd-t${n}-nat`, p.passportCountry!);
+    }
     await fillAll(page, [
-      ['#jd-t1-first', t.givenName],
-      ['#jd-t1-last', t.familyName],
-      ['#jd-t1-birth', t.birthDate],
-      ['#jd-t1-doc', t.passportNumber],
-      ['#jd-t1-ktn', t.knownTravelerNumber],
       ['#jd-contact-email', t.email],
       ['#jd-contact-phone', t.phone],
     ]);
-    await page.select('#jd-t1-nat', t.passportCountry);
     await page.submit('#jd-save-travellers', 'save the traveller details');
   },
 

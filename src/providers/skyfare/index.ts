@@ -1,5 +1,6 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
 import { amount, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { travellersOf } from '../shared/travellers.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // SkyFare (flights, first choice): a sky-blue site listing flights with radio buttons, one fieldset
@@ -54,17 +55,24 @@ export const skyfare: Driver = {
   },
 
   async guestDetails(page, t) {
-    if (!t.birthDate || !t.passportNumber || !t.passportCountry) throw new Error('the profile lacks the passport details a flight needs');
+    const everyone = travellersOf(t);
+    if (everyone.some((p) => !p.birthDate || !p.passportNumber || !p.passportCountry)) throw new Error('the profile lacks the passport details a flight needs');
+    // One section per passenger, in the order the profile names them (the lead first).
+    for (const [i, p] of everyone.entries()) {
+      const n = i + 1;
+      await fillAll(page, [
+        [`#sf-p${n}-given`, p.givenName],
+        [`#sf-p${n}-family`, p.familyName],
+        [`#sf-p${n}-dob`, p.birthDate],
+        [`#sf-p${n}-passport`, p.passportNumber],
+        [`#sf-p${n}-ktn`, p.knownTravelerNumber],
+      ]);
+      await page.select(`#sf-p${n}-country`, p.passportCountry!);
+    }
     await fillAll(page, [
-      ['#sf-p1-given', t.givenName],
-      ['#sf-p1-family', t.familyName],
-      ['#sf-p1-dob', t.birthDate],
-      ['#sf-p1-passport', t.passportNumber],
-      ['#sf-p1-ktn', t.knownTravelerNumber],
       ['#sf-email', t.email],
       ['#sf-phone', t.phone],
     ]);
-    await page.select('#sf-p1-country', t.passportCountry);
     await page.submit('#sf-passengers-next', 'send the passenger details');
   },
 

@@ -1,6 +1,7 @@
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
-import type { Traveller } from '../../types.ts';
-import { assign, fillable, guestRules, guestValue, splitPhone, valueFor } from './fields.ts';
+import { travellersOf } from '../../shared/travellers.ts';
+import type { Person, Traveller } from '../../types.ts';
+import { assign, fillable, guestRules, guestValue, splitPhone, valueFor, type Concept } from './fields.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { clearOverlays } from './overlays.ts';
 import { describeFields, submitOf } from './search.ts';
@@ -30,20 +31,55 @@ export function agreementsToTick(s: Snapshot, form?: number): FieldInfo[] {
   return s.fields.filter((f) => (form === undefined || f.form === form) && f.visible && !f.disabled && !f.card && f.type === 'checkbox' && f.required && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text));
 }
 
+/** What each person is asked for themselves; the contact (email, phone) is the lead's. */
+const PER_PERSON = new Set<Concept>(['givenName', 'familyName', 'fullName', 'bday', 'bdayDay', 'bdayMonth', 'bdayYear', 'passportNumber', 'passportCountry', 'nationality', 'knownTraveler']);
+const NAMES: Concept[] = ['givenName', 'familyName', 'fullName'];
+
+/**
+ * Fills the guest form and sends it. Several travellers go in section by section: the n-th field of
+ * a per-person kind (given name, passport…) is the n-th traveller's, the lead first. A site that asks
+ * for one passenger per page shows the next form with its names empty: it gets the next traveller.
+ */
 export async function fillGuest(page: GuardedPage, traveller: Traveller): Promise<void> {
-  const s = await clearOverlays(page);
-  const found = guestForm(s);
-  if (!found) throw new NotUnderstood('guest details', page.url(), 'a form asking for the guest (name, email, phone by autocomplete token or label)', describeFields(s));
-  const assigned = assign(found.fields.filter(fillable), guestRules());
+  const people = travellersOf(traveller);
+  let next = 0;
+  for (let form = 0; next < people.length; form++) {
+    const s = await clearOverlays(page);
+    const found = guestForm(s);
+    if (!found) {
+      if (form > 0) return; // the page after the last form: the review's to read
+      throw new NotUnderstood('guest details', page.url(), 'a form asking for the guest (name, email, phone by autocomplete token or label)', describeFields(s));
+    }
+    const assigned = assign(found.fields.filter(fillable), guestRules());
+    // A later form is the next passenger's only when its names are still empty (a refused form keeps what was typed).
+    if (form > 0 && !NAMES.some((c) => assigned.get(c)?.some((f) => f.value === ''))) return;
+    next += await fillOne(page, s, found, assigned, people.slice(next), form === 0 ? traveller : null);
+  }
+}
+
+/** One form: fills it for `people` (as many as it has sections for) and sends it; how many it took. */
+async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, assigned: Map<Concept, FieldInfo[]>, people: Person[], contact: Traveller | null): Promise<number> {
+  const lead = people[0]!;
+  // As many sections as the form asks names (a contact's "Full name" beside each passenger's first and last names is not a section).
+  const asked = Math.max(assigned.get('givenName')?.length ?? 0, assigned.get('familyName')?.length ?? 0);
+  const sections = Math.max(1, Math.min(people.length, asked || (assigned.get('fullName')?.length ?? 0)));
   const typed: Array<[string, string]> = [];
   // A calling code asked apart: the code goes in its own field and the number without it.
+  const phone = (contact ?? lead).phone;
   const codeField = assigned.get('telCountryCode')?.[0];
-  const split = codeField && traveller.phone ? splitPhone(traveller.phone, codeField) : null;
+  const split = codeField && phone ? splitPhone(phone, codeField) : null;
   for (const [concept, fields] of assigned) {
-    const value = split && concept === 'tel' ? split.national : split && concept === 'telCountryCode' ? split.code : guestValue(traveller, concept);
+    if (PER_PERSON.has(concept)) {
+      for (const [i, field] of fields.slice(0, sections).entries()) {
+        const value = guestValue(people[i]!, concept);
+        const v = value ? valueFor(field, value, concept) : null;
+        if (v !== null) typed.push([field.sel, v]);
+      }
+      continue;
+    }
+    const value = split && concept === 'tel' ? split.national : split && concept === 'telCountryCode' ? split.code : guestValue(contact ?? lead, concept);
     if (value === undefined || value === '') continue;
-    // One traveller: the first field of each kind is theirs (the lead passenger, the booker).
-    // Email is asked twice on many forms ("confirm your email"): every email field takes it.
+    // The contact is asked once; email often twice ("confirm your email"): every email field takes it.
     for (const field of concept === 'email' ? fields : fields.slice(0, 1)) {
       const v = valueFor(field, value, concept);
       if (v !== null) typed.push([field.sel, v]);
@@ -54,4 +90,5 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
   const submit = submitOf(s, found.form);
   if (!submit) throw new NotUnderstood('guest details', page.url(), 'the button that sends the guest details', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
   await page.press(submit.sel, `send the guest details (${submit.text})`);
+  return sections;
 }

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue, PageTool } from '../../../executor/guard/webmcp.ts';
+import { travellersOf } from '../../shared/travellers.ts';
 import type { SearchRequest, Traveller } from '../../types.ts';
 import { keyWords } from './results.ts';
 
@@ -121,11 +122,48 @@ function fitted(p: Property, value: string | number): JsonValue | undefined {
   return String(value);
 }
 
+const PEOPLE = /passengers?|travell?ers?|guests?|people|persons?|attendees?|participants?|occupants?/;
+const PERSON_KEY = /(^| )((first|given|fore|last|family|sur|full) ?name|birth|dob|passport)( |$)/;
+
+/** The item schema of a list of people ("passengers": [{first_name, …}]), or null. */
+function peopleItems(p: Property): JsonObject | null {
+  const items = p.node.items;
+  if (str(p.node.type) !== 'array' || !items || typeof items !== 'object' || Array.isArray(items) || !PEOPLE.test(keyWords(p.key))) return null;
+  return typeof items.properties === 'object' && items.properties !== null ? items : null;
+}
+
+/** One entry per traveller, each filled from the item schema as a tool's input is; null if one cannot be. */
+function peopleValue(items: JsonObject, known: Known): JsonValue[] | null {
+  const out: JsonValue[] = [];
+  for (const person of travellersOf(known.traveller!)) {
+    const one = fillInput({ name: 'item', description: '', inputSchema: items } as PageTool, { ...known, traveller: person });
+    if (!one) return null;
+    out.push(one.input);
+  }
+  return out;
+}
+
 /** The tool's input, or null when a required property cannot be filled. */
 export function fillInput(tool: PageTool, known: Known): { input: JsonObject; filled: number } | null {
   const input: JsonObject = {};
   let filled = 0;
-  for (const p of propertiesOf(tool)) {
+  const props = propertiesOf(tool);
+  const several = known.request.scenario === 'flight' && (known.traveller?.additionalTravellers?.length ?? 0) > 0;
+  // Several passengers and a tool that takes one person's details and no list of them: it would book
+  // the others nameless. Not for us: the page's own form asks for everyone.
+  if (several && props.some((p) => PERSON_KEY.test(keyWords(p.key))) && !props.some((p) => peopleItems(p))) return null;
+  for (const p of props) {
+    const items = known.traveller ? peopleItems(p) : null;
+    if (items) {
+      const people = peopleValue(items, known);
+      if (!people) {
+        if (p.required) return null;
+        continue;
+      }
+      Object.defineProperty(input, p.key, { value: people, enumerable: true, writable: true, configurable: true });
+      filled += 1;
+      continue;
+    }
     const raw = rawValue(p, known);
     const value = raw === undefined || raw === '' ? undefined : fitted(p, raw);
     if (value === undefined) {
