@@ -15,52 +15,20 @@
 // 3. The reference, in the same run and the same Chromium: the physical floor (bench/lib/
 //    executor-floor.ts), a bare playwright-core walk of the same flows with no guard, database,
 //    queue or audit, measured the same two ways; every figure is printed with its ratio to it.
-import { loadavg } from 'node:os';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../src/browser/pool.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { FLOOR_PROVIDER, floorWalk, type FloorScenario } from './lib/executor-floor.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { call } from '../test/helpers/http.ts';
-import { startTestService, type TestService } from '../test/helpers/service.ts';
+import { startTestService } from '../test/helpers/service.ts';
 import { requests } from '../test/executor/helpers.ts';
+import { load, percentile, ratio, seconds, settle, timedBooking, why } from './lib/booking.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SCENARIOS = ['restaurant', 'hotel', 'flight', 'activity'] as const;
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 20);
 const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Polls (gently: the API shares the process and the embedded database with the worker) to the end. */
-async function settle(service: TestService, key: string, jobId: string, everyMs: number): Promise<any> {
-  for (;;) {
-    const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
-    if (!['pending', 'running'].includes(read.body.status)) return read.body;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/** Creation to paused_payment, from the service's own timestamps (job createdAt, the paused_payment event). */
-function pausedAfterMs(job: any): number {
-  const paused = job.decisionLog.find((e: any) => e.type === 'paused_payment');
-  return Date.parse(paused.timestamp) - Date.parse(job.createdAt);
-}
-
-function why(job: any): string {
-  return `${job.status}${job.error ? ` (${job.error.reason}: ${job.error.message})` : ''}`;
-}
-
-async function timedBooking(service: TestService, key: string, body: unknown): Promise<number> {
-  const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
-  const job = await settle(service, key, created.body.jobId, 100);
-  if (job.status !== 'paused_payment') throw new Error(`job ended ${why(job)}`);
-  await service.services.executor.holds.get(created.body.jobId)?.cancel();
-  return pausedAfterMs(job);
-}
 
 /** RSS and PSS (kB) of every process descending from this one (the browser tree). */
 function browserTree(): { rssKb: number; pssKb: number; processes: number } {
@@ -100,9 +68,6 @@ function browserTree(): { rssKb: number; pssKb: number; processes: number } {
 }
 
 const mb = (kb: number) => (kb / 1024).toFixed(1);
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}×`;
 
 /** What the floor measured, for the ratios. */
 interface Floor {
@@ -214,8 +179,8 @@ async function concurrency(reference: Floor): Promise<void> {
   }
 }
 
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores here; figures are wall-clock)`);
+console.log(`load average at start: ${load()} (2 cores here; figures are wall-clock)`);
 const reference = await floor();
 await latency(reference);
 await concurrency(reference);
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`load average at end: ${load()}`);
