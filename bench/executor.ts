@@ -15,52 +15,20 @@
 // 3. The reference, in the same run and the same Chromium: the physical floor (bench/lib/
 //    executor-floor.ts), a bare playwright-core walk of the same flows with no guard, database,
 //    queue or audit, measured the same two ways; every figure is printed with its ratio to it.
-import { loadavg } from 'node:os';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../src/browser/pool.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { FLOOR_PROVIDER, floorWalk, type FloorScenario } from './lib/executor-floor.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { call } from '../test/helpers/http.ts';
-import { startTestService, type TestService } from '../test/helpers/service.ts';
+import { startTestService } from '../test/helpers/service.ts';
 import { requests } from '../test/executor/helpers.ts';
+import { load, percentile, ratio, seconds, settle, timedBooking, why } from './lib/booking.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SCENARIOS = ['restaurant', 'hotel', 'flight', 'activity'] as const;
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 20);
 const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Polls (gently: the API shares the process and the embedded database with the worker) to the end. */
-async function settle(service: TestService, key: string, jobId: string, everyMs: number): Promise<any> {
-  for (;;) {
-    const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
-    if (!['pending', 'running'].includes(read.body.status)) return read.body;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/** Creation to paused_payment, from the service's own timestamps (job createdAt, the paused_payment event). */
-function pausedAfterMs(job: any): number {
-  const paused = job.decisionLog.find((e: any) => e.type === 'paused_payment');
-  return Date.parse(paused.timestamp) - Date.parse(job.createdAt);
-}
-
-function why(job: any): string {
-  return `${job.status}${job.error ? ` (${job.error.reason}: ${job.error.message})` : ''}`;
-}
-
-async function timedBooking(service: TestService, key: string, body: unknown): Promise<number> {
-  const created = await call(service.url, 'POST', '/api/v1/execution-jobs', { key, body });
-  const job = await settle(service, key, created.body.jobId, 100);
-  if (job.status !== 'paused_payment') throw new Error(`job ended ${why(job)}`);
-  await service.services.executor.holds.get(created.body.jobId)?.cancel();
-  return pausedAfterMs(job);
-}
 
 /** RSS and PSS (kB) of every process descending from this one (the browser tree). */
 function browserTree(): { rssKb: number; pssKb: number; processes: number } {
@@ -101,9 +69,6 @@ function browserTree(): { rssKb: number; pssKb: number; processes: number } {
 
 const mb = (kb: number) => (kb / 1024).toFixed(1);
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const ratio = (value: number, floor: number) => `${(value / floor).toFixed(2)}×`;
-
 /** What the floor measured, for the ratios. */
 interface Floor {
   p50: Record<FloorScenario, number>;
@@ -123,7 +88,7 @@ async function floor(): Promise<Floor> {
   try {
     for (const scenario of SCENARIOS) await (await walk(scenario)).context.close();
     const p50 = {} as Record<FloorScenario, number>;
-    console.log(`floor: a bare playwright-core walk to the payment page (${RUNS} runs each, same Chromium, no guard, database, queue or audit):`);
+    console.log(`floor: a bare playwright-core walk to the payment page (${RUNS} runs each, same Chromium, no guard, database, queue or audit; load average ${load()}):`);
     for (const scenario of SCENARIOS) {
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -156,19 +121,26 @@ async function floor(): Promise<Floor> {
   }
 }
 
+/** Each target, met or missed, for the summary at the end. */
+const verdicts: string[] = [];
+const verdict = (what: string, met: boolean, figures: string) => verdicts.push(`  ${what}: ${met ? 'met' : 'MISSED'} (${figures})`);
+
 async function latency(reference: Floor): Promise<void> {
   const service = await startTestService(DATABASE, { WORKERS: '1' }, { sandbox: true });
   try {
     const key = await service.mintKey();
     // One untimed booking per scenario first: the browser, the sites and the code paths are warm.
     for (const scenario of SCENARIOS) await timedBooking(service, key, requests[scenario]({}));
-    console.log(`time from job creation to paused_payment (${RUNS} runs each, one worker, ${DATABASE.split(':')[0]}); target p50 ≤ 1.5× the floor:`);
+    console.log(`time from job creation to paused_payment (${RUNS} runs each, one worker, ${DATABASE.split(':')[0]}; load average ${load()}); target p50 ≤ 1.5× the floor:`);
+    const ratios: number[] = [];
     for (const scenario of SCENARIOS) {
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) times.push(await timedBooking(service, key, requests[scenario]()));
       const p50 = percentile(times, 50);
       console.log(`  ${scenario.padEnd(10)} p50 ${seconds(p50)} = ${ratio(p50, reference.p50[scenario])} the floor (${seconds(reference.p50[scenario])})   p90 ${seconds(percentile(times, 90))}   min ${seconds(Math.min(...times))}`);
+      ratios.push(p50 / reference.p50[scenario]);
     }
+    verdict('p50 ≤ 1.5× the floor in every scenario', ratios.every((r) => r <= 1.5), `${SCENARIOS.map((s, i) => `${s} ${ratios[i]!.toFixed(2)}×`).join(', ')}`);
   } finally {
     await service.close();
   }
@@ -190,6 +162,7 @@ async function concurrency(reference: Floor): Promise<void> {
       peak.processes = Math.max(peak.processes, now.processes);
     };
     const sampler = setInterval(() => observe(browserTree()), 100);
+    console.log(`${CONCURRENT} concurrent restaurant bookings on one worker (WORKERS=${CONCURRENT}), load average ${load()} at the start:`);
     const t0 = performance.now();
     const jobs = await Promise.all(
       Array.from({ length: CONCURRENT }, async (_, i) => {
@@ -202,20 +175,22 @@ async function concurrency(reference: Floor): Promise<void> {
     observe(browserTree());
     clearInterval(sampler);
     const paused = statuses.filter((s) => s === 'paused_payment').length;
-    console.log(`${CONCURRENT} concurrent restaurant bookings on one worker (WORKERS=${CONCURRENT}):`);
     console.log(`  paused_payment: ${paused}/${CONCURRENT}, wall time ${seconds(wall)} = ${ratio(wall, reference.concurrentWallMs)} the floor's ${seconds(reference.concurrentWallMs)} (target ≤ 2×; first creation to last pause, polled every 0.5 s)`);
     for (const job of jobs.filter((j) => j.status !== 'paused_payment')) console.log(`  not paused: ${why(job)}`);
     console.log(`  browser tree idle:  RSS ${mb(idle.rssKb)} MB, PSS ${mb(idle.pssKb)} MB (${idle.processes} processes)`);
     console.log(`  browser tree peak:  RSS ${mb(peak.rssKb)} MB, PSS ${mb(peak.pssKb)} MB (each its own peak; at most ${peak.processes} processes)`);
     const pssPerJobKb = (peak.pssKb - idle.pssKb) / CONCURRENT;
     console.log(`  per concurrent job: RSS ${mb((peak.rssKb - idle.rssKb) / CONCURRENT)} MB, PSS ${mb(pssPerJobKb)} MB = ${ratio(pssPerJobKb, reference.pssPerJobKb)} the floor's ${mb(reference.pssPerJobKb)} MB (target ≤ 40 MB; peak minus idle, / ${CONCURRENT}; sessions held at the payment page)`);
+    verdict(`${CONCURRENT} concurrent: all paused, wall ≤ 2× the floor's`, paused === CONCURRENT && wall <= 2 * reference.concurrentWallMs, `${paused}/${CONCURRENT} paused, ${ratio(wall, reference.concurrentWallMs)}`);
+    verdict('≤ 40 MB PSS per concurrent job', pssPerJobKb <= 40 * 1024, `${mb(pssPerJobKb)} MB, ${ratio(pssPerJobKb, reference.pssPerJobKb)} the floor's`);
   } finally {
     await service.close();
   }
 }
 
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores here; figures are wall-clock)`);
+console.log(`load average at start: ${load()} (2 cores here; figures are wall-clock)`);
 const reference = await floor();
 await latency(reference);
 await concurrency(reference);
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`targets:\n${verdicts.join('\n')}`);
+console.log(`load average at end: ${load()}`);

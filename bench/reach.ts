@@ -1,0 +1,112 @@
+// Booking reach benchmark (issue 12, "Tests and benchmark"): how fast the generic driver books,
+// site by site, against the scripted drivers in the same run. The real service on an ephemeral port
+// with the sandbox sites, providers registered as an operator registers them (the store behind
+// `concierge providers add`), jobs created over REST with an API key, as a client would.
+//
+//   npm run bench -- reach
+//   BENCH_RUNS=9 BENCH_DATABASE_URL=postgres://… npm run bench -- reach
+//
+// Per site, the time from job creation to paused_payment (the job's createdAt to its paused_payment
+// event, both stamped by the service), p50/p90 of BENCH_RUNS jobs (default 5) on one warmed-up
+// worker, each job allowed that one provider only:
+// - the generic driver on the eight built-in sandbox sites, registered with `--driver generic`
+//   (`generic-<site>`), and on the eight corpus sites (sandbox/corpus), which no driver knows;
+// - the reference, in the same run: the scripted driver of each built-in site.
+// Runs are interleaved (one round = every site once, scripted then generic), so that a change in
+// the machine's load falls on both alike. Targets: generic p50 ≤ 2× the scripted p50 on every
+// built-in site; generic p50 < 5 s on every corpus site; every corpus site booked (all its runs
+// paused at the payment page).
+import { addProvider } from '../src/providers/store.ts';
+import type { Scenario } from '../src/jobs/types.ts';
+import { CORPUS, PROVIDERS } from '../sandbox/index.ts';
+import { startTestService } from '../test/helpers/service.ts';
+import { requests } from '../test/executor/helpers.ts';
+import { load, percentile, ratio, seconds, tryBooking } from './lib/booking.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
+const BUILT_IN_RATIO = 2;
+const CORPUS_P50_MS = 5000;
+
+interface Measured {
+  /** The provider id a job is allowed to use. */
+  provider: string;
+  times: number[];
+  failures: string[];
+}
+
+interface Site {
+  site: string;
+  scenario: Scenario;
+  kind: 'built-in' | 'corpus';
+  generic: Measured;
+  scripted?: Measured;
+}
+
+const measured = (provider: string): Measured => ({ provider, times: [], failures: [] });
+const p50 = (m: Measured) => (m.times.length ? percentile(m.times, 50) : NaN);
+const p90 = (m: Measured) => (m.times.length ? percentile(m.times, 90) : NaN);
+const cell = (m: Measured | undefined) => (!m ? '—' : m.times.length ? `${seconds(p50(m))} / ${seconds(p90(m))}` : 'none paused');
+
+console.log(`load average at start: ${load()} (2 cores here; figures are wall-clock)`);
+const service = await startTestService(DATABASE, { WORKERS: '1' }, { sandbox: true });
+try {
+  const key = await service.mintKey();
+  const sandbox = service.sandbox!;
+  const sites: Site[] = [
+    ...PROVIDERS.map((p) => ({ site: p.id, scenario: p.scenario, kind: 'built-in' as const, generic: measured(`generic-${p.id}`), scripted: measured(p.id) })),
+    ...CORPUS.map((c) => ({ site: c.id, scenario: c.scenario, kind: 'corpus' as const, generic: measured(c.id) })),
+  ];
+  for (const s of sites) {
+    const startUrl = s.kind === 'built-in' ? `${sandbox.origin(s.site as any)}/` : `${sandbox.origin(s.site as any)}${CORPUS.find((c) => c.id === s.site)!.startPath}`;
+    await addProvider(service.services.db, { id: s.generic.provider, name: `Bench ${s.site}`, scenario: s.scenario, startUrl, driver: 'generic', mode: 'test', priority: 500 }, { allowPrivate: true });
+  }
+
+  const book = async (s: Site, m: Measured, record: boolean) => {
+    const result = await tryBooking(service, key, requests[s.scenario]({}, { allowedProviders: [m.provider] }));
+    if (!record) return;
+    if ('ms' in result) m.times.push(result.ms);
+    else m.failures.push(result.failed);
+  };
+
+  // One untimed booking per site and driver first: the browser, the sites and the code paths are warm.
+  for (const s of sites) {
+    if (s.scripted) await book(s, s.scripted, false);
+    await book(s, s.generic, false);
+  }
+  console.log(`warm; load average ${load()}. ${RUNS} rounds (every site once per round, scripted then generic), one worker, ${DATABASE.split(':')[0]}:`);
+  for (let round = 0; round < RUNS; round++) {
+    for (const s of sites) {
+      if (s.scripted) await book(s, s.scripted, true);
+      await book(s, s.generic, true);
+    }
+    console.log(`  round ${round + 1}/${RUNS} done, load average ${load()}`);
+  }
+
+  console.log(`\ncreation → paused_payment, p50 / p90 of ${RUNS} runs (a run that did not pause is not timed; see "booked"):`);
+  console.log(`  ${'site'.padEnd(10)} ${'scenario'.padEnd(10)} ${'kind'.padEnd(8)} ${'scripted p50 / p90'.padEnd(19)} ${'generic p50 / p90'.padEnd(19)} ${'generic/scripted'.padEnd(16)} booked (generic)`);
+  for (const s of sites) {
+    const r = s.scripted && s.scripted.times.length && s.generic.times.length ? ratio(p50(s.generic), p50(s.scripted)) : '—';
+    console.log(`  ${s.site.padEnd(10)} ${s.scenario.padEnd(10)} ${s.kind.padEnd(8)} ${cell(s.scripted).padEnd(19)} ${cell(s.generic).padEnd(19)} ${r.padEnd(16)} ${s.generic.times.length}/${RUNS}`);
+  }
+  for (const s of sites) {
+    for (const [driver, m] of [['scripted', s.scripted], ['generic', s.generic]] as const) {
+      for (const f of new Set(m?.failures ?? [])) console.log(`  not paused: ${s.site} (${driver}, ${m!.failures.filter((x) => x === f).length}×): ${f}`);
+    }
+  }
+
+  const builtIn = sites.filter((s) => s.kind === 'built-in');
+  const corpus = sites.filter((s) => s.kind === 'corpus');
+  const ratios = builtIn.map((s) => p50(s.generic) / p50(s.scripted!));
+  const slowBuiltIn = builtIn.filter((s, i) => !(ratios[i]! <= BUILT_IN_RATIO));
+  const slowCorpus = corpus.filter((s) => !(p50(s.generic) < CORPUS_P50_MS));
+  const booked = corpus.filter((s) => s.generic.failures.length === 0 && s.generic.times.length === RUNS);
+  const finite = ratios.filter(Number.isFinite);
+  console.log(`\ntargets:`);
+  console.log(`  generic p50 ≤ ${BUILT_IN_RATIO}× scripted p50 on every built-in site: ${slowBuiltIn.length ? `MISSED on ${slowBuiltIn.map((s) => s.site).join(', ')}` : 'met'} (ratios ${finite.length ? `${Math.min(...finite).toFixed(2)}–${Math.max(...finite).toFixed(2)}×, median ${percentile(finite, 50).toFixed(2)}×` : 'none'})`);
+  console.log(`  generic p50 < ${seconds(CORPUS_P50_MS)} on every corpus site: ${slowCorpus.length ? `MISSED on ${slowCorpus.map((s) => s.site).join(', ')}` : 'met'} (slowest ${seconds(Math.max(...corpus.map((s) => p50(s.generic))))})`);
+  console.log(`  100 % of corpus sites booked: ${booked.length === corpus.length ? 'met' : 'MISSED'} (${booked.length}/${corpus.length} sites paused at payment on every run)`);
+} finally {
+  await service.close();
+}
+console.log(`load average at end: ${load()}`);
