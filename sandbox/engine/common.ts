@@ -145,7 +145,7 @@ export function searchAgainHref(p: ProviderDef, s: SearchRecord): string {
   switch (q.scenario) {
     case 'restaurant': Object.assign(values, { restaurant_name: q.restaurantName, city: q.city, date: q.date, time: q.time, party_size: String(q.partySize) }); break;
     case 'hotel': Object.assign(values, { hotel_name: q.hotelName, city: q.city, check_in: q.checkIn, check_out: q.checkOut, adults: String(q.adults), room_preference: q.roomPreference }); break;
-    case 'flight': Object.assign(values, { origin: q.origin, destination: q.destination, date: q.date, passengers: String(q.passengers), airline: q.airline, departure_time: q.departureTime, cabin: q.cabin }); break;
+    case 'flight': Object.assign(values, { origin: q.origin, destination: q.destination, date: q.date, passengers: String(q.passengers), airline: q.airline, departure_time: q.departureTime, cabin: q.cabin, return_date: q.returnDate }); break;
     case 'activity': Object.assign(values, { event_name: q.eventName, city: q.city, event_date: q.eventDate, tickets: String(q.tickets), seat_type: q.seatType }); break;
   }
   return `${fillPath(p.paths.home, {})}?${new URLSearchParams(values).toString()}`;

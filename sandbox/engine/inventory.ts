@@ -11,7 +11,7 @@ import type {
 export const SEARCH_FIELDS: Record<Scenario, readonly string[]> = {
   restaurant: ['restaurant_name', 'city', 'date', 'time', 'party_size'],
   hotel: ['hotel_name', 'city', 'check_in', 'check_out', 'adults', 'room_preference'],
-  flight: ['origin', 'destination', 'date', 'passengers', 'airline', 'departure_time', 'cabin'],
+  flight: ['origin', 'destination', 'date', 'passengers', 'airline', 'departure_time', 'cabin', 'return_date'],
   activity: ['event_name', 'city', 'event_date', 'tickets', 'seat_type'],
 };
 
@@ -201,15 +201,20 @@ export function parseSearch(scenario: Scenario, values: Record<string, string>):
       const origin = required(values, errors, 'origin', 'From');
       const destination = required(values, errors, 'destination', 'To');
       if (origin && destination && origin.toLowerCase() === destination.toLowerCase()) errors.destination = 'Destination must differ from origin.';
+      const date = dateField(values, errors, 'date', 'Departure date');
+      // A return date asks for a return fare; empty is one way.
+      const returnDate = (values.return_date ?? '').trim() === '' ? '' : dateField(values, errors, 'return_date', 'Return date');
+      if (returnDate && date && !errors.return_date && !errors.date && returnDate < date) errors.return_date = 'Return date must not be before the departure date.';
       query = {
         scenario,
         origin,
         destination,
-        date: dateField(values, errors, 'date', 'Departure date'),
+        date,
         passengers: intField(values, errors, 'passengers', 'Passengers', 1, 9),
         airline: (values.airline ?? '').trim(),
         departureTime: timeField(values, errors, 'departure_time', 'Preferred departure time', true),
         cabin,
+        returnDate,
       };
       break;
     }
@@ -316,11 +321,20 @@ export function generateOptions(q: SearchQuery, behaviour: Behaviour): Option[] 
         .map(([m, available], i) => {
           const carrier = q.airline || CARRIERS[(route + i) % CARRIERS.length] || 'Northwind Airways';
           const flightNumber = `${carrierCode(carrier)} ${100 + (hash(`${carrier}|${route}|${m}`) % 900)}`;
-          const fare = 60 + (route % 240) + Math.round(duration * 0.4) + (hash(flightNumber) % 40);
+          const outbound = 60 + (route % 240) + Math.round(duration * 0.4) + (hash(flightNumber) % 40);
+          // A return fare: the same carrier back in the evening (a same-day return leaves the destination
+          // after the outbound lands), the two legs priced as one.
+          const back = q.returnDate ? Math.max(17 * 60 + i * 40, q.returnDate === q.date ? m + duration + 120 : 0) : null;
+          const returnLeg = back !== null && back < 1440
+            ? { flightNumber: `${carrierCode(carrier)} ${100 + (hash(`${carrier}|${route}|back|${back}`) % 900)}`, time: fromMinutes(back), arrival: fromMinutes(back + duration), arrivesNextDay: back + duration >= 1440 }
+            : undefined;
+          if (q.returnDate && !returnLeg) return null;
+          const fare = outbound + (returnLeg ? Math.round(outbound * 0.9) : 0);
           const unitPrice = Math.round((fare * (CABIN_MULTIPLIER[cabin] ?? 100)) / 100) * 100;
           const arr = m + duration;
           return {
-            id: `${flightNumber.replace(' ', '')}-${fromMinutes(m).replace(':', '')}`,
+            id: `${flightNumber.replace(' ', '')}-${fromMinutes(m).replace(':', '')}${returnLeg ? `-R${returnLeg.time.replace(':', '')}` : ''}`,
+            ...(returnLeg ? { returnLeg } : {}),
             available,
             title: flightNumber,
             time: fromMinutes(m),
@@ -334,7 +348,8 @@ export function generateOptions(q: SearchQuery, behaviour: Behaviour): Option[] 
             quantity: q.passengers,
             total: unitPrice * q.passengers,
           };
-        });
+        })
+        .filter((o) => o !== null);
     }
     case 'activity': {
       const seed = hash(`${q.eventName.toLowerCase()}|${q.city.toLowerCase()}`);

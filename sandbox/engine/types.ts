@@ -31,6 +31,7 @@ export interface FlightSearch {
   airline: string;
   departureTime: string; // HH:MM, '' when not given
   cabin: string; // '' | economy | premium_economy | business | first
+  returnDate: string; // YYYY-MM-DD of a return fare, '' for one way
 }
 
 export interface ActivitySearch {
@@ -59,6 +60,8 @@ export interface Option {
   carrier?: string;
   flightNumber?: string;
   durationMinutes?: number;
+  /** A return fare's way back (its price is in the option's). */
+  returnLeg?: { flightNumber: string; time: string; arrival: string; arrivesNextDay: boolean };
   cabin?: string;
   /** Restaurant seating area, hotel room description, activity section description. */
   description?: string;

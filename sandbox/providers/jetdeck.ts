@@ -52,6 +52,7 @@ function recap(b: Booking): SafeHtml {
 <dt>Flight</dt><dd>${o.carrier} ${o.flightNumber}</dd>
 <dt>Route</dt><dd>${r.origin} – ${r.destination}, ${shortDateUS(r.date)}</dd>
 <dt>Schedule</dt><dd>dep ${o.time}, arr ${o.arrival}${o.arrivesNextDay ? ' next day' : ''} · ${duration(o.durationMinutes ?? 0)}</dd>
+${o.returnLeg ? html`<dt>Return</dt><dd>${o.carrier} ${o.returnLeg.flightNumber}, ${r.destination} – ${r.origin}, ${shortDateUS(r.returnDate)}, dep ${o.returnLeg.time}, arr ${o.returnLeg.arrival}${o.returnLeg.arrivesNextDay ? ' next day' : ''}</dd>` : ''}
 <dt>Class</dt><dd>${CABIN_LABELS[o.cabin ?? 'economy']}</dd>
 ${g ? html`<dt>Travellers</dt><dd><ol>${g.passengers.map((p) => html`<li>${p.familyName.toUpperCase()}/${p.givenName} — DOB ${p.birthDate}, passport ${p.passportNumber} ${p.passportCountry} (${countryName(p.passportCountry)})${p.knownTravelerNumber ? `, KTN ${p.knownTravelerNumber}` : ''}</li>`)}</ol></dd>
 <dt>Contact</dt><dd>${g.email}, ${g.tel}</dd>` : ''}
@@ -88,18 +89,19 @@ export const jetdeck: ProviderDef = {
 ${fld(form, 'jd-origin', 'origin', 'Origin', control(form, { id: 'jd-origin', name: 'origin', required: true }))}
 ${fld(form, 'jd-destination', 'destination', 'Destination', control(form, { id: 'jd-destination', name: 'destination', required: true }))}
 ${fld(form, 'jd-date', 'date', 'Date', control(form, { id: 'jd-date', name: 'date', type: 'date', required: true }))}
+${fld(form, 'jd-return', 'return_date', 'Return date (leave empty for one way)', control(form, { id: 'jd-return', name: 'return_date', type: 'date' }))}
 ${fld(form, 'jd-travellers', 'passengers', 'Travellers', control(form, { id: 'jd-travellers', name: 'passengers', type: 'number', min: 1, max: 9, required: true }))}
 ${fld(form, 'jd-carrier', 'airline', 'Preferred airline', control(form, { id: 'jd-carrier', name: 'airline', placeholder: 'Any' }))}
 ${fld(form, 'jd-time', 'departure_time', 'Leave around', control(form, { id: 'jd-time', name: 'departure_time', type: 'time' }))}
 ${fld(form, 'jd-class', 'cabin', 'Class', selectControl(form, { id: 'jd-class', name: 'cabin', options: CABIN_OPTIONS, placeholder: 'Economy' }))}
 </div><p><button class="jd-btn" id="jd-go" type="submit">Find flights</button></p></form>`),
 
-    results: (s, error) => layout('Results', html`<h1>${q(s).origin} → ${q(s).destination}</h1><p id="jd-query">${shortDateUS(q(s).date)} · ${q(s).passengers} traveller(s)</p>
+    results: (s, error) => layout('Results', html`<h1>${q(s).origin} → ${q(s).destination}</h1><p id="jd-query">${shortDateUS(q(s).date)}${q(s).returnDate ? ` – return ${shortDateUS(q(s).returnDate)}` : ''} · ${q(s).passengers} traveller(s)</p>
 ${error ? html`<p class="jd-warn" role="alert" id="jd-select-error">${error}</p>` : ''}
 <form method="post" action="${fillPath(jetdeck.paths.select, { sid: s.id })}" id="jd-results-form">
 <table id="jd-results"><thead><tr><th>Departs</th><th>Arrives</th><th>Flight</th><th>Duration</th><th>Fare</th><th></th></tr></thead><tbody>
 ${s.options.map((o) => html`<tr data-flight="${o.flightNumber}" data-dep="${o.time}" data-status="${o.available ? 'available' : 'full'}">
-<td>${o.time}</td><td>${o.arrival}${o.arrivesNextDay ? ' +1' : ''}</td><td>${o.carrier} ${o.flightNumber}</td><td>${duration(o.durationMinutes ?? 0)}</td>
+<td>${o.time}</td><td>${o.arrival}${o.arrivesNextDay ? ' +1' : ''}</td><td>${o.carrier} ${o.flightNumber}${o.returnLeg ? html`<br><small class="jd-return-leg">return ${o.returnLeg.flightNumber} ${o.returnLeg.time}–${o.returnLeg.arrival}</small>` : ''}</td><td>${duration(o.durationMinutes ?? 0)}</td>
 <td>${money(o.total, 'EUR')}</td><td>${o.available ? html`<button class="jd-btn" type="submit" name="flight" value="${o.id}">Select</button>` : html`<span class="jd-warn">Full</span>`}</td></tr>`)}
 </tbody></table></form>`),
 

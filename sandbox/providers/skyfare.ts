@@ -36,7 +36,7 @@ function f(form: FormState, id: string, name: string, label: string, input: Safe
 
 function route(s: SearchRecord): SafeHtml {
   const r = q(s);
-  return html`<p id="sf-route"><b>${r.origin} → ${r.destination}</b> · ${longDate(r.date)} · ${r.passengers} passenger${r.passengers === 1 ? '' : 's'} · ${CABIN_LABELS[r.cabin || 'economy']}</p>`;
+  return html`<p id="sf-route"><b>${r.origin} ${r.returnDate ? '⇄' : '→'} ${r.destination}</b> · ${longDate(r.date)}${r.returnDate ? ` · return ${longDate(r.returnDate)}` : ''} · ${r.passengers} passenger${r.passengers === 1 ? '' : 's'} · ${CABIN_LABELS[r.cabin || 'economy']}</p>`;
 }
 
 function hold(h: HoldInfo): SafeHtml {
@@ -54,6 +54,9 @@ function itinerary(b: Booking): SafeHtml {
 <tr><td>Route</td><td>${r.origin} → ${r.destination}</td></tr>
 <tr><td>Date</td><td>${longDate(r.date)}</td></tr>
 <tr><td>Departs / arrives</td><td>${o.time} → ${o.arrival}${o.arrivesNextDay ? ' (+1)' : ''} (${duration(o.durationMinutes ?? 0)})</td></tr>
+${o.returnLeg ? html`<tr><td>Return flight</td><td>${o.returnLeg.flightNumber} · ${o.carrier}</td></tr>
+<tr><td>Return date</td><td>${longDate(r.returnDate)}</td></tr>
+<tr><td>Return departs / arrives</td><td>${o.returnLeg.time} → ${o.returnLeg.arrival}${o.returnLeg.arrivesNextDay ? ' (+1)' : ''}</td></tr>` : ''}
 <tr><td>Cabin</td><td>${CABIN_LABELS[o.cabin ?? 'economy']}</td></tr>
 ${g ? html`${g.passengers.map((p, i) => html`<tr><td>Passenger ${i + 1}</td><td>${p.givenName} ${p.familyName} · born ${p.birthDate} · passport ${p.passportNumber} (${countryName(p.passportCountry)})${p.knownTravelerNumber ? ` · KTN ${p.knownTravelerNumber}` : ''}</td></tr>`)}
 <tr><td>Contact</td><td>${g.email} · ${g.tel}</td></tr>` : ''}
@@ -91,6 +94,7 @@ ${errorSummary(form, 'sf-oops', 'Please check your search:')}
 ${f(form, 'sf-from', 'origin', 'From', control(form, { id: 'sf-from', name: 'origin', required: true, placeholder: 'City or airport' }))}
 ${f(form, 'sf-to', 'destination', 'To', control(form, { id: 'sf-to', name: 'destination', required: true, placeholder: 'City or airport' }))}
 ${f(form, 'sf-date', 'date', 'Depart', control(form, { id: 'sf-date', name: 'date', type: 'date', required: true }))}
+${f(form, 'sf-return', 'return_date', 'Return (optional, for a return fare)', control(form, { id: 'sf-return', name: 'return_date', type: 'date' }))}
 ${f(form, 'sf-pax', 'passengers', 'Passengers', control(form, { id: 'sf-pax', name: 'passengers', type: 'number', min: 1, max: 9, required: true }))}
 ${f(form, 'sf-airline', 'airline', 'Airline (optional)', control(form, { id: 'sf-airline', name: 'airline' }))}
 ${f(form, 'sf-dep-time', 'departure_time', 'Preferred departure time (optional)', control(form, { id: 'sf-dep-time', name: 'departure_time', type: 'time' }))}
@@ -104,8 +108,8 @@ ${error ? html`<p class="sf-oops" role="alert" id="sf-select-error">${error}</p>
 ${s.options.map((o) => html`<li class="sf-flight" data-flight-number="${o.flightNumber}" data-departure="${o.time}" data-available="${o.available ? 'true' : 'false'}">
 <input type="radio" name="fare" id="fare-${o.id}" value="${o.id}"${o.available ? '' : html` disabled`}>
 <label for="fare-${o.id}" class="sf-times">${o.time} – ${o.arrival}${o.arrivesNextDay ? html`<sup>+1</sup>` : ''}</label>
-<span>${o.carrier}<br><small>${o.flightNumber} · ${duration(o.durationMinutes ?? 0)} · Nonstop</small></span>
-<span>${o.available ? html`<b>${money(o.unitPrice, 'USD')}</b><br><small>per person</small>` : html`<b>Sold out</b>`}</span></li>`)}
+<span>${o.carrier}<br><small>${o.flightNumber} · ${duration(o.durationMinutes ?? 0)} · Nonstop</small>${o.returnLeg ? html`<br><small class="sf-return-leg">Return ${o.returnLeg.flightNumber} · ${o.returnLeg.time} – ${o.returnLeg.arrival}${o.returnLeg.arrivesNextDay ? html`<sup>+1</sup>` : ''}</small>` : ''}</span>
+<span>${o.available ? html`<b>${money(o.unitPrice, 'USD')}</b><br><small>${o.returnLeg ? 'return, ' : ''}per person</small>` : html`<b>Sold out</b>`}</span></li>`)}
 </ol><button class="sf-go" type="submit" id="sf-continue">Continue</button></form>`),
 
     noAvailability: (s) => layout('Select your flight', html`<h1>Select your departing flight</h1>${route(s)}

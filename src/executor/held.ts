@@ -103,12 +103,20 @@ const THINGS: Record<SearchRequest['scenario'], string> = { restaurant: 'party s
 
 /** Compares what the review page says is held with the request; `time` is the time chosen (restaurants, flights). */
 export function checkHeld(request: SearchRequest, held: Held, time: string | undefined): HeldCheck {
-  // Some sites put the date with the route (JetDeck: "LHR – JFK, Dec 12, 2026"), not with the times.
-  const dates = heldDates(held);
-  const wanted = request.scenario === 'hotel' ? [request.checkIn, request.checkOut] : [request.date];
-  const what = request.scenario === 'hotel' ? 'dates' : 'date';
-  if (dates.length < wanted.length) return { kind: 'mismatch', message: `the review page does not say which ${what} it holds ("${held.when}")` };
-  if (wanted.some((d, i) => dates[i] !== d)) return { kind: 'mismatch', message: `it holds ${dates.slice(0, wanted.length).join(' to ')} ("${held.when}"), not ${wanted.join(' to ')} as asked` };
+  if (request.scenario === 'flight' && request.returnDate) {
+    // A return fare: the way out and the way back are both held (a one-way fare is not half a return).
+    // Sites put a leg's date with its route or with its times: both are read.
+    const shown = [...new Set([...datesIn(held.when), ...datesIn(held.venue)])];
+    const missing = [request.date, request.returnDate].filter((d) => !shown.includes(d));
+    if (missing.length) return { kind: 'mismatch', message: `it holds ${shown.length ? shown.join(' and ') : 'no date it says'} ("${held.when}"), not the way out on ${request.date} and back on ${request.returnDate} as asked` };
+  } else {
+    // Some sites put the date with the route (JetDeck: "LHR – JFK, Dec 12, 2026"), not with the times.
+    const dates = heldDates(held);
+    const wanted = request.scenario === 'hotel' ? [request.checkIn, request.checkOut] : [request.date];
+    const what = request.scenario === 'hotel' ? 'dates' : 'date';
+    if (dates.length < wanted.length) return { kind: 'mismatch', message: `the review page does not say which ${what} it holds ("${held.when}")` };
+    if (wanted.some((d, i) => dates[i] !== d)) return { kind: 'mismatch', message: `it holds ${dates.slice(0, wanted.length).join(' to ')} ("${held.when}"), not ${wanted.join(' to ')} as asked` };
+  }
   if (time && (request.scenario === 'restaurant' || request.scenario === 'flight')) {
     const shown = firstTimeIn(held.when);
     if (shown !== time) return { kind: 'mismatch', message: shown ? `it holds ${shown}, not the ${time} chosen ("${held.when}")` : `the review page does not say at what time ("${held.when}")` };

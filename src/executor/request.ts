@@ -17,8 +17,6 @@ export interface BookingPlan {
   /** Wishes the sites' search forms cannot express, applied when choosing among options. */
   /** targetPrice: the ceiling of a flight's fare per passenger. */
   preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number };
-  /** Flights: a return date was asked for. */
-  returnDate?: string;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -29,7 +27,6 @@ export function planFor(job: Job): BookingPlan {
   const consent = consentSchema.parse(job.consent ?? {});
   const request = searchRequestOf(job.scenario, p);
   const preferences: BookingPlan['preferences'] = {};
-  let returnDate: string | undefined;
   switch (job.scenario) {
     case 'hotel':
       preferences.budgetPerUnit = num(p.budget_max_per_night);
@@ -37,7 +34,6 @@ export function planFor(job: Job): BookingPlan {
     case 'flight':
       preferences.targetFlightNumber = str(p.targetFlightNumber)?.replace(/\s+/g, '').toUpperCase();
       preferences.targetPrice = num(p.targetPrice);
-      returnDate = str(p.return_date);
       break;
     case 'activity':
       preferences.budgetPerUnit = num(p.budget_max_per_ticket);
@@ -47,7 +43,7 @@ export function planFor(job: Job): BookingPlan {
   const others = Array.isArray(job.profile.additional_travellers) ? (job.profile.additional_travellers as Record<string, unknown>[]).map(personOf) : [];
   // The others have no contact of their own on most sites; where one is asked, it is the lead's.
   const traveller: Traveller = { ...lead, ...(others.length ? { additionalTravellers: others.map((o) => ({ ...o, email: o.email || lead.email, phone: o.phone || lead.phone })) } : {}) };
-  return { request, traveller, consent, preferences, ...(returnDate ? { returnDate } : {}) };
+  return { request, traveller, consent, preferences };
 }
 
 function personOf(pr: Record<string, unknown>): Person {
@@ -65,10 +61,6 @@ function personOf(pr: Record<string, unknown>): Person {
 
 /** Why this plan cannot be booked at all (before any provider is tried), or null. */
 export function planProblem(plan: BookingPlan): { reason: string; message: string } | null {
-  if (plan.request.scenario === 'flight' && plan.returnDate) {
-    // The providers sell one-way fares; booking only the way out of a return trip would be a surprise.
-    return { reason: 'unsupported_request', message: 'return flights are not offered by the flight providers (one-way fares only); book each way as its own job' };
-  }
   const described = travellersOf(plan.traveller).length;
   if (plan.request.scenario === 'flight' && plan.request.passengers !== described) {
     // Refused at creation since additional_travellers exists; a job queued before then is told so here.

@@ -25,6 +25,7 @@ export function searchRequestOf(scenario: Scenario, p: Record<string, unknown>):
         airline: str(p.targetAirline),
         departureTime: str(p.targetDepartureTime),
         cabin: str(p.cabin_class),
+        returnDate: str(p.return_date),
       };
     case 'activity':
       return { scenario, venue: str(p.event_name)!, city: str(p.city)!, date: str(p.event_date)!, tickets: num(p.num_tickets)!, seatType: str(p.seat_type) };
@@ -36,7 +37,7 @@ export function describeRequest(r: SearchRequest): string {
   switch (r.scenario) {
     case 'restaurant': return `${r.venue}, ${r.city} on ${r.date} at ${r.time} for ${r.partySize}`;
     case 'hotel': return `${r.venue}, ${r.city} from ${r.checkIn} to ${r.checkOut} for ${r.adults} adult${r.adults === 1 ? '' : 's'}`;
-    case 'flight': return `${r.origin} → ${r.destination} on ${r.date}${r.departureTime ? ` around ${r.departureTime}` : ''}${r.airline ? ` with ${r.airline}` : ''} for ${r.passengers}`;
+    case 'flight': return `${r.origin} → ${r.destination} on ${r.date}${r.returnDate ? ` and back on ${r.returnDate}` : ''}${r.departureTime ? ` around ${r.departureTime}` : ''}${r.airline ? ` with ${r.airline}` : ''} for ${r.passengers}`;
     case 'activity': return `${r.venue}, ${r.city} on ${r.date}, ${r.tickets} ticket${r.tickets === 1 ? '' : 's'}`;
   }
 }

@@ -12,10 +12,10 @@ export type ProviderId = (typeof PROVIDER_IDS)[number];
 export type SearchRequest =
   | { scenario: 'restaurant'; venue: string; city: string; date: string; time: string; partySize: number }
   | { scenario: 'hotel'; venue: string; city: string; checkIn: string; checkOut: string; adults: number; roomPreference?: string }
-  | { scenario: 'flight'; origin: string; destination: string; date: string; passengers: number; airline?: string; departureTime?: string; cabin?: string }
+  /** returnDate: a return fare, back on that day (the preferences apply to the outbound leg). */
+  | { scenario: 'flight'; origin: string; destination: string; date: string; passengers: number; airline?: string; departureTime?: string; cabin?: string; returnDate?: string }
   | { scenario: 'activity'; venue: string; city: string; date: string; tickets: number; seatType?: string };
 
-/** The person travelling, from the job's profile. */
 /** One person the booking is for. */
 export interface Person {
   givenName: string;

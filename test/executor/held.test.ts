@@ -90,6 +90,17 @@ describe('what is held against what was asked', () => {
     assert.deepEqual(tickets, { kind: 'mismatch', message: 'it holds 3 tickets, not 2 as asked (number of tickets)' });
   });
 
+  test('a return trip: both legs held, on the days asked, whether the date is with the times or with the route; a one-way fare is a mismatch', () => {
+    const trip = { ...flight, returnDate: '2026-12-16' } as SearchRequest;
+    assert.deepEqual(checkHeld(trip, held('NA 701 · Northwind Airways, LHR → JFK, return NA 965', 'Saturday, 12 December 2026, 10:00 → 12:15; return Wednesday, 16 December 2026, 17:40 → 19:55', '1 passenger'), '10:00'), { kind: 'as_asked' });
+    assert.deepEqual(checkHeld(trip, held('Northwind Airways NA 701, LHR – JFK, Dec 12, 2026', 'dep 10:00, arr 12:15 · return NA 965, JFK – LHR, Dec 16, 2026, dep 17:40', '1 traveller'), '10:00'), { kind: 'as_asked' });
+    assert.deepEqual(checkHeld({ ...flight, returnDate: '2026-12-12' } as SearchRequest, held('NA 701 · Northwind Airways, LHR → JFK', 'Saturday, 12 December 2026, 06:00 → 08:15; return Saturday, 12 December 2026, 17:40', '1 passenger'), '06:00'), { kind: 'as_asked' }, 'out and back the same day');
+    assert.deepEqual(checkHeld(trip, held('NA 701 · Northwind Airways, LHR → JFK', 'Saturday, 12 December 2026, 10:00 → 12:15 (2h 15m)', '1 passenger'), '10:00'), {
+      kind: 'mismatch',
+      message: 'it holds 2026-12-12 ("Saturday, 12 December 2026, 10:00 → 12:15 (2h 15m)"), not the way out on 2026-12-12 and back on 2026-12-16 as asked',
+    });
+  });
+
   test('what the page does not say cannot be checked: a mismatch too', () => {
     assert.deepEqual(checkHeld(dinner, held('Noma, Copenhagen', 'tonight', 'party of 2'), '19:30'), { kind: 'mismatch', message: 'the review page does not say which date it holds ("tonight")' });
     assert.deepEqual(checkHeld(dinner, held('Noma, Copenhagen', 'Sunday, 29 November 2026', 'party of 2'), '19:30'), { kind: 'mismatch', message: 'the review page does not say at what time ("Sunday, 29 November 2026")' });

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
 import { rawRequest } from '../sandbox/drivers.ts';
+import { datesIn } from '../../src/executor/held.ts';
 import { assertCountersAgree, outcomes, requests, runJob, venue } from './helpers.ts';
 
 // Hotels, flights and activities run end to end like restaurants (the contract's "activity is not
@@ -70,6 +71,24 @@ for (const backend of BACKENDS) {
         assert.equal(missed.job.status, 'no_availability');
         const failed = missed.events.at(-1);
         assert.match(failed.message, /within the targetPrice of 1 per passenger; the cheapest fare seen is [$€£]\s?[\d,.]+/);
+      });
+
+      test('flight round trip: each airline site holds the way out and the way back as one return fare, both named in the summary; the outbound preferences choose the fare', async () => {
+        const out = requests.flight().request.params.date as string;
+        const back = new Date(Date.parse(`${out}T00:00:00Z`) + 5 * 86400_000).toISOString().slice(0, 10);
+        for (const provider of ['skyfare', 'jetdeck']) {
+          const { job, events } = await book(requests.flight({ return_date: back }, { allowedProviders: [provider] }));
+          assert.equal(job.status, 'paused_payment', `${provider}: ${job.summary}`);
+          const review = events.find((e) => e.type === 'step_started' && e.step === 'review');
+          assert.ok(review, 'the review step is recorded');
+          // The way out at the time asked (targetDepartureTime 10:00), then the way back on the day asked.
+          assert.match(review.message, /10:00/);
+          assert.match(review.message, /return/i);
+          const held = service.services.executor.holds.get(job.jobId)!;
+          assert.deepEqual([...new Set(datesIn(job.summary).filter((d) => d === out || d === back))], [out, back], `the summary names the way out, then the way back: ${job.summary}`);
+          assert.match(job.summary, /return/i);
+          await held.cancel();
+        }
       });
 
       test('flight for three passengers: each airline site holds every traveller\'s own identity documents (birth date, passport, issuing country, known traveler number), the lead first', async () => {

@@ -106,7 +106,7 @@ const TEXT: Record<Scenario, BookingToolText> = {
     description:
       'Preview. Start booking a flight for the user: origin and destination airports (IATA codes), departure date and number of passengers, optionally a return date, cabin class and a preferred airline, flight number, departure time or price. ' +
       'profile must also carry the passenger\'s dob, passport_number and passport_country; for more than 1 passenger, profile.additional_travellers names the others (passengers − 1 entries, each with the same passport details). The service drives airline booking websites in a real browser and falls back between providers. ' +
-      'One-way fares only: a return_date ends the job in error before any booking; book each way with its own call. ',
+      'With return_date the trip is booked as one return fare (both legs held; the preferences choose the way out) on a site that sells return fares; sites that sell one-way fares only are passed over. ',
   },
   activity: {
     title: 'Book event or activity tickets (preview)',

@@ -29,6 +29,7 @@ export const jetdeck: Driver = {
       ['#jd-origin', f.origin],
       ['#jd-destination', f.destination],
       ['#jd-date', f.date],
+      ['#jd-return', f.returnDate],
       ['#jd-travellers', f.passengers],
       ['#jd-carrier', f.airline],
       ['#jd-time', f.departureTime],
@@ -83,7 +84,8 @@ export const jetdeck: Driver = {
     return {
       held: {
         venue: `${r.get('Flight') ?? '?'}, ${r.get('Route') ?? '?'}`,
-        when: r.get('Schedule') ?? '',
+        // The date is with the route; a return fare's way back has its own (named after the way out's).
+        when: r.has('Return') ? `${(r.get('Route') ?? '?').replace(/^[^,]*,\s*/, '')}, ${r.get('Schedule') ?? ''}; return ${r.get('Return')}` : (r.get('Schedule') ?? ''),
         quantity: `${travellers} traveller${travellers === 1 ? '' : 's'}`,
         item: r.get('Class'),
         price: r.get('Price') ?? '',

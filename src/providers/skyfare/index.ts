@@ -28,6 +28,7 @@ export const skyfare: Driver = {
       ['#sf-from', f.origin],
       ['#sf-to', f.destination],
       ['#sf-date', f.date],
+      ['#sf-return', f.returnDate],
       ['#sf-pax', f.passengers],
       ['#sf-airline', f.airline],
       ['#sf-dep-time', f.departureTime],
@@ -82,8 +83,9 @@ export const skyfare: Driver = {
     const passengers = [...it.keys()].filter((k) => /^Passenger \d+$/.test(k)).length;
     return {
       held: {
-        venue: `${it.get('Flight') ?? '?'}, ${it.get('Route') ?? '?'}`,
-        when: `${it.get('Date') ?? '?'}, ${it.get('Departs / arrives') ?? '?'}`,
+        venue: `${it.get('Flight') ?? '?'}, ${it.get('Route') ?? '?'}${it.has('Return flight') ? `, return ${it.get('Return flight')}` : ''}`,
+        // The way out first (its date and time are what was chosen), then the way back.
+        when: `${it.get('Date') ?? '?'}, ${it.get('Departs / arrives') ?? '?'}${it.has('Return date') ? `; return ${it.get('Return date')}, ${it.get('Return departs / arrives') ?? '?'}` : ''}`,
         quantity: `${passengers} passenger${passengers === 1 ? '' : 's'}`,
         item: it.get('Cabin'),
         price: it.get('Total') ?? '',

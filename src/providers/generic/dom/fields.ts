@@ -8,7 +8,7 @@ import type { FieldInfo } from './snapshot.ts';
 // or the traveller.
 
 export type Concept =
-  | 'venue' | 'city' | 'date' | 'checkIn' | 'checkOut' | 'time' | 'quantity' | 'origin' | 'destination' | 'airline' | 'departureTime' | 'cabin' | 'seatType' | 'roomPreference'
+  | 'venue' | 'city' | 'date' | 'checkIn' | 'checkOut' | 'time' | 'quantity' | 'origin' | 'destination' | 'airline' | 'departureTime' | 'cabin' | 'seatType' | 'roomPreference' | 'returnDate'
   | 'givenName' | 'familyName' | 'fullName' | 'email' | 'tel' | 'telCountryCode' | 'bday' | 'bdayDay' | 'bdayMonth' | 'bdayYear' | 'passportNumber' | 'passportCountry' | 'nationality' | 'knownTraveler';
 
 interface Rule {
@@ -40,7 +40,9 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
   flight: [
     { concept: 'origin', words: /\b(from|origin|leaving from|departure (airport|city)|flying from)\b/, not: /\b(date|time)\b/ },
     { concept: 'destination', words: /\b(to|destination|going to|arrival (airport|city)|flying to)\b/, not: /\b(date|time)\b/ },
-    { concept: 'date', types: ['date'], words: /\b(date|depart\w*|when|outbound)\b/, not: /\b(time|return)\b/ },
+    { concept: 'date', types: ['date'], words: /\b(date|depart\w*|when|outbound)\b/, not: /\b(time|return\w*|inbound)\b/ },
+    // A return fare's way back: asked apart, often marked optional (empty is one way).
+    { concept: 'returnDate', words: /\b(return\w*|inbound|coming back|back on)\b/, not: /\btime\b/ },
     { concept: 'departureTime', types: ['time'], words: /\b(time|leave around|departure time)\b/ },
     { concept: 'quantity', words: /\b(passengers?|travell?ers?|adults?|people|persons?|pax|seats?)\b/, not: /\b(children|infants?)\b/ },
     { concept: 'airline', words: /\b(airline|carrier)\b/ },
@@ -138,7 +140,7 @@ export function searchValue(request: SearchRequest, concept: Concept): string | 
     case 'quantity':
       return pick(request.scenario === 'restaurant' ? 'partySize' : request.scenario === 'hotel' ? 'adults' : request.scenario === 'flight' ? 'passengers' : 'tickets');
     case 'venue': case 'city': case 'date': case 'time': case 'checkIn': case 'checkOut': case 'origin': case 'destination':
-    case 'airline': case 'departureTime': case 'cabin': case 'seatType': case 'roomPreference':
+    case 'airline': case 'departureTime': case 'cabin': case 'seatType': case 'roomPreference': case 'returnDate':
       return pick(concept);
     default:
       return undefined;

@@ -10,7 +10,7 @@ import type { Snapshot } from './snapshot.ts';
 type Scenario = SearchRequest['scenario'];
 
 const VENUE = /\b(restaurant|hotel|property|venue|event|show|performer|attraction|activity|flight|airline|carrier|route|city|location|where)\b/i;
-const WHEN = /\b(date|dates|time|when|check ?-?in|check ?-?out|arriv\w*|depart\w*|schedule|stay|nights?|starts?|doors)\b/i;
+const WHEN = /\b(date|dates|time|when|check ?-?in|check ?-?out|arriv\w*|depart\w*|schedule|stay|nights?|starts?|doors|return\w*|outbound|inbound)\b/i;
 const QUANTITY = /\b(party|party size|guests?|people|persons?|adults?|passengers?|travell?ers?|tickets?|quantity|qty|covers|diners|seats)\b/i;
 const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|table|category)\b/i;
 const PRICE = /\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/i;

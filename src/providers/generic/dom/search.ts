@@ -5,6 +5,7 @@ import { assign, fillable, searchRules, searchValue, valueFor, wordsOf, type Con
 import { clearOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
+import { ProviderFailure } from '../../../executor/failures.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
 // box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
@@ -59,6 +60,11 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
   const s = await clearOverlays(page);
   const plan = searchForm(s, request);
   if (!plan) throw new NotUnderstood('search', page.url(), 'a search form asking for the booking (labelled fields for the date, the number of people…)', describeFields(s));
+  // A return trip on a site whose search asks for no return date: it sells one-way fares, and half a
+  // return trip is not what was asked.
+  if (request.scenario === 'flight' && request.returnDate && !plan.fields.has('returnDate')) {
+    throw new ProviderFailure('no_availability', `the site sells no return fares (its search form asks for no return date), and the trip asked for is a return on ${request.returnDate}`);
+  }
   await fillAndSubmit(page, plan, request, 'search');
 }
 
@@ -104,12 +110,14 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     const after = (await snapshot(page)).controls.find((c) => c.sel === opener.sel);
     if (after?.expanded === 'true' && after.visible) await page.press(opener.sel, `close "${after.text.slice(0, 40)}"`);
   }
-  // Dates the form does not let a person type: chosen in the page's date picker.
-  for (const concept of ['date', 'checkIn', 'checkOut'] as Concept[]) {
+  // Dates the form does not let a person type: chosen in the page's date picker. (A return date only
+  // in its own field's picker: a picker the form shows for no field is the way out's.)
+  for (const concept of ['date', 'checkIn', 'checkOut', 'returnDate'] as Concept[]) {
     const value = searchValue(request, concept);
     if (value === undefined) continue;
     const assigned = plan.fields.get(concept)?.[0];
     if (assigned && !pending.includes(concept)) continue;
+    if (concept === 'returnDate' && !assigned) continue;
     s = await snapshot(page);
     await pickDate(page, s, value, assigned, concept, !assigned);
   }
