@@ -244,6 +244,21 @@ const SECTIONS: ReadonlyArray<[string, string, number]> = [
   ['Premium seating', 'Stalls, rows A–H', 180],
   ['VIP box', 'Private box, welcome drink', 350],
 ];
+const NEIGHBOURHOODS = ['Old Town', 'Riverside', 'Harbour', 'Market Quarter', 'University', 'Station'];
+const CUISINES = ['Italian', 'Japanese', 'French', 'Indian', 'Mexican', 'Nordic'];
+
+/** A hotel's star rating: "4-star" (or "4 Star") in its name sets it, for tests; otherwise 3 to 5 by its name. */
+export function hotelStars(hotelName: string): number {
+  const named = /\b([1-5])[- ]?stars?\b/i.exec(hotelName);
+  return named ? Number(named[1]) : 3 + (hash(hotelName.toLowerCase()) % 3);
+}
+
+/** A venue's neighbourhood and (restaurants) cuisine, by its name and city: deterministic. */
+export function venueFacts(name: string, city: string): { neighbourhood: string; cuisine: string } {
+  const seed = hash(`${name.toLowerCase()}|${city.toLowerCase()}`);
+  return { neighbourhood: NEIGHBOURHOODS[seed % NEIGHBOURHOODS.length]!, cuisine: CUISINES[(seed >> 3) % CUISINES.length]! };
+}
+
 const CARRIERS = ['Northwind Airways', 'Aurora Air', 'Bluejay Airlines'];
 const CABIN_MULTIPLIER: Record<string, number> = { economy: 100, premium_economy: 160, business: 320, first: 500 };
 

@@ -2,7 +2,7 @@
 import { brokenPage, captchaWall, control, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
-import { money, shortDateUS, time12 } from '../engine/inventory.ts';
+import { money, shortDateUS, time12, venueFacts } from '../engine/inventory.ts';
 import type { HoldInfo, ProviderDef } from '../engine/provider.ts';
 import type { Booking, FormState, RestaurantSearch, SearchRecord } from '../engine/types.ts';
 
@@ -102,7 +102,7 @@ ${row(form, 'covers', 'party_size', 'Number of people', control(form, { id: 'cov
 </form></div><aside class="dn-aside"><h3>Why DineNow?</h3><p>Instant confirmation at 4,000+ restaurants.</p></aside></div>`),
 
     results: (s, error) => layout('Choose a time', html`<div class="dn-wrap"><div class="dn-content">
-<h2>Choose a time</h2>
+<h2>Choose a time</h2><p id="dn-venue-facts">${venueFacts(q(s).restaurantName, q(s).city).cuisine} cuisine in ${venueFacts(q(s).restaurantName, q(s).city).neighbourhood}</p>
 ${error ? html`<div class="dn-alert" role="alert" id="dn-select-error">${error}</div>` : ''}
 <form method="post" action="${fillPath(dinenow.paths.select, { sid: s.id })}" id="dn-times-form">
 <ul class="dn-times" id="dn-times">

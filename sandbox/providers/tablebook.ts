@@ -2,7 +2,7 @@
 import { brokenPage, captchaWall, control, errorSummary, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
-import { longDate, money } from '../engine/inventory.ts';
+import { longDate, money, venueFacts } from '../engine/inventory.ts';
 import type { HoldInfo, ProviderDef } from '../engine/provider.ts';
 import type { Booking, FormState, RestaurantSearch, SearchRecord } from '../engine/types.ts';
 
@@ -110,6 +110,7 @@ ${field(form, 'tb-party', 'party_size', 'Party size', control(form, { id: 'tb-pa
 
     results: (s, error) => layout('Available times', html`
 <section class="tb-card" id="tb-availability"><h1>Available times</h1>${summary(s)}
+<p id="tb-venue-facts">${venueFacts(q(s).restaurantName, q(s).city).cuisine} · ${venueFacts(q(s).restaurantName, q(s).city).neighbourhood}</p>
 ${error ? html`<p class="tb-err" role="alert" id="tb-select-error">${error}</p>` : ''}
 <form method="post" action="${fillPath(tablebook.paths.select, { sid: s.id })}" id="tb-slot-form">
 <div class="tb-slots" id="tb-slots" role="list">

@@ -115,15 +115,47 @@ function chooseFlight(plan: BookingPlan, departureTime: string | undefined, offe
   return choice.kind === 'none' && ceiling !== undefined ? { kind: 'none', why: `${choice.why}: the targetPrice of ${ceiling} per passenger is a ceiling` } : choice;
 }
 
+/**
+ * A restaurant: budget_per_person bounds the deposit or set price per cover wherever the site shows
+ * one (a table with no price shown is not excluded by it); then the time, as asked or nearest.
+ */
+function chooseTable(plan: BookingPlan, time: string, partySize: number, offers: Offer[]): Choice {
+  const budget = plan.preferences.budgetPerUnit;
+  if (budget === undefined) return byTime(time, offers, plan.consent, 'a table');
+  const perCover = (o: Offer) => o.unitPrice ?? (o.total !== undefined ? o.total / partySize : undefined);
+  const within = offers.filter((o) => (perCover(o) ?? 0) <= budget);
+  const dear = offers.filter((o) => o.available && !within.includes(o)).sort((a, b) => perCover(a)! - perCover(b)!);
+  if (!within.some((o) => o.available) && dear.length) {
+    return { kind: 'none', why: `every free table costs more per cover than the budget_per_person of ${budget} (cheapest: ${dear[0]!.priceText ?? perCover(dear[0]!)} for ${dear[0]!.label})` };
+  }
+  const choice = byTime(time, within, plan.consent, 'a table within the budget');
+  return choice.kind === 'offer' && dear.length ? { ...choice, why: `${choice.why}; passed over for costing more per cover than the budget_per_person of ${budget}: ${dear.map((o) => o.label).join(', ')}` } : choice;
+}
+
+/** A hotel: star_rating is a minimum, read from the site; a rating the site does not show cannot meet it. */
+function chooseRoom(plan: BookingPlan, preference: string | undefined, offers: Offer[]): Choice {
+  const min = plan.preferences.minStars;
+  if (min !== undefined) {
+    const rated = offers.filter((o) => o.stars !== undefined && o.stars >= min);
+    if (rated.length === 0) {
+      const shown = offers.find((o) => o.stars !== undefined)?.stars;
+      return { kind: 'none', why: shown === undefined ? `the site shows no star rating, so the star_rating of at least ${min} cannot be checked` : `the property is rated ${shown} star${shown === 1 ? '' : 's'}, below the star_rating of at least ${min} asked` };
+    }
+    const choice = byPreference(rated, preference, plan.preferences.budgetPerUnit, 'night');
+    return choice.kind === 'offer' ? { ...choice, why: `${choice.why}; the property is rated ${choice.offer.stars} stars (at least ${min} asked)` } : choice;
+  }
+  return byPreference(offers, preference, plan.preferences.budgetPerUnit, 'night');
+}
+
 export function choose(plan: BookingPlan, offers: Offer[]): Choice {
   const r: SearchRequest = plan.request;
   switch (r.scenario) {
     case 'restaurant':
-      return byTime(r.time, offers, plan.consent, 'a table');
+      return chooseTable(plan, r.time, r.partySize, offers);
     case 'flight':
       return chooseFlight(plan, r.departureTime, offers);
     case 'hotel':
-      return byPreference(offers, r.roomPreference, plan.preferences.budgetPerUnit, 'night');
+      return chooseRoom(plan, r.roomPreference, offers);
     case 'activity':
       return byPreference(offers, r.seatType, plan.preferences.budgetPerUnit, 'ticket');
   }

@@ -15,8 +15,8 @@ export interface BookingPlan {
   traveller: Traveller;
   consent: Consent;
   /** Wishes the sites' search forms cannot express, applied when choosing among options. */
-  /** targetPrice: the ceiling of a flight's fare per passenger. */
-  preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number };
+  /** targetPrice: the ceiling of a flight's fare per passenger; minStars: a hotel's star_rating, a minimum. */
+  preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number; minStars?: number };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -28,8 +28,12 @@ export function planFor(job: Job): BookingPlan {
   const request = searchRequestOf(job.scenario, p);
   const preferences: BookingPlan['preferences'] = {};
   switch (job.scenario) {
+    case 'restaurant':
+      preferences.budgetPerUnit = num(p.budget_per_person);
+      break;
     case 'hotel':
       preferences.budgetPerUnit = num(p.budget_max_per_night);
+      preferences.minStars = num(p.star_rating);
       break;
     case 'flight':
       preferences.targetFlightNumber = str(p.targetFlightNumber)?.replace(/\s+/g, '').toUpperCase();

@@ -49,6 +49,8 @@ export interface Offer {
   total?: number;
   /** The price as the page writes it ("€30.00"). */
   priceText?: string;
+  /** Hotels: the property's star rating, where the site shows one. */
+  stars?: number;
 }
 
 export type Availability =

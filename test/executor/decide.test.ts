@@ -109,4 +109,27 @@ describe('choosing within consent', () => {
     assert.equal(numbered.kind === 'none' && numbered.why, 'flight NA 100 costs $450 per passenger, above the targetPrice of 400');
     assert.equal(choose(plan(flight, {}, { targetFlightNumber: 'NA200', targetPrice: 400 }), fares).kind, 'offer');
   });
+
+  test('restaurant budget_per_person bounds the deposit per cover where the site shows one: a dearer table is passed over, none within is no_availability naming the cheapest', () => {
+    const priced = (time: string, total: number | undefined): Offer => ({ ...slot(time), ...(total === undefined ? {} : { total, priceText: `€${total}` }) });
+    // A party of 2: €50 for the table is €25 a cover.
+    const c = choose(plan(dinner, {}, { budgetPerUnit: 20 }), [priced('19:30', 50), priced('20:00', 30)]);
+    assert.equal(c.kind === 'offer' && c.offer.time, '20:00');
+    assert.match(c.kind === 'offer' ? c.why : '', /passed over for costing more per cover than the budget_per_person of 20: 19:30/);
+    const none = choose(plan(dinner, {}, { budgetPerUnit: 10 }), [priced('19:30', 50), priced('20:00', 30)]);
+    assert.deepEqual(none, { kind: 'none', why: 'every free table costs more per cover than the budget_per_person of 10 (cheapest: €30 for 20:00)' });
+    // A site that shows no price: the budget has nothing to bound.
+    const unpriced = choose(plan(dinner, {}, { budgetPerUnit: 10 }), [priced('19:30', undefined)]);
+    assert.equal(unpriced.kind === 'offer' && unpriced.offer.time, '19:30');
+  });
+
+  test('hotel star_rating is a minimum read from the site: met, below it, or not shown', () => {
+    const stay = { scenario: 'hotel', venue: 'Lutetia', city: 'Paris', checkIn: '2031-03-14', checkOut: '2031-03-16', adults: 2 } as const;
+    const room = (label: string, stars?: number): Offer => ({ key: label, available: true, label, unitPrice: 100, ...(stars === undefined ? {} : { stars }) });
+    const met = choose(plan(stay, {}, { minStars: 4 }), [room('Double', 4)]);
+    assert.equal(met.kind, 'offer');
+    assert.match(met.kind === 'offer' ? met.why : '', /rated 4 stars \(at least 4 asked\)/);
+    assert.deepEqual(choose(plan(stay, {}, { minStars: 4 }), [room('Double', 3)]), { kind: 'none', why: 'the property is rated 3 stars, below the star_rating of at least 4 asked' });
+    assert.deepEqual(choose(plan(stay, {}, { minStars: 2 }), [room('Double')]), { kind: 'none', why: 'the site shows no star rating, so the star_rating of at least 2 cannot be checked' });
+  });
 });

@@ -37,6 +37,27 @@ for (const backend of BACKENDS) {
         assert.match(tight.job.summary, /budget of 20 per night/);
       });
 
+      test('hotel star_rating is a minimum read from each site: a 5-star property is booked, a 2-star one is no_availability saying its rating', async () => {
+        for (const provider of ['staysearch', 'roomly']) {
+          const high = await book(requests.hotel({ hotel_name: venue('5-Star Palace'), star_rating: 4 }, { allowedProviders: [provider] }));
+          assert.equal(high.job.status, 'paused_payment', `${provider}: ${high.job.summary}`);
+          assert.ok(high.events.some((e) => /rated 5 stars \(at least 4 asked\)/.test(e.message)), 'the choice quotes the rating read');
+          await service.services.executor.holds.get(high.job.jobId)?.cancel();
+          const low = await book(requests.hotel({ hotel_name: venue('2-Star Lodge'), star_rating: 3 }, { allowedProviders: [provider] }));
+          assert.equal(low.job.status, 'no_availability', provider);
+          assert.match(low.job.summary, /rated 2 stars, below the star_rating of at least 3 asked/);
+        }
+      });
+
+      test('restaurant budget_per_person bounds the deposit per cover TableBook shows: within it booked, below every deposit no_availability', async () => {
+        const within = await book(requests.restaurant({ budget_per_person: 100 }, { allowedProviders: ['tablebook'] }));
+        assert.equal(within.job.status, 'paused_payment', within.job.summary);
+        await service.services.executor.holds.get(within.job.jobId)?.cancel();
+        const below = await book(requests.restaurant({ budget_per_person: 1 }, { allowedProviders: ['tablebook'] }));
+        assert.equal(below.job.status, 'no_availability', below.job.summary);
+        assert.match(below.job.summary, /costs more per cover than the budget_per_person of 1 \(cheapest: €\d+\.\d\d for \d\d:\d\d\)/);
+      });
+
       test('hotel Outage at StaySearch, nothing within the budget at Roomly: error, not no_availability (StaySearch was never asked), naming each provider\'s outcome', async () => {
         const { job, events } = await book(requests.hotel({ hotel_name: venue('Outage Lodge'), budget_max_per_night: 20 }));
         assert.equal(job.status, 'error');

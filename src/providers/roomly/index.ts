@@ -1,5 +1,5 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
-import { amount, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { amount, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // Roomly (hotels, second choice): a purple site with room cards, each its own little form, and a
@@ -38,16 +38,18 @@ export const roomly: Driver = {
   },
 
   availability: (page) =>
-    gate(page, { offers: '#rm-room-list', none: '#rm-nothing', loginWall: '#roomly-login-wall', captcha: '#roomly-captcha' }, async () =>
-      (await page.rows('#rm-room-list article.room-card', { title: 'h3', detail: 'p', price: 'p b' })).map((r) => ({
+    gate(page, { offers: '#rm-room-list', none: '#rm-nothing', loginWall: '#roomly-login-wall', captcha: '#roomly-captcha' }, async () => {
+      const stars = starsOf(await page.attr('#rm-rating', 'data-stars'));
+      return (await page.rows('#rm-room-list article.room-card', { title: 'h3', detail: 'p', price: 'p b' })).map((r) => ({
         key: r.attrs['data-room-id'] ?? '',
         available: r.attrs['data-sold-out'] === 'false',
         label: r.cells.title ?? '',
         description: r.cells.detail ?? undefined,
         unitPrice: amount(r.cells.price),
         priceText: priceIn(r.cells.price),
-      })),
-    ),
+        ...(stars ? { stars } : {}),
+      }));
+    }),
 
   async choose(page, offer) {
     await page.submit(`#rm-room-list article.room-card[data-room-id="${offer.key}"] .rm-select`, `select the ${offer.label}`);

@@ -24,6 +24,13 @@ export async function holdDeadline(page: GuardedPage, selector: string, attribut
 }
 
 /** Fills each field that has a value (one round trip); optional fields without one are left as the site set them. */
+/** A star rating as a page states it (an attribute or text: "4", "4-star", "★★★★"), 1 to 5, or undefined. */
+export function starsOf(text: string | null | undefined): number | undefined {
+  if (!text) return undefined;
+  const n = /\b([1-5])(?:[.,]\d)?\s*(?:-?\s*stars?\b|$)/i.exec(text.trim())?.[1] ?? (/^★{1,5}$/.test(text.trim()) ? String(text.trim().length) : undefined);
+  return n ? Number(n) : undefined;
+}
+
 export async function fillAll(page: GuardedPage, fields: Array<[string, string | number | undefined]>): Promise<void> {
   await page.fillForm(fields.filter(([, v]) => v !== undefined && v !== '').map(([selector, v]) => [selector, String(v)]));
 }

@@ -1,4 +1,4 @@
-import { amount, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { amount, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // StaySearch (hotels, first choice): a blue site with a room table, a Reserve button per row, a
@@ -35,8 +35,9 @@ export const staysearch: Driver = {
   },
 
   availability: (page) =>
-    gate(page, { offers: '#ss-rooms', none: '#ss-no-rooms', loginWall: '#staysearch-login-wall', captcha: '#staysearch-captcha' }, async () =>
-      (await page.rows('#ss-rooms tr.ss-room', { name: '.ss-room-name', detail: 'td small', total: 'td:nth-child(2)', perNight: 'td:nth-child(2) small' })).map((r) => ({
+    gate(page, { offers: '#ss-rooms', none: '#ss-no-rooms', loginWall: '#staysearch-login-wall', captcha: '#staysearch-captcha' }, async () => {
+      const stars = starsOf(await page.attr('#ss-rating', 'data-stars'));
+      return (await page.rows('#ss-rooms tr.ss-room', { name: '.ss-room-name', detail: 'td small', total: 'td:nth-child(2)', perNight: 'td:nth-child(2) small' })).map((r) => ({
         key: r.attrs['data-room-type'] ?? '',
         available: r.attrs['data-available'] === 'true',
         label: r.cells.name ?? '',
@@ -44,8 +45,9 @@ export const staysearch: Driver = {
         unitPrice: amount(r.cells.perNight),
         total: amount(r.cells.total),
         priceText: priceIn(r.cells.perNight),
-      })),
-    ),
+        ...(stars ? { stars } : {}),
+      }));
+    }),
 
   async choose(page, offer) {
     await page.submit(`#ss-rooms tr.ss-room[data-room-type="${offer.key}"] button[name="room"]`, `reserve the ${offer.label}`);

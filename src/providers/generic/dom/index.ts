@@ -5,7 +5,7 @@ import { confirmationCode } from './confirmation.ts';
 import { agreementsToTick, fillGuest } from './guest.ts';
 import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
-import { continueAfterRadio, decodeKey, readOffers } from './offers.ts';
+import { continueAfterRadio, decodeKey, readOffers, starRating } from './offers.ts';
 import { classify } from './outcomes.ts';
 import { clearOverlays } from './overlays.ts';
 import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
@@ -92,6 +92,11 @@ export const domStrategy: Strategy = {
     }
     const frames = s.frames.length ? await framesFacts(ctx.page) : [];
     const found = classify(s, frames, offers, request && request.scenario !== 'flight' ? request.venue : undefined);
+    // A hotel's rating is the property's, stated once on its page (schema.org starRating, "4-star", "★★★★").
+    if (found.kind === 'offers' && ctx.provider.scenario === 'hotel') {
+      const stars = starRating(s);
+      if (stars !== undefined) return { kind: 'offers', offers: found.offers.map((o) => ({ ...o, stars })) };
+    }
     if (found.kind !== 'unexpected') return found;
     const invalid = s.fields.filter((f) => f.invalid).map((f) => `${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ''}`);
     return {

@@ -24,6 +24,19 @@ export function encodeKey(key: OfferKey): string {
   return JSON.stringify(key);
 }
 
+/** The star rating a page states for its property: schema.org starRating first, then its words or stars. */
+export function starRating(s: Snapshot): number | undefined {
+  const fromData = [...s.jsonld.flatMap((d) => (Array.isArray(d) ? d : [d])), ...s.microdata.map((m) => m.props)]
+    .map((d) => (d && typeof d === 'object' ? (d as Record<string, unknown>).starRating : undefined))
+    .map((r) => (r && typeof r === 'object' ? (r as Record<string, unknown>).ratingValue : r))
+    .find((v) => v !== undefined && v !== null && v !== '');
+  const n = fromData !== undefined ? Number.parseFloat(String(fromData)) : NaN;
+  if (n >= 1 && n <= 5) return Math.floor(n);
+  const words = /\b([1-5])(?:[.,]\d)?[- ]?stars?\b|\brated ([1-5]) stars?\b|(?:^|\s)(★{1,5})(?:\s|$)/i.exec(s.text);
+  if (!words) return undefined;
+  return words[1] ? Number(words[1]) : words[2] ? Number(words[2]) : words[3]!.length;
+}
+
 export function decodeKey(key: string): OfferKey | null {
   try {
     const k = JSON.parse(key) as OfferKey;
