@@ -15,6 +15,7 @@ import { authorizationServer } from './oauth/routes/index.ts';
 import { webPages } from './web/connected-apps.ts';
 import { handoffWeb } from './web/handoff-routes.ts';
 import { homePage } from './web/home.ts';
+import { operatorConsole } from './web/operator/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -58,5 +59,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(webPages, { services });
   await app.register(handoffWeb, { services });
   await app.register(homePage, { services });
+  await app.register(operatorConsole, { services });
   return app;
 }

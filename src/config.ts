@@ -60,6 +60,9 @@ function commaList(parse: (item: string) => string | null, expected: string) {
     });
 }
 
+/** An operator's sign-in email: something@something, no spaces or angle brackets (it is compared, not mailed). */
+const OPERATOR_EMAIL = /^[^\s@<>",]{1,64}@[^\s@<>",]{1,190}$/;
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -153,6 +156,9 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Webhook URLs may point at loopback and private addresses (default: outside production only; refused in production). */
   WEBHOOK_ALLOW_PRIVATE: booleanish.optional(),
+  // The operator console (/operator): the sign-in emails allowed in (comma-separated, compared
+  // without regard to case). Empty: nobody is an operator, and the console answers 403 to everyone.
+  OPERATOR_EMAILS: commaList((item) => (OPERATOR_EMAIL.test(item) ? item.toLowerCase() : null), 'an email address like ops@example.com'),
   /** Test/benchmark aid only: an extra pause before every executor step, so a run is slow enough to observe or kill. */
   EXECUTOR_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });

@@ -64,9 +64,11 @@ function toInfo(row: { id: number; prefix: string; mode: 'live' | 'test'; organi
   };
 }
 
-export async function listApiKeys(db: Kysely<DB>): Promise<ApiKeyInfo[]> {
-  const rows = await db.selectFrom('api_keys').selectAll().orderBy('id').execute();
-  return rows.map(toInfo);
+/** Every key (never its secret), or one organisation's. */
+export async function listApiKeys(db: Kysely<DB>, organizationName?: string): Promise<ApiKeyInfo[]> {
+  let query = db.selectFrom('api_keys').selectAll().orderBy('id');
+  if (organizationName !== undefined) query = query.where('organization_name', '=', organizationName);
+  return (await query.execute()).map(toInfo);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { SCENARIOS } from '../jobs/types.ts';
 import { DRIVER_IDS } from '../providers/registry.ts';
-import { checkNewProvider, insertProvider, listProviders, ProviderInputError, removeProvider, type ProviderView } from '../providers/store.ts';
+import { checkNewProvider, insertProvider, listProviders, ProviderInputError, providerAddressPolicy, removeProvider, type ProviderView } from '../providers/store.ts';
 import { output, UsageError, type Command } from './command.ts';
 import { withDatabase } from './with-database.ts';
 
@@ -28,13 +28,10 @@ export const providersAdd: Command = {
     for (const flag of ['id', 'name', 'scenario', 'url']) if (typeof values[flag] !== 'string') throw new UsageError(`--${flag} is required`);
     const priorityRaw = values.priority as string | undefined;
     const priority = priorityRaw === undefined ? undefined : /^\d+$/.test(priorityRaw.trim()) ? Number(priorityRaw) : NaN;
-    const config = loadConfig();
-    // Development and tests book on loopback sites (the sandbox); production only on the public internet unless allowed.
-    const allowPrivate = config.NODE_ENV !== 'production' || config.PROVIDER_ALLOW_PRIVATE_ADDRESSES;
     const input = { id: values.id as string, name: values.name as string, scenario: values.scenario as string, startUrl: values.url as string, driver: values.driver as string | undefined, priority, mode: values.mode as string | undefined };
     try {
       // Checked before the database is opened: a refused provider costs no connection and writes nothing.
-      const checked = await checkNewProvider(input, { allowPrivate });
+      const checked = await checkNewProvider(input, providerAddressPolicy(loadConfig()));
       const provider = await withDatabase((db) => insertProvider(db, checked));
       output(values.json as boolean, provider, `provider ${provider.id} registered (${provider.name}, ${provider.scenario}, ${provider.mode}, priority ${provider.priority}, driver ${provider.driver}) at ${provider.startUrl}\nIt takes part in ${provider.scenario} jobs from the next job on.`);
     } catch (error) {

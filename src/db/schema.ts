@@ -276,6 +276,18 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   nodes: NodesTable;
+  operator_audit: OperatorAuditTable;
+}
+
+/** One change an operator made in the console (src/operator/audit.ts), with who made it. */
+export interface OperatorAuditTable {
+  id: Generated<number>;
+  actor_user_id: number | null;
+  actor_email: string;
+  action: string;
+  target: string;
+  detail: JSONColumnType<Record<string, unknown>>;
+  created_at: Generated<Date>;
 }
 
 /** A fixed-window counter (src/limits/): `count` hits in the window that ends at `window_ends`. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { SCENARIOS, type Scenario } from '../jobs/types.ts';
 import { AddressPolicyError, assertPublicUrl, type AddressPolicy } from '../net/address-policy.ts';
@@ -55,6 +56,15 @@ export interface CheckedProvider {
   driver: string;
   priority: number;
   mode: ProviderMode;
+}
+
+/**
+ * Where a start URL may point, by configuration: development and tests book on loopback sites (the
+ * sandbox); production only on the public internet, unless PROVIDER_ALLOW_PRIVATE_ADDRESSES=true.
+ * The CLI and the operator console both ask here, so they refuse the same URLs.
+ */
+export function providerAddressPolicy(config: Pick<Config, 'NODE_ENV' | 'PROVIDER_ALLOW_PRIVATE_ADDRESSES'>): AddressPolicy {
+  return { allowPrivate: config.NODE_ENV !== 'production' || config.PROVIDER_ALLOW_PRIVATE_ADDRESSES };
 }
 
 /**
