@@ -89,12 +89,15 @@ export class RelyingParty {
     }
     const claims = tokens.claims();
     if (!claims) throw new SignInError('the identity provider returned no ID token');
-    let email = typeof claims.email === 'string' ? claims.email : null;
+    // An email counts only when the provider vouches for it (email_verified): an address anyone can
+    // type at an open provider must not name a person here, nor open the operator console.
+    const verified = (c: Record<string, unknown>) => (typeof c.email === 'string' && c.email_verified === true ? c.email : null);
+    let email = verified(claims);
     let name = typeof claims.name === 'string' ? claims.name : null;
     // Some providers put profile claims only in UserInfo; ask there when the ID token lacks them.
     if (email === null && config.serverMetadata().userinfo_endpoint) {
       const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub).catch(() => null);
-      if (info && typeof info.email === 'string') email = info.email;
+      if (info) email = verified(info);
       if (info && name === null && typeof info.name === 'string') name = info.name;
     }
     return { issuer: String(claims.iss), subject: claims.sub, email, name };

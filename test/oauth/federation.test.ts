@@ -26,7 +26,8 @@ async function startExternalIssuer(clientId: string, serviceBase: string): Promi
     pkce: { required: () => true },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     async findAccount(_ctx: unknown, id: string) {
-      return { accountId: id, claims: async () => ({ sub: id, email: `${id}@external.example`, email_verified: true }) };
+      // A login starting "unverified" is an account whose address the issuer has not checked.
+      return { accountId: id, claims: async () => ({ sub: id, email: `${id}@external.example`, email_verified: !id.startsWith('unverified') }) };
     },
   });
   const idp = createServer(provider.callback());
@@ -50,6 +51,7 @@ describe('sign-in through an external OpenID Connect issuer', () => {
       OIDC_ISSUER: issuer,
       OIDC_CLIENT_ID: 'concierge-test',
       OIDC_CLIENT_SECRET: IDP_SECRET,
+      OPERATOR_EMAILS: 'unverified-ops@external.example',
     });
     browser = await launchChromium();
     context = await browser.newContext();
@@ -83,6 +85,24 @@ describe('sign-in through an external OpenID Connect issuer', () => {
     const user = await service.services.db.selectFrom('users').selectAll().where('issuer', '=', issuer).executeTakeFirstOrThrow();
     assert.equal(user.subject, 'kim');
     assert.equal(user.email, 'kim@external.example');
+  });
+
+  test('an email the issuer has not verified names nobody: it is not stored, and it does not open the operator console even when listed', async () => {
+    const own = await browser.newContext();
+    const page = await own.newPage();
+    await page.goto(`${service.url}/signin?return_to=${encodeURIComponent('/operator')}`);
+    await page.fill('input[name=login]', 'unverified-ops');
+    await page.fill('input[name=password]', 'anything');
+    for (let step = 0; step < 3 && new URL(page.url()).origin === issuer; step++) {
+      const before = page.url();
+      await Promise.all([page.waitForURL((url) => url.href !== before), page.click('button[type=submit]')]);
+    }
+    await page.waitForURL((url) => url.pathname === '/operator');
+    const reply = await page.reload();
+    assert.equal(reply?.status(), 403);
+    const user = await service.services.db.selectFrom('users').selectAll().where('issuer', '=', issuer).where('subject', '=', 'unverified-ops').executeTakeFirstOrThrow();
+    assert.equal(user.email, null);
+    await own.close();
   });
 
   test('a person signed in through the external issuer authorizes an app and its token works', async () => {
