@@ -5,7 +5,7 @@
  */
 import { fillPath } from './http.ts';
 import { attr, html, raw, type SafeHtml } from './html.ts';
-import { COUNTRIES, CABIN_LABELS } from './inventory.ts';
+import { ALTERNATIVES, COUNTRIES, CABIN_LABELS } from './inventory.ts';
 import type { HoldInfo, ProviderDef } from './provider.ts';
 import type { FormState, SearchRecord } from './types.ts';
 
@@ -140,13 +140,32 @@ export function brokenPage(p: ProviderDef, s: SearchRecord): string {
 }
 
 export function searchAgainHref(p: ProviderDef, s: SearchRecord): string {
+  return `${fillPath(p.paths.home, {})}?${new URLSearchParams(searchValues(s.query)).toString()}`;
+}
+
+/** A search's form values, as its search form names them. */
+export function searchValues(q: SearchRecord['query']): Record<string, string> {
   const values: Record<string, string> = {};
-  const q = s.query;
   switch (q.scenario) {
     case 'restaurant': Object.assign(values, { restaurant_name: q.restaurantName, city: q.city, date: q.date, time: q.time, party_size: String(q.partySize) }); break;
     case 'hotel': Object.assign(values, { hotel_name: q.hotelName, city: q.city, check_in: q.checkIn, check_out: q.checkOut, adults: String(q.adults), room_preference: q.roomPreference }); break;
     case 'flight': Object.assign(values, { origin: q.origin, destination: q.destination, date: q.date, passengers: String(q.passengers), airline: q.airline, departure_time: q.departureTime, cabin: q.cabin, return_date: q.returnDate }); break;
     case 'activity': Object.assign(values, { event_name: q.eventName, city: q.city, event_date: q.eventDate, tickets: String(q.tickets), seat_type: q.seatType }); break;
   }
-  return `${fillPath(p.paths.home, {})}?${new URLSearchParams(values).toString()}`;
+  return values;
+}
+
+/** Missing: the venue asked for is not on the site; similar ones are suggested, each a search of its own. */
+export function alternativesPage(p: ProviderDef, layout: Layout, s: SearchRecord): string {
+  const q = s.query;
+  if (q.scenario !== 'restaurant' && q.scenario !== 'hotel') return brokenPage(p, s);
+  const asked = q.scenario === 'restaurant' ? q.restaurantName : q.hotelName;
+  const field = q.scenario === 'restaurant' ? 'restaurant_name' : 'hotel_name';
+  const values = searchValues(q);
+  return layout('Similar places', html`<section id="alt-section"><h1>We couldn't find “${asked}” in ${q.city}</h1>
+<p role="status">Similar ${q.scenario === 'restaurant' ? 'restaurants' : 'hotels'} nearby:</p>
+<ul id="alt-venues">${ALTERNATIVES[q.scenario].map((a, i) => html`<li class="alt-venue" data-index="${i}" data-venue="${a.name}" data-neighbourhood="${a.neighbourhood}"${a.cuisine ? html` data-cuisine="${a.cuisine}"` : ''}${a.stars ? html` data-stars="${a.stars}"` : ''}>
+<h2>${a.name}</h2><p>${a.stars ? `${a.stars}-star hotel` : `${a.cuisine} cuisine`} · ${a.neighbourhood}</p>
+<form method="post" action="${p.paths.search}">${Object.entries({ ...values, [field]: a.name }).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit" class="alt-go">See availability at ${a.name}</button></form></li>`)}</ul>
+<p><a href="${searchAgainHref(p, s)}">Change search</a></p></section>`);
 }

@@ -105,6 +105,8 @@ function route(p: ProviderDef, req: Req, state: SandboxState, session: Session):
       case 'captcha': return htmlRes(200, views.captcha(s));
       case 'broken': return htmlRes(200, views.broken(s));
       default:
+        // Missing: the venue is not here; a site that suggests others shows them (flights and events have none).
+        if (s.behaviour === 'missing' && views.alternatives) return htmlRes(200, views.alternatives(s));
         if (!s.options.some((o) => o.available)) return htmlRes(200, views.noAvailability(s));
         return htmlRes(200, views.results(s));
     }

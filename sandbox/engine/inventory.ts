@@ -50,6 +50,7 @@ const BEHAVIOUR_PATTERNS: ReadonlyArray<[Behaviour, RegExp]> = [
   ['busy', /\bbusy\b/i],
   ['walk-in', /\bwalk[\s_-]*in\b/i],
   ['sister', /\bsister\b/i],
+  ['missing', /\bmissing\b/i],
 ];
 
 export function detectBehaviour(venue: string): Behaviour {
@@ -247,14 +248,35 @@ const SECTIONS: ReadonlyArray<[string, string, number]> = [
 const NEIGHBOURHOODS = ['Old Town', 'Riverside', 'Harbour', 'Market Quarter', 'University', 'Station'];
 const CUISINES = ['Italian', 'Japanese', 'French', 'Indian', 'Mexican', 'Nordic'];
 
+/**
+ * Missing: the venue named is not on the site, which suggests these instead (the same on every site
+ * of the scenario), each with what a person chooses by: cuisine, neighbourhood, star rating.
+ */
+export const ALTERNATIVES = {
+  restaurant: [
+    { name: 'Trattoria Verde', cuisine: 'Italian', neighbourhood: 'Old Town', stars: 0 },
+    { name: 'Sakura House', cuisine: 'Japanese', neighbourhood: 'Harbour', stars: 0 },
+    { name: 'Bistro Lumière', cuisine: 'French', neighbourhood: 'Riverside', stars: 0 },
+  ],
+  hotel: [
+    { name: 'Harbour View Hotel', cuisine: '', neighbourhood: 'Harbour', stars: 4 },
+    { name: 'Old Town Inn', cuisine: '', neighbourhood: 'Old Town', stars: 3 },
+    { name: 'Riverside Suites', cuisine: '', neighbourhood: 'Riverside', stars: 5 },
+  ],
+} as const;
+
+const known = (name: string) => [...ALTERNATIVES.restaurant, ...ALTERNATIVES.hotel].find((a) => a.name.toLowerCase() === name.trim().toLowerCase());
+
 /** A hotel's star rating: "4-star" (or "4 Star") in its name sets it, for tests; otherwise 3 to 5 by its name. */
 export function hotelStars(hotelName: string): number {
   const named = /\b([1-5])[- ]?stars?\b/i.exec(hotelName);
-  return named ? Number(named[1]) : 3 + (hash(hotelName.toLowerCase()) % 3);
+  return named ? Number(named[1]) : known(hotelName)?.stars || 3 + (hash(hotelName.toLowerCase()) % 3);
 }
 
 /** A venue's neighbourhood and (restaurants) cuisine, by its name and city: deterministic. */
 export function venueFacts(name: string, city: string): { neighbourhood: string; cuisine: string } {
+  const alternative = known(name);
+  if (alternative) return { neighbourhood: alternative.neighbourhood, cuisine: alternative.cuisine || 'Hotel restaurant' };
   const seed = hash(`${name.toLowerCase()}|${city.toLowerCase()}`);
   return { neighbourhood: NEIGHBOURHOODS[seed % NEIGHBOURHOODS.length]!, cuisine: CUISINES[(seed >> 3) % CUISINES.length]! };
 }

@@ -36,6 +36,8 @@ export interface ProviderViews {
   signIn(s: SearchRecord, error?: string): string;
   captcha(s: SearchRecord, error?: string): string;
   broken(s: SearchRecord): string;
+  /** Missing (restaurants, hotels): similar venues suggested instead of the one asked for. */
+  alternatives?(s: SearchRecord): string;
   error(status: number, title: string, message: string, retryHref?: string): string;
 }
 

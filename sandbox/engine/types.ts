@@ -1,7 +1,7 @@
 export type ProviderId = 'tablebook' | 'dinenow' | 'staysearch' | 'roomly' | 'skyfare' | 'jetdeck' | 'tixhub' | 'eventgo';
 export type Scenario = 'restaurant' | 'hotel' | 'flight' | 'activity';
 
-export type Behaviour = 'normal' | 'sold-out' | 'busy' | 'members' | 'captcha' | 'outage' | 'flaky' | 'walk-in' | 'broken' | 'sister';
+export type Behaviour = 'normal' | 'sold-out' | 'busy' | 'members' | 'captcha' | 'outage' | 'flaky' | 'walk-in' | 'broken' | 'sister' | 'missing';
 
 export interface RestaurantSearch {
   scenario: 'restaurant';

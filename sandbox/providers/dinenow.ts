@@ -1,5 +1,5 @@
 /** DineNow — second restaurant provider. Green, sidebar layout, radio list with 12-hour times, GBP. */
-import { brokenPage, captchaWall, control, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
+import { alternativesPage, brokenPage, captchaWall, control, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
 import { money, shortDateUS, time12, venueFacts } from '../engine/inventory.ts';
@@ -154,6 +154,7 @@ ${table(b)}<p>We've emailed ${b.guest?.email} with the details.</p></div>${aside
     signIn: (s, error) => signInWall(dinenow, layout, s, error),
     captcha: (s, error) => captchaWall(dinenow, layout, s, error),
     broken: (s) => brokenPage(dinenow, s),
+    alternatives: (s) => alternativesPage(dinenow, layout, s),
     error: (status, title, message, retryHref) => layout(title, html`<div class="dn-wrap"><div class="dn-content" id="dn-error" data-status="${status}">
 <h2>${title}</h2><p>${message}</p>${retryHref ? html`<p><a href="${retryHref}" id="dn-retry">Please try again</a></p>` : ''}</div></div>`),
   },

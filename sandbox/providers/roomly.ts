@@ -1,5 +1,5 @@
 /** Roomly — second hotel provider. Purple, room cards each with its own form, EUR. */
-import { brokenPage, captchaWall, control, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
+import { alternativesPage, brokenPage, captchaWall, control, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
 import { daysBetween, hotelStars, money, shortDateUS, venueFacts } from '../engine/inventory.ts';
@@ -146,6 +146,7 @@ ${error ? html`<p class="rm-oops" role="alert" id="rm-pay-error">${error}</p>` :
     signIn: (s, error) => signInWall(roomly, layout, s, error),
     captcha: (s, error) => captchaWall(roomly, layout, s, error),
     broken: (s) => brokenPage(roomly, s),
+    alternatives: (s) => alternativesPage(roomly, layout, s),
     error: (status, title, message, retryHref) => layout(title, html`<div class="rm-panel" id="rm-error" data-status="${status}"><h1>${title}</h1><p>${message}</p>
 ${retryHref ? html`<a class="rm-btn" href="${retryHref}" id="rm-retry">Try again</a>` : ''}</div>`),
   },

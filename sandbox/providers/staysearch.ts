@@ -1,5 +1,5 @@
 /** StaySearch — first-choice hotel provider. Blue, room table with per-row Reserve buttons, USD. */
-import { brokenPage, captchaWall, control, errorSummary, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
+import { alternativesPage, brokenPage, captchaWall, control, errorSummary, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
 import { daysBetween, hotelStars, longDate, money, venueFacts } from '../engine/inventory.ts';
@@ -145,6 +145,7 @@ ${summaryList(b)}</div>`),
     signIn: (s, error) => signInWall(staysearch, layout, s, error),
     captcha: (s, error) => captchaWall(staysearch, layout, s, error),
     broken: (s) => brokenPage(staysearch, s),
+    alternatives: (s) => alternativesPage(staysearch, layout, s),
     error: (status, title, message, retryHref) => layout(title, html`<div class="ss-box" id="ss-error" data-status="${status}"><h1>${title}</h1><p>${message}</p>
 ${retryHref ? html`<p><a class="ss-cta" href="${retryHref}" id="ss-error-retry">Try again</a></p>` : ''}</div>`),
   },

@@ -1,5 +1,5 @@
 /** TableBook — first-choice restaurant provider. Red, card-grid slot picker, 24-hour times, EUR. */
-import { brokenPage, captchaWall, control, errorSummary, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
+import { alternativesPage, brokenPage, captchaWall, control, errorSummary, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
 import { longDate, money, venueFacts } from '../engine/inventory.ts';
@@ -172,6 +172,7 @@ ${bookingFacts(b, tablebook)}
     signIn: (s, error) => signInWall(tablebook, layout, s, error),
     captcha: (s, error) => captchaWall(tablebook, layout, s, error),
     broken: (s) => brokenPage(tablebook, s),
+    alternatives: (s) => alternativesPage(tablebook, layout, s),
     error: (status, title, message, retryHref) => layout(title, html`
 <section class="tb-card" id="tb-error" data-status="${status}"><h1>${title}</h1><p id="tb-error-message">${message}</p>
 ${retryHref ? html`<p><a href="${retryHref}" class="tb-btn" id="tb-try-again">Try again</a></p>` : ''}</section>`),

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Driver, Held, PaymentPage } from '../providers/types.ts';
-import { choose } from './decide.ts';
+import { choose, chooseVenue } from './decide.ts';
 import { checkHeld } from './held.ts';
 import { asFailure, oneLine, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
 import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
@@ -169,7 +169,19 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
   try {
     await step('search', `Searching ${driver.name} for ${describeRequest(plan.request)}.`);
     await bounded(driver.search(g, deps.startUrl, plan.request), 'the search');
-    const availability = await bounded(driver.availability(g), 'reading the availability');
+    let availability = await bounded(driver.availability(g), 'reading the availability');
+    if (availability.kind === 'venues') {
+      // The venue asked for is missing; the site suggests others: one is opened only if the request and consent choose it.
+      const asked = plan.request.scenario === 'flight' ? (plan.request.airline ?? '') : plan.request.venue;
+      const pick = chooseVenue(plan, availability.venues);
+      if (pick.kind === 'none' || !driver.chooseVenue) throw new ProviderFailure('no_availability', `${driver.name}: ${pick.why}`);
+      const passedOver = availability.venues.filter((v) => v !== pick.offer).map((v) => v.label);
+      decisions.switched = { from: asked, to: pick.offer.label };
+      recorder.record({ type: 'venue_switched', providerId: driver.id, message: `Venue switched at ${driver.name} from ${asked} to ${pick.offer.label}: ${pick.why}.`, data: { fromVenue: asked, toVenue: pick.offer.label, passedOver } }).catch(() => {});
+      await step('choose', `Opening ${pick.offer.label} at ${driver.name}, suggested for the missing ${asked}.`);
+      await bounded(driver.chooseVenue(g, pick.offer), 'opening the venue');
+      availability = await bounded(driver.availability(g), 'reading the availability');
+    }
     switch (availability.kind) {
       case 'none':
         throw new ProviderFailure('no_availability', `${driver.name} has no availability (the site says: "${oneLine(availability.message, 160)}")`);
@@ -179,6 +191,8 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
         throw new ProviderFailure('captcha', `${driver.name} shows a CAPTCHA ("${oneLine(availability.message, 120)}"); the service does not solve CAPTCHAs`);
       case 'unexpected':
         throw new ProviderFailure('unexpected_page', `${availability.message} (page title "${await g.title()}")`);
+      case 'venues':
+        throw new ProviderFailure('unexpected_page', `${driver.name} suggests other venues again after one was opened`);
       case 'offers':
         break;
     }
@@ -210,7 +224,7 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     // A careful agent reads back what the site holds before going on to pay for it.
     const check = checkHeld(plan.request, held, choice.offer.time);
     if (check.kind === 'mismatch') throw new ProviderFailure('error', `${driver.name} holds something other than what was asked: ${check.message}`);
-    if (check.kind === 'venue_switch') {
+    if (check.kind === 'venue_switch' && !decisions.switched) {
       if (!plan.consent.allowVenueSwitch) {
         throw new ProviderFailure('no_availability', `${driver.name} offers only ${check.to}, not ${check.from}, and the consent does not allow switching venues (consent.allowVenueSwitch is false)`);
       }

@@ -160,3 +160,33 @@ export function choose(plan: BookingPlan, offers: Offer[]): Choice {
       return byPreference(offers, r.seatType, plan.preferences.budgetPerUnit, 'ticket');
   }
 }
+
+const facts = (v: Offer) => `${v.label} (${[v.cuisine, v.neighborhood, v.stars ? `${v.stars}-star` : ''].filter(Boolean).join(', ') || 'nothing stated'})`;
+const says = (stated: string | undefined, wanted: string) => stated !== undefined && (stated.toLowerCase().includes(wanted.toLowerCase()) || wanted.toLowerCase().includes(stated.toLowerCase()));
+
+/**
+ * The venue asked for is not on the site, which suggests others. Only when the consent allows
+ * switching venues, and only by what the request asks (cuisine, neighborhood, a hotel's star_rating):
+ * the suggestion matching most of it, the site's order breaking ties. The reason quotes the venue
+ * chosen and the ones passed over, as the site describes them.
+ */
+export function chooseVenue(plan: BookingPlan, venues: Offer[]): Choice {
+  const r = plan.request;
+  const asked = r.scenario === 'flight' ? (r.airline ?? 'the airline') : r.venue;
+  const listed = venues.map(facts).join('; ');
+  if (!plan.consent.allowVenueSwitch) return { kind: 'none', why: `${asked} is not on the site (it suggests ${listed}), and the consent does not allow switching venues (consent.allowVenueSwitch is false)` };
+  const { cuisine, neighborhood, minStars } = plan.preferences;
+  const wants: Array<[string, string, (v: Offer) => string | undefined]> = [];
+  if (cuisine) wants.push(['cuisine', cuisine, (v) => v.cuisine]);
+  if (neighborhood) wants.push(['neighborhood', neighborhood, (v) => v.neighborhood]);
+  if (wants.length === 0 && minStars === undefined) return { kind: 'none', why: `${asked} is not on the site; it suggests ${listed}, and the request gives no cuisine, neighborhood or star_rating to choose among them by` };
+  const pool = venues.filter((v) => v.available && (minStars === undefined || (v.stars !== undefined && v.stars >= minStars)));
+  if (pool.length === 0) return { kind: 'none', why: `${asked} is not on the site, and none of the venues it suggests is rated at least ${minStars} stars (${listed})` };
+  const score = (v: Offer) => wants.filter(([, wanted, of]) => says(of(v), wanted)).length;
+  const top = Math.max(...pool.map(score));
+  if (wants.length > 0 && top === 0) return { kind: 'none', why: `${asked} is not on the site, and none of the venues it suggests matches the ${wants.map(([field, wanted]) => `${field} "${wanted}"`).join(' or ')} asked (${listed})` };
+  const best = pool.find((v) => score(v) === top)!;
+  const matched = [...wants.filter(([, wanted, of]) => says(of(best), wanted)).map(([field, wanted]) => `the ${field} "${wanted}"`), ...(minStars === undefined ? [] : [`at least ${minStars} stars`])];
+  const others = venues.filter((v) => v !== best).map(facts);
+  return { kind: 'offer', offer: best, why: `${asked} is not on the site; ${facts(best)} has ${matched.join(' and ')}${others.length ? `; passed over: ${others.join('; ')}` : ''}` };
+}

@@ -16,7 +16,8 @@ export interface BookingPlan {
   consent: Consent;
   /** Wishes the sites' search forms cannot express, applied when choosing among options. */
   /** targetPrice: the ceiling of a flight's fare per passenger; minStars: a hotel's star_rating, a minimum. */
-  preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number; minStars?: number };
+  /** cuisine, neighborhood: what chooses among the venues a site suggests when the one asked for is missing. */
+  preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number; minStars?: number; cuisine?: string; neighborhood?: string };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -30,10 +31,13 @@ export function planFor(job: Job): BookingPlan {
   switch (job.scenario) {
     case 'restaurant':
       preferences.budgetPerUnit = num(p.budget_per_person);
+      preferences.cuisine = str(p.cuisine);
+      preferences.neighborhood = str(p.neighborhood);
       break;
     case 'hotel':
       preferences.budgetPerUnit = num(p.budget_max_per_night);
       preferences.minStars = num(p.star_rating);
+      preferences.neighborhood = str(p.neighborhood);
       break;
     case 'flight':
       preferences.targetFlightNumber = str(p.targetFlightNumber)?.replace(/\s+/g, '').toUpperCase();

@@ -51,10 +51,15 @@ export interface Offer {
   priceText?: string;
   /** Hotels: the property's star rating, where the site shows one. */
   stars?: number;
+  /** A suggested venue (Availability `venues`): its cuisine and neighbourhood as the site states them. */
+  cuisine?: string;
+  neighborhood?: string;
 }
 
 export type Availability =
   | { kind: 'offers'; offers: Offer[] }
+  /** The venue asked for is not on the site, which suggests these instead (each chosen with chooseVenue). */
+  | { kind: 'venues'; venues: Offer[]; message: string }
   | { kind: 'none'; message: string }
   | { kind: 'login_wall'; message: string }
   | { kind: 'captcha'; message: string }
@@ -96,6 +101,8 @@ export interface Driver {
   search(page: GuardedPage, startUrl: string, request: SearchRequest): Promise<void>;
   availability(page: GuardedPage): Promise<Availability>;
   choose(page: GuardedPage, offer: Offer): Promise<void>;
+  /** Opens a venue the site suggested (Availability `venues`); its availability is read next. */
+  chooseVenue?(page: GuardedPage, venue: Offer): Promise<void>;
   guestDetails(page: GuardedPage, traveller: Traveller, request: SearchRequest): Promise<void>;
   /** Reads the review page; null when the page shown is not the review page. */
   review(page: GuardedPage): Promise<ReviewPage | null>;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choose } from '../../src/executor/decide.ts';
+import { choose, chooseVenue } from '../../src/executor/decide.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
 import { consentSchema } from '../../src/jobs/schemas.ts';
 import type { Offer, SearchRequest } from '../../src/providers/types.ts';
@@ -131,5 +131,21 @@ describe('choosing within consent', () => {
     assert.match(met.kind === 'offer' ? met.why : '', /rated 4 stars \(at least 4 asked\)/);
     assert.deepEqual(choose(plan(stay, {}, { minStars: 4 }), [room('Double', 3)]), { kind: 'none', why: 'the property is rated 3 stars, below the star_rating of at least 4 asked' });
     assert.deepEqual(choose(plan(stay, {}, { minStars: 2 }), [room('Double')]), { kind: 'none', why: 'the site shows no star rating, so the star_rating of at least 2 cannot be checked' });
+  });
+
+  test('a missing venue: the suggestion matching the cuisine and neighborhood asked is chosen, naming those passed over; never without consent or anything to choose by', () => {
+    const suggested: Offer[] = [
+      { key: '0', available: true, label: 'Trattoria Verde', cuisine: 'Italian', neighborhood: 'Old Town' },
+      { key: '1', available: true, label: 'Sakura House', cuisine: 'Japanese', neighborhood: 'Harbour' },
+      { key: '2', available: true, label: 'Sushi Bar', cuisine: 'Japanese', neighborhood: 'Old Town' },
+    ];
+    const both = chooseVenue(plan(dinner, {}, { cuisine: 'japanese', neighborhood: 'Old Town' }), suggested);
+    assert.equal(both.kind === 'offer' && both.offer.label, 'Sushi Bar');
+    assert.equal(both.kind === 'offer' ? both.why : '', 'Noma is not on the site; Sushi Bar (Japanese, Old Town) has the cuisine "japanese" and the neighborhood "Old Town"; passed over: Trattoria Verde (Italian, Old Town); Sakura House (Japanese, Harbour)');
+    const one = chooseVenue(plan(dinner, {}, { cuisine: 'Japanese' }), suggested);
+    assert.equal(one.kind === 'offer' && one.offer.label, 'Sakura House', 'the site\'s order breaks a tie');
+    assert.match((chooseVenue(plan(dinner, { allowVenueSwitch: false }, { cuisine: 'Japanese' }), suggested) as { why: string }).why, /consent does not allow switching venues/);
+    assert.match((chooseVenue(plan(dinner), suggested) as { why: string }).why, /gives no cuisine, neighborhood or star_rating to choose among them by/);
+    assert.deepEqual(chooseVenue(plan(dinner, {}, { cuisine: 'Mexican' }), suggested), { kind: 'none', why: 'Noma is not on the site, and none of the venues it suggests matches the cuisine "Mexican" asked (Trattoria Verde (Italian, Old Town); Sakura House (Japanese, Harbour); Sushi Bar (Japanese, Old Town))' });
   });
 });

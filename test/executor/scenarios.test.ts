@@ -49,6 +49,34 @@ for (const backend of BACKENDS) {
         }
       });
 
+      test('restaurant Missing: the venue is not on the site; the suggestion with the cuisine asked is booked under allowVenueSwitch, audited with those passed over; refused without consent', async () => {
+        for (const provider of ['tablebook', 'dinenow']) {
+          const asked = venue('Missing Noma');
+          const { job, events } = await book(requests.restaurant({ restaurant_name: asked, cuisine: 'Japanese' }, { allowedProviders: [provider] }));
+          assert.equal(job.status, 'paused_payment', `${provider}: ${job.summary}`);
+          const switched = events.filter((e) => e.type === 'venue_switched');
+          assert.equal(switched.length, 1, 'one switch, recorded once');
+          assert.equal(switched[0].fromVenue, asked);
+          assert.equal(switched[0].toVenue, 'Sakura House');
+          assert.deepEqual(switched[0].passedOver, ['Trattoria Verde', 'Bistro Lumière']);
+          assert.match(switched[0].message, /Sakura House \(Japanese, Harbour\) has the cuisine "Japanese"; passed over: Trattoria Verde \(Italian, Old Town\); Bistro Lumière \(French, Riverside\)/);
+          assert.match(job.summary, /Sakura House/);
+          await service.services.executor.holds.get(job.jobId)?.cancel();
+        }
+        const refused = await book(requests.restaurant({ restaurant_name: venue('Missing Noma'), cuisine: 'Japanese' }, { allowedProviders: ['tablebook'], allowVenueSwitch: false }));
+        assert.equal(refused.job.status, 'no_availability');
+        assert.match(refused.job.summary, /consent does not allow switching venues/);
+      });
+
+      test('hotel Missing: neighborhood and star_rating choose among the properties suggested', async () => {
+        const { job, events } = await book(requests.hotel({ hotel_name: venue('Missing Lutetia'), neighborhood: 'Riverside', star_rating: 4 }, { allowedProviders: ['staysearch'] }));
+        assert.equal(job.status, 'paused_payment', job.summary);
+        const switched = events.find((e) => e.type === 'venue_switched');
+        assert.equal(switched.toVenue, 'Riverside Suites');
+        assert.match(switched.message, /has the neighborhood "Riverside" and at least 4 stars/);
+        await service.services.executor.holds.get(job.jobId)?.cancel();
+      });
+
       test('restaurant budget_per_person bounds the deposit per cover TableBook shows: within it booked, below every deposit no_availability', async () => {
         const within = await book(requests.restaurant({ budget_per_person: 100 }, { allowedProviders: ['tablebook'] }));
         assert.equal(within.job.status, 'paused_payment', within.job.summary);

@@ -1,4 +1,4 @@
-import { fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { chooseSuggested, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // DineNow (restaurants, second choice): a green site with a booking sidebar, times as radio buttons
@@ -42,6 +42,8 @@ export const dinenow: Driver = {
         time: r.cellAttrs.radio?.['data-time'],
       })),
     ),
+
+  chooseVenue: chooseSuggested,
 
   async choose(page, offer) {
     await page.check(`#dn-times input[name="time_slot"][value="${offer.key}"]`);

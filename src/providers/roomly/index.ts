@@ -1,5 +1,5 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
-import { amount, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { amount, chooseSuggested, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // Roomly (hotels, second choice): a purple site with room cards, each its own little form, and a
@@ -50,6 +50,8 @@ export const roomly: Driver = {
         ...(stars ? { stars } : {}),
       }));
     }),
+
+  chooseVenue: chooseSuggested,
 
   async choose(page, offer) {
     await page.submit(`#rm-room-list article.room-card[data-room-id="${offer.key}"] .rm-select`, `select the ${offer.label}`);

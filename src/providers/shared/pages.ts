@@ -42,12 +42,31 @@ export interface GateSelectors {
   captcha: string;
 }
 
+/** The list of venues the sandbox sites suggest when the one asked for is missing (shared markup). */
+const SUGGESTED = '#alt-venues';
+
+/** Opens a suggested venue: its own search, sent by its button. */
+export async function chooseSuggested(page: GuardedPage, venue: Offer): Promise<void> {
+  await page.submit(`${SUGGESTED} li.alt-venue[data-index="${venue.key}"] button.alt-go`, `see the availability at ${venue.label}`);
+}
+
 /** What an availability page is: options, an explicit "nothing available", a login wall, a CAPTCHA, or something else. */
 export async function gate(page: GuardedPage, selectors: GateSelectors, readOffers: () => Promise<Offer[]>): Promise<Availability> {
-  const [login, captcha, none, offers] = await page.present([selectors.loginWall, selectors.captcha, selectors.none, selectors.offers]);
+  const [login, captcha, none, offers, venues] = await page.present([selectors.loginWall, selectors.captcha, selectors.none, selectors.offers, SUGGESTED]);
   if (login) return { kind: 'login_wall', message: (await page.text(`${selectors.loginWall} h1`)) ?? 'sign-in required' };
   if (captcha) return { kind: 'captcha', message: (await page.text(`${selectors.captcha} h1`)) ?? 'CAPTCHA challenge' };
   if (none) return { kind: 'none', message: (await page.text(selectors.none)) ?? 'no availability' };
+  if (venues) {
+    const listed = (await page.rows(`${SUGGESTED} li.alt-venue`, { name: 'h2' })).map((r) => ({
+      key: r.attrs['data-index'] ?? '',
+      available: true,
+      label: r.attrs['data-venue'] ?? r.cells.name ?? '',
+      ...(r.attrs['data-cuisine'] ? { cuisine: r.attrs['data-cuisine'] } : {}),
+      ...(r.attrs['data-neighbourhood'] ? { neighborhood: r.attrs['data-neighbourhood'] } : {}),
+      ...(starsOf(r.attrs['data-stars']) ? { stars: starsOf(r.attrs['data-stars']) } : {}),
+    }));
+    if (listed.length > 0) return { kind: 'venues', venues: listed, message: (await page.text('#alt-section h1')) ?? 'the venue is not on the site' };
+  }
   if (offers) {
     const offers = await readOffers();
     if (offers.length > 0) return { kind: 'offers', offers };

@@ -1,4 +1,4 @@
-import { amount, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { amount, chooseSuggested, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // StaySearch (hotels, first choice): a blue site with a room table, a Reserve button per row, a
@@ -48,6 +48,8 @@ export const staysearch: Driver = {
         ...(stars ? { stars } : {}),
       }));
     }),
+
+  chooseVenue: chooseSuggested,
 
   async choose(page, offer) {
     await page.submit(`#ss-rooms tr.ss-room[data-room-type="${offer.key}"] button[name="room"]`, `reserve the ${offer.label}`);

@@ -1,5 +1,5 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
-import { amount, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { amount, chooseSuggested, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // TableBook (restaurants, first choice): a red site with one form per step, time slots as a grid of
@@ -40,6 +40,8 @@ export const tablebook: Driver = {
         priceText: priceIn(row.cells.detail),
       })),
     ),
+
+  chooseVenue: chooseSuggested,
 
   async choose(page, offer) {
     await page.submit(`#tb-slots button.tb-slot[value="${offer.key}"]`, `choose the ${offer.label} table`);
