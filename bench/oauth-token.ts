@@ -1,23 +1,32 @@
-// Refresh-token grants per second: the service on PGlite and on PostgreSQL, side by side with
+// Refresh-token grants per second: the service on PostgreSQL and on PGlite, side by side with
 // node-oidc-provider doing the same grant on the same machine, in one run.
 //
 //   node --disable-warning=ExperimentalWarning bench/oauth-token.ts
 //   BENCH_DATABASE_URL=postgres://… (default the local server at 127.0.0.1:5432/test; `none` skips PostgreSQL)
-//   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 …
+//   BENCH_ROUNDS=7 BENCH_ROUND_SECONDS=4 BENCH_CONNECTIONS=32 …
 //
-// Each server runs in its own process; this process only drives the load, over keep-alive HTTP
-// connections. Every connection follows its own refresh-token chain (each response's refresh
-// token is the next request's), so every request is a genuine rotation; a non-200 stops the run.
-// Server CPU per grant (from /proc) is printed too: on a shared machine it is steadier than
-// throughput. For PostgreSQL it counts the service process only, not the database server's.
-// The servers are measured in turns (ROUNDS rounds of SECONDS/ROUNDS each, after a warm-up), so
-// that a busy moment on a shared machine weighs on all of them alike; each figure is the total
-// of its rounds.
+// Target (issue 18 §1): the service on PostgreSQL at least 2× oidc-provider's throughput.
+//
+// Each server runs in its own process; this process only drives the load. Every connection follows
+// its own refresh-token chain (each response's refresh token is the next request's), so every
+// request is a genuine rotation; a non-200 stops the run.
+//
+// How the measurement is kept fair on a small shared machine (2 cores here, shared with other work):
+// - Rounds are interleaved: each round measures every server once, in an order that rotates from
+//   round to round, and the ratio to oidc-provider is taken within each round, then its median
+//   over the rounds. A busy moment on the machine weighs on one round, not on one server.
+// - The load generator is cheap: raw keep-alive sockets and hand-written requests, not node:http's
+//   client, which cost about as much CPU per request as oidc-provider's whole grant and, sharing
+//   the two cores with the server (and PostgreSQL), capped every server at the same rate. Its CPU
+//   per grant is printed: when it nears the server's, the figures measure the client.
+// - Server CPU per grant (from /proc) is printed too: on a shared machine it is steadier than
+//   throughput. For PostgreSQL it counts the service process only, not the database server's.
 import { DOCUMENT_LIMITS } from '../src/oauth/client-documents.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
@@ -29,10 +38,12 @@ import { upsertUser } from '../src/identity/users.ts';
 import { s256 } from '../src/oauth/tokens.ts';
 import { randomSecret } from '../src/security/secrets.ts';
 import { BENCH_POSTGRES_URL, reachablePostgres } from './lib/postgres.ts';
+import { load } from './lib/booking.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-const WARMUP_SECONDS = 2;
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const WARMUP_SECONDS = 3;
+const TARGET_RATIO = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const POSTGRES = await reachablePostgres();
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
@@ -67,13 +78,6 @@ function cpuMs(pid: number): number {
   }
 }
 
-interface Result {
-  cpuPerGrant: number;
-  grantsPerSecond: number;
-  p50: number;
-  p99: number;
-}
-
 function post(agent: Agent, url: URL, basic: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -91,40 +95,102 @@ function post(agent: Agent, url: URL, basic: string, body: string): Promise<{ st
 }
 
 /**
- * Drives every connection's chain for `seconds` (the chains go on from where the last call left
- * them); returns the latencies of the grants completed in that time.
+ * One keep-alive connection written to by hand: a request is a few string concatenations and one
+ * write, a response is found by its Content-Length. Both servers answer with Content-Length.
  */
-async function drive(target: Target, seconds: number): Promise<number[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+class RawConnection {
+  readonly #socket: Socket;
+  #buffer: Buffer = Buffer.alloc(0);
+  #waiting: ((reply: { status: number; body: string }) => void) | null = null;
+  #failed: ((error: Error) => void) | null = null;
+
+  private constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      this.#buffer = this.#buffer.length ? Buffer.concat([this.#buffer, chunk]) : chunk;
+      this.#parse();
+    });
+    socket.on('error', (error) => this.#failed?.(error));
+    socket.on('close', () => this.#failed?.(new Error('the server closed the connection')));
+  }
+
+  static open(url: URL): Promise<RawConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => resolve(new RawConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  #parse(): void {
+    const headerEnd = this.#buffer.indexOf('\r\n\r\n');
+    if (headerEnd < 0 || !this.#waiting) return;
+    const head = this.#buffer.toString('latin1', 0, headerEnd);
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+    if (!Number.isFinite(length)) {
+      this.#failed?.(new Error(`a response without Content-Length: ${head.slice(0, 200)}`));
+      return;
+    }
+    if (this.#buffer.length < headerEnd + 4 + length) return;
+    const body = this.#buffer.toString('utf8', headerEnd + 4, headerEnd + 4 + length);
+    this.#buffer = this.#buffer.subarray(headerEnd + 4 + length);
+    const resolve = this.#waiting;
+    this.#waiting = null;
+    this.#failed = null;
+    resolve({ status: Number(head.slice(9, 12)), body });
+  }
+
+  post(host: string, path: string, basic: string, body: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      this.#waiting = resolve;
+      this.#failed = reject;
+      this.#socket.write(`POST ${path} HTTP/1.1\r\nhost: ${host}\r\nauthorization: ${basic}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+  }
+
+  close(): void {
+    this.#failed = null;
+    this.#socket.destroy();
+  }
+}
+
+/**
+ * Drives every connection's chain for `seconds` (the chains go on from where the last call left
+ * them); returns the latencies of the grants completed in that time and this process's CPU.
+ */
+async function drive(target: Target, seconds: number): Promise<{ latencies: number[]; clientCpuMs: number }> {
   const url = new URL(target.tokenUrl);
+  const connections = await Promise.all(target.refreshTokens.map(() => RawConnection.open(url)));
+  const cpuBefore = process.cpuUsage();
   const end = performance.now() + seconds * 1000;
   const latencies: number[] = [];
   let failure: string | null = null;
   await Promise.all(
-    target.refreshTokens.map(async (_, chain) => {
+    connections.map(async (connection, chain) => {
       while (failure === null && performance.now() < end) {
         const sent = performance.now();
-        const reply = await post(agent, url, target.basic, `grant_type=refresh_token&refresh_token=${encodeURIComponent(target.refreshTokens[chain]!)}`);
+        const reply = await connection.post(url.host, url.pathname, target.basic, `grant_type=refresh_token&refresh_token=${encodeURIComponent(target.refreshTokens[chain]!)}`);
         const done = performance.now();
         if (reply.status !== 200) {
-          failure = `${reply.status} ${reply.text.slice(0, 200)}`;
+          failure = `${reply.status} ${reply.body.slice(0, 200)}`;
           break;
         }
-        target.refreshTokens[chain] = JSON.parse(reply.text).refresh_token;
+        target.refreshTokens[chain] = (JSON.parse(reply.body) as { refresh_token: string }).refresh_token;
         if (done <= end) latencies.push(done - sent);
       }
     }),
   );
-  agent.destroy();
+  const cpu = process.cpuUsage(cpuBefore);
+  for (const connection of connections) connection.close();
   if (failure !== null) throw new Error(`a refresh failed: ${failure}`);
-  return latencies;
+  return { latencies, clientCpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-function summary(latencies: number[], seconds: number, cpu: number): Result {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { grantsPerSecond: sorted.length / seconds, p50: at(0.5), p99: at(0.99), cpuPerGrant: cpu / sorted.length };
+function percentileOf(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
+const median = (values: number[]) => percentileOf(values, 0.5);
 
 function waitForLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -206,48 +272,64 @@ async function concierge(databaseUrl: string, schema: string): Promise<Target> {
 }
 
 async function reference(): Promise<Target> {
-  const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'lib', 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, join(import.meta.dirname, 'lib', 'oauth-token-reference.ts'), String(CONNECTIONS)], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   progress('starting oidc-provider');
   const info = JSON.parse(await waitForLine(child)) as { url: string; clientId: string; clientSecret: string; refreshTokens: string[] };
   return { pid: child.pid!, tokenUrl: `${info.url}/token`, basic: `Basic ${Buffer.from(`${info.clientId}:${info.clientSecret}`).toString('base64')}`, refreshTokens: info.refreshTokens, stop: () => stopChild(child) };
 }
 
-console.log(`refresh_token grants per second: ${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${SECONDS / ROUNDS} s per server after ${WARMUP_SECONDS} s warm-up, each server in its own process`);
-const targets: Array<{ key: string; label: string; target: Target; latencies: number[]; cpu: number }> = [];
+console.log(`refresh_token grants per second: ${CONNECTIONS} keep-alive connections; ${ROUNDS} rounds of ${ROUND_SECONDS} s per server after ${WARMUP_SECONDS} s warm-up each, every round measuring each server once in a rotating order; each server in its own process; load average ${load()} (1, 5, 15 min; 2 cores)`);
+interface Measured {
+  key: string;
+  label: string;
+  target: Target;
+  rounds: Array<{ grantsPerSecond: number; serverCpuPerGrant: number; clientCpuPerGrant: number; latencies: number[] }>;
+}
+const targets: Measured[] = [];
 const cleanups: Array<() => Promise<void>> = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'concierge-bench-'));
 cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+const loads: string[] = [];
 try {
-  targets.push({ key: 'pglite', label: 'concierge, PGlite', target: await concierge(`pglite:${dataDir}`, 'public'), latencies: [], cpu: 0 });
   if (POSTGRES) {
     const schema = `bench_${randomBytes(4).toString('hex')}`;
     cleanups.push(async () => {
       await dropSchemas(POSTGRES, schema);
     });
-    targets.push({ key: 'postgres', label: 'concierge, PostgreSQL', target: await concierge(POSTGRES, schema), latencies: [], cpu: 0 });
+    targets.push({ key: 'postgres', label: 'concierge, PostgreSQL', target: await concierge(POSTGRES, schema), rounds: [] });
   }
-  targets.push({ key: 'reference', label: 'oidc-provider (in-memory storage)', target: await reference(), latencies: [], cpu: 0 });
-  progress('warming up');
+  targets.push({ key: 'pglite', label: 'concierge, PGlite', target: await concierge(`pglite:${dataDir}`, 'public'), rounds: [] });
+  targets.push({ key: 'reference', label: 'oidc-provider (in-memory storage)', target: await reference(), rounds: [] });
+  progress(`warming up (load ${load()})`);
   for (const t of targets) await drive(t.target, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
-    progress(`round ${round + 1} of ${ROUNDS}`);
-    for (const t of targets) {
+    loads.push(load());
+    progress(`round ${round + 1} of ${ROUNDS} (load ${load()})`);
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[(i + round) % targets.length]!;
       const before = cpuMs(t.target.pid);
-      t.latencies.push(...(await drive(t.target, SECONDS / ROUNDS)));
-      t.cpu += cpuMs(t.target.pid) - before;
+      const { latencies, clientCpuMs } = await drive(t.target, ROUND_SECONDS);
+      const serverCpu = cpuMs(t.target.pid) - before;
+      t.rounds.push({ grantsPerSecond: latencies.length / ROUND_SECONDS, serverCpuPerGrant: serverCpu / latencies.length, clientCpuPerGrant: clientCpuMs / latencies.length, latencies });
     }
   }
-  const results = new Map(targets.map((t) => [t.key, summary(t.latencies, SECONDS, t.cpu)]));
+  console.log(`  load average at each round: ${loads.join(' | ')}; at the end ${load()}`);
   for (const t of targets) {
-    const r = results.get(t.key)!;
-    console.log(`  ${t.label.padEnd(34)} ${r.grantsPerSecond.toFixed(0).padStart(7)} grants/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   server CPU ${r.cpuPerGrant.toFixed(3)} ms/grant`);
+    const throughput = t.rounds.map((r) => r.grantsPerSecond);
+    const latencies = t.rounds.flatMap((r) => r.latencies);
+    console.log(
+      `  ${t.label.padEnd(34)} ${median(throughput).toFixed(0).padStart(6)} grants/s (median; rounds ${Math.min(...throughput).toFixed(0)}–${Math.max(...throughput).toFixed(0)})   p50 ${percentileOf(latencies, 0.5).toFixed(1)} ms   p99 ${percentileOf(latencies, 0.99).toFixed(1)} ms   server CPU ${median(t.rounds.map((r) => r.serverCpuPerGrant)).toFixed(3)} ms/grant   client CPU ${median(t.rounds.map((r) => r.clientCpuPerGrant)).toFixed(3)} ms/grant`,
+    );
   }
   if (!POSTGRES) console.log(`  concierge, PostgreSQL               skipped (${BENCH_POSTGRES_URL} not reachable)`);
-  const ref = results.get('reference')!.grantsPerSecond;
+  const ref = targets.find((t) => t.key === 'reference')!;
   for (const t of targets.filter((x) => x.key !== 'reference')) {
-    const r = results.get(t.key)!;
-    console.log(`  ratio ${t.label} / oidc-provider: ${(r.grantsPerSecond / ref).toFixed(2)} (throughput), ${(results.get('reference')!.cpuPerGrant / r.cpuPerGrant).toFixed(2)} (grants per server CPU second)`);
+    // Within each round, against oidc-provider's figure of the same round; then the median.
+    const ratios = t.rounds.map((r, i) => r.grantsPerSecond / ref.rounds[i]!.grantsPerSecond);
+    const cpuRatios = t.rounds.map((r, i) => ref.rounds[i]!.serverCpuPerGrant / r.serverCpuPerGrant);
+    const verdict = t.key === 'postgres' ? `; target ≥ ${TARGET_RATIO}×: ${median(ratios) >= TARGET_RATIO ? 'met' : 'missed'}` : '';
+    console.log(`  ratio ${t.label} / oidc-provider: ${median(ratios).toFixed(2)}× throughput (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), ${median(cpuRatios).toFixed(2)}× grants per server CPU second${verdict}`);
   }
 } finally {
   for (const t of targets) await t.target.stop();

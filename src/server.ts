@@ -42,17 +42,29 @@ export interface StartOptions {
 }
 
 export async function startService(config: Config, log: Logger, options: StartOptions = {}): Promise<RunningService> {
+  // Where start-up time goes, in the 'listening' log line (bench/startup.ts reads it): ms per phase,
+  // the first being the process's own start and its imports; cpu is the process's CPU time so far.
+  const startup: Record<string, number> = { imports: Math.round(performance.now()) };
+  let phaseStart = performance.now();
+  const phase = (name: string) => {
+    const now = performance.now();
+    startup[name] = Math.round(now - phaseStart);
+    phaseStart = now;
+  };
   const database = await openDatabase(config, {
     shareSocket: true,
     loadDataDir: options.loadDataDir,
     onConnectionError: (error) => log.warn({ err: error }, 'database connection failed'),
   });
+  phase('database');
   const closers: Array<() => Promise<void>> = [() => database.close()];
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) log.info({ migrations: applied }, 'database migrated');
+    phase('migrations');
     const queue = await startQueue(database, { onError: (error) => log.warn({ err: { message: error.message } }, 'queue background error') });
     closers.unshift(() => queue.stop());
+    phase('queue');
     if (database.listen) {
       // Recently verified API keys, kept only while revocations can reach us (auth/api-key-cache.ts).
       const cache = new ApiKeyCache();
@@ -67,6 +79,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
     await scheduleOAuthPurge(queue.boss, database.db, log, { work: config.WORKERS > 0 });
     await scheduleEvidencePurge(queue.boss, database.db, log, { work: config.WORKERS > 0, retentionDays: config.EVIDENCE_RETENTION_DAYS });
     await schedulePersonalDataPurge(queue.boss, database.db, log, { work: config.WORKERS > 0, retentionDays: config.JOB_PERSONAL_DATA_RETENTION_DAYS });
+    phase('schedules');
     if (options.sandbox ?? (config.SANDBOX && options.listen !== false)) {
       // Development only: the provider websites the executor books on, on *.localhost:SANDBOX_PORT.
       const { startSandbox } = await import('../sandbox/index.ts');
@@ -74,13 +87,16 @@ export async function startService(config: Config, log: Logger, options: StartOp
       closers.push(() => sandbox.close());
       log.info({ providers: config.PROVIDER_URL_TEMPLATE, port: sandbox.port }, 'sandbox provider sites are running');
     }
+    phase('sandbox');
     const secretKey = await resolveSecretKey(database.db, config.SECRET_KEY);
     const links = { ...handoffLinks(config.BASE_URL, secretKey), sessionUrl: (job: Job) => sessionUrlOf(config.BASE_URL, secretKey, job) };
     const executor = await startExecutor({ config, db: database.db, queue, log, secretKey });
     closers.unshift(() => executor.stop());
     // Webhook deliveries are sent by every process (like the dead letters): they must go out even when no booking worker runs.
+    phase('executor');
     const webhooks = await startWebhooks({ db: database.db, queue, log, settings: webhookSettings(config, secretKey) });
     closers.unshift(() => webhooks.stop());
+    phase('webhooks');
     const services: Services = {
       config,
       database,
@@ -103,12 +119,15 @@ export async function startService(config: Config, log: Logger, options: StartOp
       const published = node;
       closers.unshift(() => published.remove());
     }
+    phase('internal');
     const app = await buildApp(services);
+    phase('app');
     closers.unshift(() => app.close());
     let url = config.BASE_URL;
     if (options.listen !== false) {
       const address = await app.listen({ host: config.HOST, port: config.PORT });
-      log.info({ address, baseUrl: config.BASE_URL, database: database.backend }, 'concierge is listening');
+      phase('listen');
+      log.info({ address, baseUrl: config.BASE_URL, database: database.backend, startupMs: { total: Math.round(performance.now()), ...startup, cpu: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000) } }, 'concierge is listening');
       url = address;
     }
     let closed = false;

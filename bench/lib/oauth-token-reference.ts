@@ -22,6 +22,11 @@ const provider = new Provider(issuer, {
   },
 });
 server.on('request', provider.callback());
+// Why a grant was refused (the response only says "grant request is invalid").
+provider.on('grant.error', (...args: unknown[]) => {
+  const error = args[1] as Error & { error_detail?: string };
+  process.stderr.write(`oidc-provider refused a grant: ${error.message} (${error.error_detail ?? 'no detail'})\n`);
+});
 
 const client = await provider.Client.find('bench');
 const refreshTokens: string[] = [];

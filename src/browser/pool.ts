@@ -1,7 +1,8 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 
 // One Chromium per worker process, launched when the first job needs it, shared by every job of the
-// process; each job gets a fresh, isolated context (its own cookies, storage and cache). A remote
+// process (playwright-core itself is loaded then too: importing it cost start-up about half a second
+// of CPU, for a browser /readyz does not need); each job gets a fresh, isolated context (its own cookies, storage and cache). A remote
 // browser (BROWSER_WS_ENDPOINT) takes the place of the local one when one machine is not enough.
 
 // Headless Chromium 156 opens a browser window per context and preloads its "top chrome" WebUI (the
@@ -74,6 +75,7 @@ export class BrowserPool {
 
   async #start(): Promise<Browser> {
     const { wsEndpoint, chromiumPath } = this.#options;
+    const { chromium } = await import('playwright-core');
     const browser = wsEndpoint
       ? /\/devtools\/browser\//.test(wsEndpoint) || /^https?:/.test(wsEndpoint)
         ? await chromium.connectOverCDP(wsEndpoint)

@@ -1,3 +1,4 @@
+import { flushCompileCache } from 'node:module';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -47,6 +48,8 @@ export const serve: Command = {
     const log = createLogger(config.LOG_LEVEL);
     const { startService } = await import('../server.ts');
     const service = await startService(config, log);
+    // Written now, not only at exit: a process that is killed never writes it (src/main.ts).
+    flushCompileCache();
     await runUntilSignal(service);
   },
 };
@@ -61,6 +64,7 @@ export const worker: Command = {
     const { startService } = await import('../server.ts');
     const service = await startService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, log, { listen: false, sandbox: false });
     log.info('worker started');
+    flushCompileCache();
     await runUntilSignal(service);
   },
 };
