@@ -88,8 +88,11 @@ function byPreference(offers: Offer[], preference: string | undefined, budget: n
  * never chosen, and among equally good matches the cheaper fare wins. When the ceiling leaves
  * nothing, the reason names the cheapest fare seen.
  */
-function chooseFlight(plan: BookingPlan, departureTime: string | undefined, offers: Offer[]): Choice {
+function chooseFlight(plan: BookingPlan, departureTime: string | undefined, listed: Offer[]): Choice {
   const ceiling = plan.preferences.targetPrice;
+  // A site that shows each fare's total for everyone: the price per passenger is its share.
+  const passengers = plan.request.scenario === 'flight' ? plan.request.passengers : 1;
+  const offers = listed.map((o) => (o.unitPrice === undefined && o.total !== undefined ? { ...o, unitPrice: o.total / passengers } : o));
   const fits = (o: Offer) => ceiling === undefined || (o.unitPrice !== undefined && o.unitPrice <= ceiling);
   const cheapestSeen = () => {
     const priced = offers.filter((o) => o.available && o.unitPrice !== undefined).sort((a, b) => a.unitPrice! - b.unitPrice!)[0];

@@ -108,6 +108,12 @@ describe('choosing within consent', () => {
     const numbered = choose(plan(flight, {}, { targetFlightNumber: 'NA100', targetPrice: 400 }), fares);
     assert.equal(numbered.kind === 'none' && numbered.why, 'flight NA 100 costs $450 per passenger, above the targetPrice of 400');
     assert.equal(choose(plan(flight, {}, { targetFlightNumber: 'NA200', targetPrice: 400 }), fares).kind, 'offer');
+    // A site that shows each fare's total for everyone (JetDeck): the ceiling is per passenger, so a
+    // €700 total for two is €350 each.
+    const pair = { ...flight, passengers: 2 };
+    const totals: Offer[] = [{ key: 'T1', available: true, label: 'NA T1', time: '10:00', total: 700, priceText: '€700' }];
+    assert.equal(choose(plan(pair, {}, { targetPrice: 350 }), totals).kind, 'offer');
+    assert.equal(choose(plan(pair, {}, { targetPrice: 349 }), totals).kind, 'none');
   });
 
   test('restaurant budget_per_person bounds the deposit per cover where the site shows one: a dearer table is passed over, none within is no_availability naming the cheapest', () => {

@@ -7,7 +7,7 @@ import { until } from '../helpers/wait.ts';
 import { venue } from '../executor/helpers.ts';
 
 // The request fields of #16 honoured through the MCP booking tools, end to end in the sandbox: a
-// round trip for three passengers, a hotel's star_rating, and a restaurant found by cuisine when the
+// round trip for three passengers, targetPrice met and missed, a hotel's star_rating, and a restaurant found by cuisine when the
 // one named is missing (allowVenueSwitch is the default).
 
 describe('MCP booking tools honour every request field', { timeout: 5 * 60_000 }, () => {
@@ -43,6 +43,16 @@ describe('MCP booking tools honour every request field', { timeout: 5 * 60_000 }
     const held = service.sandbox!.passengersHeld().filter((h) => h.provider === 'skyfare').at(-1)!;
     assert.deepEqual(held.passengers.map((p) => p.familyName), [FLIGHT_PROFILE.last_name, 'Turing', 'Hopper']);
     await service.services.executor.holds.get(job.jobId)?.cancel();
+  });
+
+  test('book_flight: targetPrice is the fare ceiling, met and missed', async () => {
+    const flight = { origin: 'LHR', dest: 'JFK', date: daysFromNow(21), passengers: 1, profile: FLIGHT_PROFILE, consent: { allowedProviders: ['jetdeck'] } };
+    const met = await settled(await mcp.client.callTool({ name: 'book_flight', arguments: { ...flight, targetPrice: 100_000 } }));
+    assert.equal(met.status, 'paused_payment', met.summary);
+    await service.services.executor.holds.get(met.jobId)?.cancel();
+    const missed = await settled(await mcp.client.callTool({ name: 'book_flight', arguments: { ...flight, targetPrice: 1 } }));
+    assert.equal(missed.status, 'error', 'MCP reports no_availability as an error with its reason');
+    assert.match(missed.summary, /targetPrice of 1 per passenger/);
   });
 
   test('book_hotel: star_rating is a minimum read from the site', async () => {
