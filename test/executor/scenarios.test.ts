@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { rawRequest } from '../sandbox/drivers.ts';
 import { datesIn } from '../../src/executor/held.ts';
 import { assertCountersAgree, outcomes, requests, runJob, venue } from './helpers.ts';
@@ -10,7 +10,9 @@ import { assertCountersAgree, outcomes, requests, runJob, venue } from './helper
 // passengers) and a chain that fails on both providers. A normal booking and every sandbox behaviour
 // on each provider are in matrix.test.ts.
 
-for (const backend of BACKENDS) {
+// The scenarios' decisions are the executor's; what a run writes is checked on every backend in
+// restaurant.test.ts, so these Chromium runs take one backend (BROWSER_BACKEND).
+for (const backend of [BROWSER_BACKEND]) {
   describe(`scenarios on ${backend.name}`, () => {
     let service: TestService;
     let key: string;
