@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import { choose, chooseVenue } from './decide.ts';
-import { checkHeld } from './held.ts';
+import { checkHeld, venueAsked } from './held.ts';
 import { asFailure, oneLine, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
 import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
 import { CardStepReached, GuardedPage } from './guard/page-api.ts';
@@ -172,7 +172,7 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     let availability = await bounded(driver.availability(g), 'reading the availability');
     if (availability.kind === 'venues') {
       // The venue asked for is missing; the site suggests others: one is opened only if the request and consent choose it.
-      const asked = plan.request.scenario === 'flight' ? (plan.request.airline ?? '') : plan.request.venue;
+      const asked = venueAsked(plan.request);
       const pick = chooseVenue(plan, availability.venues);
       if (pick.kind === 'none' || !driver.chooseVenue) throw new ProviderFailure('no_availability', `${driver.name}: ${pick.why}`);
       const passedOver = availability.venues.filter((v) => v !== pick.offer).map((v) => v.label);
@@ -222,9 +222,11 @@ async function flow(deps: AttemptDeps, driver: Driver, page: Page, state: { step
     }
     held = review.held;
     // A careful agent reads back what the site holds before going on to pay for it.
-    const check = checkHeld(plan.request, held, choice.offer.time);
+    // After opening a venue the site suggested, that venue is what must be held.
+    const opened = decisions.switched && plan.request.scenario !== 'flight' ? { ...plan.request, venue: decisions.switched.to } : plan.request;
+    const check = checkHeld(opened, held, choice.offer.time);
     if (check.kind === 'mismatch') throw new ProviderFailure('error', `${driver.name} holds something other than what was asked: ${check.message}`);
-    if (check.kind === 'venue_switch' && !decisions.switched) {
+    if (check.kind === 'venue_switch') {
       if (!plan.consent.allowVenueSwitch) {
         throw new ProviderFailure('no_availability', `${driver.name} offers only ${check.to}, not ${check.from}, and the consent does not allow switching venues (consent.allowVenueSwitch is false)`);
       }

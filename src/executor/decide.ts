@@ -1,5 +1,6 @@
 import type { Consent } from '../jobs/schemas.ts';
 import type { Offer, SearchRequest } from '../providers/types.ts';
+import { venueAsked } from './held.ts';
 import type { BookingPlan } from './request.ts';
 
 // Choosing among a provider's options within the person's consent. Time shifts happen only when
@@ -48,6 +49,14 @@ function byTime(wanted: string, offers: Offer[], consent: Consent, what: string)
   };
 }
 
+/**
+ * Offers priced per unit: a site that shows only an option's total for everyone (JetDeck's fares, a
+ * restaurant's deposit for the table) has each person's share as its price per unit.
+ */
+function perUnit(offers: Offer[], units: number): Offer[] {
+  return offers.map((o) => (o.unitPrice === undefined && o.total !== undefined ? { ...o, unitPrice: o.total / units } : o));
+}
+
 function price(o: Offer): number {
   return o.unitPrice ?? o.total ?? Number.POSITIVE_INFINITY;
 }
@@ -88,11 +97,8 @@ function byPreference(offers: Offer[], preference: string | undefined, budget: n
  * never chosen, and among equally good matches the cheaper fare wins. When the ceiling leaves
  * nothing, the reason names the cheapest fare seen.
  */
-function chooseFlight(plan: BookingPlan, departureTime: string | undefined, listed: Offer[]): Choice {
+function chooseFlight(plan: BookingPlan, departureTime: string | undefined, offers: Offer[]): Choice {
   const ceiling = plan.preferences.targetPrice;
-  // A site that shows each fare's total for everyone: the price per passenger is its share.
-  const passengers = plan.request.scenario === 'flight' ? plan.request.passengers : 1;
-  const offers = listed.map((o) => (o.unitPrice === undefined && o.total !== undefined ? { ...o, unitPrice: o.total / passengers } : o));
   const fits = (o: Offer) => ceiling === undefined || (o.unitPrice !== undefined && o.unitPrice <= ceiling);
   const cheapestSeen = () => {
     const priced = offers.filter((o) => o.available && o.unitPrice !== undefined).sort((a, b) => a.unitPrice! - b.unitPrice!)[0];
@@ -125,11 +131,11 @@ function chooseFlight(plan: BookingPlan, departureTime: string | undefined, list
 function chooseTable(plan: BookingPlan, time: string, partySize: number, offers: Offer[]): Choice {
   const budget = plan.preferences.budgetPerUnit;
   if (budget === undefined) return byTime(time, offers, plan.consent, 'a table');
-  const perCover = (o: Offer) => o.unitPrice ?? (o.total !== undefined ? o.total / partySize : undefined);
-  const within = offers.filter((o) => (perCover(o) ?? 0) <= budget);
-  const dear = offers.filter((o) => o.available && !within.includes(o)).sort((a, b) => perCover(a)! - perCover(b)!);
+  const priced = perUnit(offers, partySize);
+  const within = priced.filter((o) => (o.unitPrice ?? 0) <= budget);
+  const dear = priced.filter((o) => o.available && !within.includes(o)).sort((a, b) => a.unitPrice! - b.unitPrice!);
   if (!within.some((o) => o.available) && dear.length) {
-    return { kind: 'none', why: `every free table costs more per cover than the budget_per_person of ${budget} (cheapest: ${dear[0]!.priceText ?? perCover(dear[0]!)} for ${dear[0]!.label})` };
+    return { kind: 'none', why: `every free table costs more per cover than the budget_per_person of ${budget} (cheapest: ${dear[0]!.priceText ?? dear[0]!.unitPrice} for ${dear[0]!.label})` };
   }
   const choice = byTime(time, within, plan.consent, 'a table within the budget');
   return choice.kind === 'offer' && dear.length ? { ...choice, why: `${choice.why}; passed over for costing more per cover than the budget_per_person of ${budget}: ${dear.map((o) => o.label).join(', ')}` } : choice;
@@ -156,7 +162,7 @@ export function choose(plan: BookingPlan, offers: Offer[]): Choice {
     case 'restaurant':
       return chooseTable(plan, r.time, r.partySize, offers);
     case 'flight':
-      return chooseFlight(plan, r.departureTime, offers);
+      return chooseFlight(plan, r.departureTime, perUnit(offers, r.passengers));
     case 'hotel':
       return chooseRoom(plan, r.roomPreference, offers);
     case 'activity':
@@ -174,8 +180,7 @@ const says = (stated: string | undefined, wanted: string) => stated !== undefine
  * chosen and the ones passed over, as the site describes them.
  */
 export function chooseVenue(plan: BookingPlan, venues: Offer[]): Choice {
-  const r = plan.request;
-  const asked = r.scenario === 'flight' ? (r.airline ?? 'the airline') : r.venue;
+  const asked = venueAsked(plan.request);
   const listed = venues.map(facts).join('; ');
   if (!plan.consent.allowVenueSwitch) return { kind: 'none', why: `${asked} is not on the site (it suggests ${listed}), and the consent does not allow switching venues (consent.allowVenueSwitch is false)` };
   const { cuisine, neighborhood, minStars } = plan.preferences;

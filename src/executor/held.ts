@@ -1,3 +1,4 @@
+import { headcountOf } from '../jobs/search-request.ts';
 import type { Held, SearchRequest } from '../providers/types.ts';
 
 // Is what a provider holds what was asked for? Read from the review page as the site writes it
@@ -101,6 +102,11 @@ function otherVenue(request: SearchRequest, held: Held): string | null {
 
 const THINGS: Record<SearchRequest['scenario'], string> = { restaurant: 'party size', hotel: 'number of guests', flight: 'number of passengers', activity: 'number of tickets' };
 
+/** The venue the request names (a flight's: its airline, or none). */
+export function venueAsked(request: SearchRequest): string {
+  return request.scenario === 'flight' ? (request.airline ?? '') : request.venue;
+}
+
 /** Compares what the review page says is held with the request; `time` is the time chosen (restaurants, flights). */
 export function checkHeld(request: SearchRequest, held: Held, time: string | undefined): HeldCheck {
   if (request.scenario === 'flight' && request.returnDate) {
@@ -122,10 +128,10 @@ export function checkHeld(request: SearchRequest, held: Held, time: string | und
     if (shown !== time) return { kind: 'mismatch', message: shown ? `it holds ${shown}, not the ${time} chosen ("${held.when}")` : `the review page does not say at what time ("${held.when}")` };
   }
   const count = quantityIn(request.scenario, held.quantity);
-  const asked = request.scenario === 'restaurant' ? request.partySize : request.scenario === 'hotel' ? request.adults : request.scenario === 'flight' ? request.passengers : request.tickets;
+  const asked = headcountOf(request);
   if (count === null) return { kind: 'mismatch', message: `the review page does not say the ${THINGS[request.scenario]} ("${held.quantity}")` };
   if (count !== asked) return { kind: 'mismatch', message: `it holds ${held.quantity}, not ${asked} as asked (${THINGS[request.scenario]})` };
   const other = otherVenue(request, held);
-  if (other) return { kind: 'venue_switch', from: request.scenario === 'flight' ? request.airline! : request.venue, to: other };
+  if (other) return { kind: 'venue_switch', from: venueAsked(request), to: other };
   return { kind: 'as_asked' };
 }

@@ -14,9 +14,11 @@ export interface BookingPlan {
   request: SearchRequest;
   traveller: Traveller;
   consent: Consent;
-  /** Wishes the sites' search forms cannot express, applied when choosing among options. */
-  /** targetPrice: the ceiling of a flight's fare per passenger; minStars: a hotel's star_rating, a minimum. */
-  /** cuisine, neighborhood: what chooses among the venues a site suggests when the one asked for is missing. */
+  /**
+   * Wishes the sites' search forms cannot express, applied when choosing among options. targetPrice:
+   * the ceiling of a flight's fare per passenger; minStars: a hotel's star_rating, a minimum;
+   * cuisine, neighborhood: what chooses among the venues a site suggests when the one asked for is missing.
+   */
   preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number; minStars?: number; cuisine?: string; neighborhood?: string };
 }
 

@@ -47,10 +47,5 @@ export async function deleteProfile(db: Kysely<DB>, organizationName: string, id
 export async function storedProfileFor(db: Kysely<DB>, owner: Owner, scenario: Scenario | undefined, profileId: number, params?: Record<string, unknown>): Promise<{ profile: Record<string, unknown> | null; issues: Issue[] }> {
   const stored = owner.kind === 'organization' ? await getProfile(db, owner.organizationName, profileId) : null;
   if (!stored) return { profile: null, issues: [{ path: 'profileId', message: `no stored profile ${profileId} for this organization` }] };
-  const issues = scenario ? profileIssues(scenario, params, stored.profile, 'profileId') : [];
-  return {
-    profile: stored.profile,
-    // The stored profile is not in the request: its gaps are told as the stored profile's.
-    issues: issues.map((i) => (i.message.endsWith('is required for flights') ? { ...i, message: `stored profile lacks ${i.path.slice('profileId.'.length).replace(/\.(\d+)\./g, '[$1].')}, required for flights` } : i)),
-  };
+  return { profile: stored.profile, issues: scenario ? profileIssues(scenario, params, stored.profile, 'profileId', { stored: true }) : [] };
 }

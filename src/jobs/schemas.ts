@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isStorable } from '../security/text.ts';
+import { headcountOf, searchRequestOf } from './search-request.ts';
 import { SCENARIOS, type Scenario } from './types.ts';
 import { errorMap, says, toIssues, type Issue } from './validation.ts';
 
@@ -220,32 +221,26 @@ export interface BookingRequest {
   clientMetadata: ClientMetadata;
 }
 
-/** How many people a booking is for, by its params (the passengers, guests, tickets or adults). */
-function headcount(scenario: Scenario, params: Record<string, unknown>): number | undefined {
-  const n = params[{ restaurant: 'covers', hotel: 'adults', flight: 'passengers', activity: 'num_tickets' }[scenario]];
-  return typeof n === 'number' ? n : undefined;
-}
-
 /**
  * What a profile lacks for this booking. Flights need every traveller's identity documents and one
  * traveller per passenger (the lead and `additional_travellers`): a mismatch is the client's to fix
  * now, not an error after browsing. Elsewhere the booking is in the lead's name, and more travellers
  * than people booked for is a contradiction.
  */
-export function profileIssues(scenario: Scenario, params: Record<string, unknown> | undefined, profile: Record<string, unknown> | undefined, prefix: string): Issue[] {
+export function profileIssues(scenario: Scenario, params: Record<string, unknown> | undefined, profile: Record<string, unknown> | undefined, prefix: string, { stored = false } = {}): Issue[] {
   if (!profile) return [];
   const others = Array.isArray(profile.additional_travellers) ? (profile.additional_travellers as unknown[]) : [];
   const issues: Issue[] = [];
+  // A stored profile is not in the request: its gaps are told as the stored profile's.
+  const required = (field: string, within = '') => ({ path: `${prefix}.${within.replace(/\[(\d+)\]/g, '.$1')}${field}`, message: stored ? `stored profile lacks ${within}${field}, required for flights` : `${field} is required for flights` });
   if (scenario === 'flight') {
-    issues.push(...FLIGHT_PROFILE_FIELDS.filter((f) => profile[f] === undefined).map((f) => ({ path: `${prefix}.${f}`, message: `${f} is required for flights` })));
+    issues.push(...FLIGHT_PROFILE_FIELDS.filter((f) => profile[f] === undefined).map((f) => required(f)));
     others.forEach((t, i) => {
       if (typeof t !== 'object' || t === null) return;
-      for (const f of FLIGHT_PROFILE_FIELDS) {
-        if ((t as Record<string, unknown>)[f] === undefined) issues.push({ path: `${prefix}.additional_travellers.${i}.${f}`, message: `${f} is required for flights` });
-      }
+      for (const f of FLIGHT_PROFILE_FIELDS) if ((t as Record<string, unknown>)[f] === undefined) issues.push(required(f, `additional_travellers[${i}].`));
     });
   }
-  const people = params ? headcount(scenario, params) : undefined;
+  const people = params ? headcountOf(searchRequestOf(scenario, params)) : undefined;
   if (people === undefined) return issues;
   const described = 1 + others.length;
   if (scenario === 'flight' && described !== people) {

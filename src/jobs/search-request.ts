@@ -32,6 +32,16 @@ export function searchRequestOf(scenario: Scenario, p: Record<string, unknown>):
   }
 }
 
+/** How many people the request is for: the party, the adults, the passengers or the tickets. */
+export function headcountOf(r: SearchRequest): number {
+  switch (r.scenario) {
+    case 'restaurant': return r.partySize;
+    case 'hotel': return r.adults;
+    case 'flight': return r.passengers;
+    case 'activity': return r.tickets;
+  }
+}
+
 /** The request in a few words, for audit messages and summaries. */
 export function describeRequest(r: SearchRequest): string {
   switch (r.scenario) {

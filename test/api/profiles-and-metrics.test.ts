@@ -133,6 +133,14 @@ for (const backend of BACKENDS) {
         const traveller = await store(FLIGHT_PROFILE);
         const ok = await call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { ...flightRequest(), profileId: traveller.profileId } });
         assert.equal(ok.status, 202, ok.text);
+        // A stored family: every other traveller's passport fields, and one traveller per passenger.
+        const family = await store({ ...FLIGHT_PROFILE, additional_travellers: [{ first_name: 'Ada', last_name: 'Byron', passport_number: 'Y7654321', passport_country: 'GB' }] });
+        const partial = await assertChangesNothing(service, () => call(service.url, 'POST', '/api/v1/execution-jobs', { key: acme, body: { ...flightRequest({ passengers: 3 }), profileId: family.profileId } }));
+        assertApiError(partial, 400, 'invalid_request');
+        assert.deepEqual(partial.body.error.details, [
+          { path: 'profileId.additional_travellers.0.dob', message: 'stored profile lacks additional_travellers[0].dob, required for flights' },
+          { path: 'request.params.passengers', message: 'passengers is 3 but the profile describes 2 travellers (the lead and 1 in additional_travellers): give one entry in additional_travellers for each passenger after the lead' },
+        ]);
       });
 
       test('DELETE removes the profile; later bookings cannot use it; jobs keep their copy', async () => {

@@ -1,3 +1,4 @@
+import { headcountOf } from '../../../jobs/search-request.ts';
 import { datesIn, timesIn } from '../../../executor/held.ts';
 import type { SearchRequest, Traveller } from '../../types.ts';
 import type { FieldInfo } from './snapshot.ts';
@@ -138,7 +139,7 @@ export function searchValue(request: SearchRequest, concept: Concept): string | 
   const pick = (k: string) => (r[k] === undefined || r[k] === null || r[k] === '' ? undefined : String(r[k]));
   switch (concept) {
     case 'quantity':
-      return pick(request.scenario === 'restaurant' ? 'partySize' : request.scenario === 'hotel' ? 'adults' : request.scenario === 'flight' ? 'passengers' : 'tickets');
+      return String(headcountOf(request));
     case 'venue': case 'city': case 'date': case 'time': case 'checkIn': case 'checkOut': case 'origin': case 'destination':
     case 'airline': case 'departureTime': case 'cabin': case 'seatType': case 'roomPreference': case 'returnDate':
       return pick(concept);
