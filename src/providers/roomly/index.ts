@@ -1,5 +1,6 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
-import { amount, chooseSuggested, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { amount, chooseSuggested, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { starsOf } from '../shared/stars.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // Roomly (hotels, second choice): a purple site with room cards, each its own little form, and a

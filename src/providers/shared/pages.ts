@@ -1,5 +1,6 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
 import type { Availability, Offer } from '../types.ts';
+import { starsOf } from './stars.ts';
 
 // Helpers the drivers share: reading prices and holds as sites print them, filling a form from a
 // list of (selector, value) pairs, and telling the usual non-result pages apart.
@@ -24,13 +25,6 @@ export async function holdDeadline(page: GuardedPage, selector: string, attribut
 }
 
 /** Fills each field that has a value (one round trip); optional fields without one are left as the site set them. */
-/** A star rating as a page states it (an attribute or text: "4", "4-star", "★★★★"), 1 to 5, or undefined. */
-export function starsOf(text: string | null | undefined): number | undefined {
-  if (!text) return undefined;
-  const n = /\b([1-5])(?:[.,]\d)?\s*(?:-?\s*stars?\b|$)/i.exec(text.trim())?.[1] ?? (/^★{1,5}$/.test(text.trim()) ? String(text.trim().length) : undefined);
-  return n ? Number(n) : undefined;
-}
-
 export async function fillAll(page: GuardedPage, fields: Array<[string, string | number | undefined]>): Promise<void> {
   await page.fillForm(fields.filter(([, v]) => v !== undefined && v !== '').map(([selector, v]) => [selector, String(v)]));
 }
@@ -57,14 +51,17 @@ export async function gate(page: GuardedPage, selectors: GateSelectors, readOffe
   if (captcha) return { kind: 'captcha', message: (await page.text(`${selectors.captcha} h1`)) ?? 'CAPTCHA challenge' };
   if (none) return { kind: 'none', message: (await page.text(selectors.none)) ?? 'no availability' };
   if (venues) {
-    const listed = (await page.rows(`${SUGGESTED} li.alt-venue`, { name: 'h2' })).map((r) => ({
-      key: r.attrs['data-index'] ?? '',
-      available: true,
-      label: r.attrs['data-venue'] ?? r.cells.name ?? '',
-      ...(r.attrs['data-cuisine'] ? { cuisine: r.attrs['data-cuisine'] } : {}),
-      ...(r.attrs['data-neighbourhood'] ? { neighborhood: r.attrs['data-neighbourhood'] } : {}),
-      ...(starsOf(r.attrs['data-stars']) ? { stars: starsOf(r.attrs['data-stars']) } : {}),
-    }));
+    const listed = (await page.rows(`${SUGGESTED} li.alt-venue`, { name: 'h2' })).map((r) => {
+      const stars = starsOf(r.attrs['data-stars']);
+      return {
+        key: r.attrs['data-index'] ?? '',
+        available: true,
+        label: r.attrs['data-venue'] ?? r.cells.name ?? '',
+        ...(r.attrs['data-cuisine'] ? { cuisine: r.attrs['data-cuisine'] } : {}),
+        ...(r.attrs['data-neighbourhood'] ? { neighborhood: r.attrs['data-neighbourhood'] } : {}),
+        ...(stars ? { stars } : {}),
+      };
+    });
     if (listed.length > 0) return { kind: 'venues', venues: listed, message: (await page.text('#alt-section h1')) ?? 'the venue is not on the site' };
   }
   if (offers) {

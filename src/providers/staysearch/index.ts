@@ -1,4 +1,5 @@
-import { amount, chooseSuggested, starsOf, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { amount, chooseSuggested, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
+import { starsOf } from '../shared/stars.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // StaySearch (hotels, first choice): a blue site with a room table, a Reserve button per row, a

@@ -1,4 +1,5 @@
 import { datesIn, timesIn } from '../../../executor/held.ts';
+import { starsIn, starsOf } from '../../shared/stars.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
 import type { Offer } from '../../types.ts';
 import type { ControlInfo, Snapshot } from './snapshot.ts';
@@ -30,11 +31,7 @@ export function starRating(s: Snapshot): number | undefined {
     .map((d) => (d && typeof d === 'object' ? (d as Record<string, unknown>).starRating : undefined))
     .map((r) => (r && typeof r === 'object' ? (r as Record<string, unknown>).ratingValue : r))
     .find((v) => v !== undefined && v !== null && v !== '');
-  const n = fromData !== undefined ? Number.parseFloat(String(fromData)) : NaN;
-  if (n >= 1 && n <= 5) return Math.floor(n);
-  const words = /\b([1-5])(?:[.,]\d)?[- ]?stars?\b|\brated ([1-5]) stars?\b|(?:^|\s)(★{1,5})(?:\s|$)/i.exec(s.text);
-  if (!words) return undefined;
-  return words[1] ? Number(words[1]) : words[2] ? Number(words[2]) : words[3]!.length;
+  return (fromData === undefined ? undefined : starsOf(String(fromData))) ?? starsIn(s.text);
 }
 
 export function decodeKey(key: string): OfferKey | null {
