@@ -1,6 +1,6 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
 import { amount, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
-import { travellersOf } from '../shared/travellers.ts';
+import { fillPassengers, type PassengerPart } from '../shared/travellers.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // JetDeck (flights, second choice): a dark site with a results table and a Select button per row,
@@ -16,6 +16,9 @@ async function recap(page: GuardedPage): Promise<Map<string, string>> {
   const values = await page.rows('#jd-recap > dd');
   return new Map(terms.map((t, i) => [t.text, values[i]?.text ?? '']));
 }
+
+/** The id ending of each part of a passenger's section. */
+const PASSENGER_IDS: Record<PassengerPart, string> = { given: 'first', family: 'last', birth: 'birth', passport: 'doc', ktn: 'ktn', country: 'nat' };
 
 export const jetdeck: Driver = {
   id: 'jetdeck',
@@ -56,24 +59,8 @@ export const jetdeck: Driver = {
   },
 
   async guestDetails(page, t) {
-    const everyone = travellersOf(t);
-    if (everyone.some((p) => !p.birthDate || !p.passportNumber || !p.passportCountry)) throw new Error('the profile lacks the passport details a flight needs');
     // One section per passenger, in the order the profile names them (the lead first).
-    for (const [i, p] of everyone.entries()) {
-      const n = i + 1;
-      await fillAll(page, [
-        [`#jd-t${n}-first`, p.givenName],
-        [`#jd-t${n}-last`, p.familyName],
-        [`#jd-t${n}-birth`, p.birthDate],
-        [`#jd-t${n}-doc`, p.passportNumber],
-        [`#jd-t${n}-ktn`, p.knownTravelerNumber],
-      ]);
-      await page.select(`#jd-t${n}-nat`, p.passportCountry!);
-    }
-    await fillAll(page, [
-      ['#jd-contact-email', t.email],
-      ['#jd-contact-phone', t.phone],
-    ]);
+    await fillPassengers(page, t, (n, part) => `#jd-t${n}-${PASSENGER_IDS[part]}`, [['#jd-contact-email', t.email], ['#jd-contact-phone', t.phone]]);
     await page.submit('#jd-save-travellers', 'save the traveller details');
   },
 

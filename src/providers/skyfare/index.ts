@@ -1,6 +1,6 @@
 import type { GuardedPage } from '../../executor/guard/page-api.ts';
 import { amount, fillAll, gate, holdDeadline, priceIn, texts } from '../shared/pages.ts';
-import { travellersOf } from '../shared/travellers.ts';
+import { fillPassengers, type PassengerPart } from '../shared/travellers.ts';
 import type { Driver, SearchRequest } from '../types.ts';
 
 // SkyFare (flights, first choice): a sky-blue site listing flights with radio buttons, one fieldset
@@ -15,6 +15,9 @@ async function itinerary(page: GuardedPage): Promise<Map<string, string>> {
   const rows = await page.rows('#sf-itinerary tr', { label: 'td:nth-child(1)', value: 'td:nth-child(2)' });
   return new Map(rows.map((r) => [r.cells.label ?? '', r.cells.value ?? '']));
 }
+
+/** The id ending of each part of a passenger's section. */
+const PASSENGER_IDS: Record<PassengerPart, string> = { given: 'given', family: 'family', birth: 'dob', passport: 'passport', ktn: 'ktn', country: 'country' };
 
 export const skyfare: Driver = {
   id: 'skyfare',
@@ -56,24 +59,8 @@ export const skyfare: Driver = {
   },
 
   async guestDetails(page, t) {
-    const everyone = travellersOf(t);
-    if (everyone.some((p) => !p.birthDate || !p.passportNumber || !p.passportCountry)) throw new Error('the profile lacks the passport details a flight needs');
     // One section per passenger, in the order the profile names them (the lead first).
-    for (const [i, p] of everyone.entries()) {
-      const n = i + 1;
-      await fillAll(page, [
-        [`#sf-p${n}-given`, p.givenName],
-        [`#sf-p${n}-family`, p.familyName],
-        [`#sf-p${n}-dob`, p.birthDate],
-        [`#sf-p${n}-passport`, p.passportNumber],
-        [`#sf-p${n}-ktn`, p.knownTravelerNumber],
-      ]);
-      await page.select(`#sf-p${n}-country`, p.passportCountry!);
-    }
-    await fillAll(page, [
-      ['#sf-email', t.email],
-      ['#sf-phone', t.phone],
-    ]);
+    await fillPassengers(page, t, (n, part) => `#sf-p${n}-${PASSENGER_IDS[part]}`, [['#sf-email', t.email], ['#sf-phone', t.phone]]);
     await page.submit('#sf-passengers-next', 'send the passenger details');
   },
 
