@@ -53,19 +53,23 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
     const assigned = assign(found.fields.filter(fillable), guestRules());
     // A later form is the next passenger's only when its names are still empty (a refused form keeps what was typed).
     if (form > 0 && !NAMES.some((c) => assigned.get(c)?.some((f) => f.value === ''))) return;
-    next += await fillOne(page, s, found, assigned, people.slice(next), form === 0 ? traveller : null);
+    next += await fillOne(page, s, found, assigned, people.slice(next));
   }
 }
 
-/** One form: fills it for `people` (as many as it has sections for) and sends it; how many it took. */
-async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, assigned: Map<Concept, FieldInfo[]>, people: Person[], contact: Traveller | null): Promise<number> {
+/**
+ * One form: fills it for `people` (as many as it has sections for) and sends it; how many it took.
+ * Its contact fields take the first of them: the lead on the first form (the others' contact is the
+ * lead's unless they gave their own, src/executor/request.ts).
+ */
+async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, assigned: Map<Concept, FieldInfo[]>, people: Person[]): Promise<number> {
   const lead = people[0]!;
   // As many sections as the form asks names (a contact's "Full name" beside each passenger's first and last names is not a section).
   const asked = Math.max(assigned.get('givenName')?.length ?? 0, assigned.get('familyName')?.length ?? 0);
   const sections = Math.max(1, Math.min(people.length, asked || (assigned.get('fullName')?.length ?? 0)));
   const typed: Array<[string, string]> = [];
   // A calling code asked apart: the code goes in its own field and the number without it.
-  const phone = (contact ?? lead).phone;
+  const phone = lead.phone;
   const codeField = assigned.get('telCountryCode')?.[0];
   const split = codeField && phone ? splitPhone(phone, codeField) : null;
   for (const [concept, fields] of assigned) {
@@ -77,7 +81,7 @@ async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, 
       }
       continue;
     }
-    const value = split && concept === 'tel' ? split.national : split && concept === 'telCountryCode' ? split.code : guestValue(contact ?? lead, concept);
+    const value = split && concept === 'tel' ? split.national : split && concept === 'telCountryCode' ? split.code : guestValue(lead, concept);
     if (value === undefined || value === '') continue;
     // The contact is asked once; email often twice ("confirm your email"): every email field takes it.
     for (const field of concept === 'email' ? fields : fields.slice(0, 1)) {
