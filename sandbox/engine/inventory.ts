@@ -267,18 +267,20 @@ export const ALTERNATIVES = {
 
 const known = (name: string) => [...ALTERNATIVES.restaurant, ...ALTERNATIVES.hotel].find((a) => a.name.toLowerCase() === name.trim().toLowerCase());
 
-/** A hotel's star rating: "4-star" (or "4 Star") in its name sets it, for tests; otherwise 3 to 5 by its name. */
-export function hotelStars(hotelName: string): number {
-  const named = /\b([1-5])[- ]?stars?\b/i.exec(hotelName);
-  return named ? Number(named[1]) : known(hotelName)?.stars || 3 + (hash(hotelName.toLowerCase()) % 3);
-}
-
-/** A venue's neighbourhood and (restaurants) cuisine, by its name and city: deterministic. */
-export function venueFacts(name: string, city: string): { neighbourhood: string; cuisine: string } {
+/**
+ * What a site states about a venue, deterministic by its name and city: its neighbourhood, a
+ * restaurant's cuisine, a hotel's star rating ("4-star" or "4 Star" in its name sets it, for tests;
+ * otherwise 3 to 5). A suggested venue (ALTERNATIVES) is described as its suggestion said.
+ */
+export function venueFacts(name: string, city: string): { neighbourhood: string; cuisine: string; stars: number } {
+  const named = /\b([1-5])[- ]?stars?\b/i.exec(name);
   const alternative = known(name);
-  if (alternative) return { neighbourhood: alternative.neighbourhood, cuisine: alternative.cuisine || 'Hotel restaurant' };
   const seed = hash(`${name.toLowerCase()}|${city.toLowerCase()}`);
-  return { neighbourhood: NEIGHBOURHOODS[seed % NEIGHBOURHOODS.length]!, cuisine: CUISINES[(seed >> 3) % CUISINES.length]! };
+  return {
+    neighbourhood: alternative?.neighbourhood ?? NEIGHBOURHOODS[seed % NEIGHBOURHOODS.length]!,
+    cuisine: alternative?.cuisine || CUISINES[(seed >> 3) % CUISINES.length]!,
+    stars: named ? Number(named[1]) : alternative?.stars || 3 + (hash(name.toLowerCase()) % 3),
+  };
 }
 
 const CARRIERS = ['Northwind Airways', 'Aurora Air', 'Bluejay Airlines'];

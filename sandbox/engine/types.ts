@@ -60,10 +60,6 @@ export interface Option {
   carrier?: string;
   flightNumber?: string;
   durationMinutes?: number;
-  /** Hotels: the property's star rating and neighbourhood; restaurants: the venue's cuisine and neighbourhood. */
-  stars?: number;
-  neighbourhood?: string;
-  cuisine?: string;
   /** A return fare's way back (its price is in the option's). */
   returnLeg?: { flightNumber: string; time: string; arrival: string; arrivesNextDay: boolean };
   cabin?: string;

@@ -35,6 +35,11 @@ ${body}
 
 const q = (s: SearchRecord) => s.query as RestaurantSearch;
 
+function facts(r: RestaurantSearch): SafeHtml {
+  const { cuisine, neighbourhood } = venueFacts(r.restaurantName, r.city);
+  return html`<p id="dn-venue-facts">${cuisine} cuisine in ${neighbourhood}</p>`;
+}
+
 function aside(s: SearchRecord, b?: Booking): SafeHtml {
   const r = q(s);
   return html`<aside class="dn-aside" id="dn-booking-summary"><h3>Your booking</h3>
@@ -102,7 +107,7 @@ ${row(form, 'covers', 'party_size', 'Number of people', control(form, { id: 'cov
 </form></div><aside class="dn-aside"><h3>Why DineNow?</h3><p>Instant confirmation at 4,000+ restaurants.</p></aside></div>`),
 
     results: (s, error) => layout('Choose a time', html`<div class="dn-wrap"><div class="dn-content">
-<h2>Choose a time</h2><p id="dn-venue-facts">${venueFacts(q(s).restaurantName, q(s).city).cuisine} cuisine in ${venueFacts(q(s).restaurantName, q(s).city).neighbourhood}</p>
+<h2>Choose a time</h2>${facts(q(s))}
 ${error ? html`<div class="dn-alert" role="alert" id="dn-select-error">${error}</div>` : ''}
 <form method="post" action="${fillPath(dinenow.paths.select, { sid: s.id })}" id="dn-times-form">
 <ul class="dn-times" id="dn-times">

@@ -2,7 +2,7 @@
 import { alternativesPage, brokenPage, captchaWall, control, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
-import { daysBetween, hotelStars, money, shortDateUS, venueFacts } from '../engine/inventory.ts';
+import { daysBetween, money, shortDateUS, venueFacts } from '../engine/inventory.ts';
 import type { HoldInfo, ProviderDef } from '../engine/provider.ts';
 import type { Booking, FormState, HotelSearch, SearchRecord } from '../engine/types.ts';
 
@@ -36,6 +36,11 @@ const layout: Layout = (title, body) => document({
 });
 
 const q = (s: SearchRecord) => s.query as HotelSearch;
+
+function rating(h: HotelSearch): SafeHtml {
+  const { stars, neighbourhood } = venueFacts(h.hotelName, h.city);
+  return html`<p id="rm-rating" data-stars="${stars}">Rated ${stars} stars · ${neighbourhood}</p>`;
+}
 
 function inp(form: FormState, id: string, name: string, label: string, input: SafeHtml): SafeHtml {
   return html`<div class="rm-in"><label for="${id}">${label}</label>${input}${fieldError(form, name, id, 'rm-oops')}</div>`;
@@ -100,7 +105,7 @@ ${inp(form, 'rm-room', 'room_preference', 'Preferred room type (optional)', cont
 
     results: (s, error) => layout('Pick a room', html`<div class="rm-panel">${steps(0)}<h1>Pick a room at ${q(s).hotelName}</h1>
 <p id="rm-dates">${shortDateUS(q(s).checkIn)} → ${shortDateUS(q(s).checkOut)} · ${q(s).adults} adult(s)</p>
-<p id="rm-rating" data-stars="${hotelStars(q(s).hotelName)}">Rated ${hotelStars(q(s).hotelName)} stars · ${venueFacts(q(s).hotelName, q(s).city).neighbourhood}</p>
+${rating(q(s))}
 ${error ? html`<p class="rm-oops" role="alert" id="rm-select-error">${error}</p>` : ''}
 <div id="rm-room-list">
 ${s.options.map((o) => html`<article class="room-card" data-room-id="${o.id}" data-sold-out="${o.available ? 'false' : 'true'}">

@@ -2,7 +2,7 @@
 import { alternativesPage, brokenPage, captchaWall, control, errorSummary, fieldError, holdAttrs, HOLD_SCRIPT, mmss, signInWall, textarea, utcClock, type Layout } from '../engine/common.ts';
 import { document, html, type SafeHtml } from '../engine/html.ts';
 import { fillPath, randomCode } from '../engine/http.ts';
-import { daysBetween, hotelStars, longDate, money, venueFacts } from '../engine/inventory.ts';
+import { daysBetween, longDate, money, venueFacts } from '../engine/inventory.ts';
 import type { HoldInfo, ProviderDef } from '../engine/provider.ts';
 import type { Booking, FormState, HotelSearch, SearchRecord } from '../engine/types.ts';
 
@@ -30,6 +30,11 @@ const layout: Layout = (title, body) => document({
 });
 
 const q = (s: SearchRecord) => s.query as HotelSearch;
+
+function rating(h: HotelSearch): SafeHtml {
+  const { stars, neighbourhood } = venueFacts(h.hotelName, h.city);
+  return html`<p id="ss-rating" data-stars="${stars}"><span aria-hidden="true">${'★'.repeat(stars)}</span> ${stars}-star hotel · ${neighbourhood}</p>`;
+}
 
 function control2(form: FormState, id: string, name: string, label: string, input: SafeHtml): SafeHtml {
   return html`<div class="ss-control">${html`<label for="${id}">${label}</label>`}${input}${fieldError(form, name, id, 'ss-error')}</div>`;
@@ -97,7 +102,7 @@ ${control2(form, 'ss-room-pref', 'room_preference', 'Room preference (optional)'
 </div><p><button class="ss-cta" type="submit" id="ss-search-submit">Search</button></p></form></div>`),
 
     results: (s, error) => layout('Availability', html`<div class="ss-box" id="ss-availability"><h1>Availability</h1>${stayLine(s)}
-<p id="ss-rating" data-stars="${hotelStars(q(s).hotelName)}"><span aria-hidden="true">${'★'.repeat(hotelStars(q(s).hotelName))}</span> ${hotelStars(q(s).hotelName)}-star hotel · ${venueFacts(q(s).hotelName, q(s).city).neighbourhood}</p>
+${rating(q(s))}
 ${error ? html`<p class="ss-error" role="alert" id="ss-select-error">${error}</p>` : ''}
 <form method="post" action="${fillPath(staysearch.paths.select, { sid: s.id })}" id="ss-rooms-form">
 <table id="ss-rooms"><thead><tr><th>Room type</th><th>Price for ${s.options[0]?.quantity ?? 1} night(s)</th><th></th></tr></thead><tbody>

@@ -40,6 +40,11 @@ function field(form: FormState, id: string, name: string, label: string, input: 
 
 const q = (s: SearchRecord) => s.query as RestaurantSearch;
 
+function facts(r: RestaurantSearch): SafeHtml {
+  const { cuisine, neighbourhood } = venueFacts(r.restaurantName, r.city);
+  return html`<p id="tb-venue-facts">${cuisine} · ${neighbourhood}</p>`;
+}
+
 function summary(s: SearchRecord): SafeHtml {
   const r = q(s);
   return html`<p class="tb-summary" id="tb-search-summary"><strong>${r.restaurantName}</strong>, ${r.city} · ${longDate(r.date)} · ${r.time} · ${r.partySize} ${r.partySize === 1 ? 'guest' : 'guests'}</p>`;
@@ -110,7 +115,7 @@ ${field(form, 'tb-party', 'party_size', 'Party size', control(form, { id: 'tb-pa
 
     results: (s, error) => layout('Available times', html`
 <section class="tb-card" id="tb-availability"><h1>Available times</h1>${summary(s)}
-<p id="tb-venue-facts">${venueFacts(q(s).restaurantName, q(s).city).cuisine} · ${venueFacts(q(s).restaurantName, q(s).city).neighbourhood}</p>
+${facts(q(s))}
 ${error ? html`<p class="tb-err" role="alert" id="tb-select-error">${error}</p>` : ''}
 <form method="post" action="${fillPath(tablebook.paths.select, { sid: s.id })}" id="tb-slot-form">
 <div class="tb-slots" id="tb-slots" role="list">
