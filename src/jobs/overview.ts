@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { JOB_STATUSES, type JobStatus } from './types.ts';
+import { JOB_STATUSES, ownerKey, type JobStatus } from './types.ts';
 
 // Every job at a glance, for the operator console: newest first, narrowed by status, organisation
 // and provider, a bounded page at a time. Pages are keyed by (created_at, id), not by an offset:
@@ -62,7 +62,7 @@ export async function listJobsOverview(db: Kysely<DB>, filter: JobFilter, cursor
     .limit(OVERVIEW_PAGE_SIZE + 1);
   if (filter.status) query = query.where('status', '=', filter.status);
   // By owner key, which the jobs_owner index leads with (an organisation's jobs are owned by `org:NAME`).
-  if (filter.organizationName) query = query.where('owner_key', '=', `org:${filter.organizationName}`);
+  if (filter.organizationName) query = query.where('owner_key', '=', ownerKey({ kind: 'organization', organizationName: filter.organizationName }));
   if (filter.providerId) query = query.where('provider_id', '=', filter.providerId);
   const at = cursor ? CURSOR.exec(cursor) : null;
   if (at) query = query.where(sql<boolean>`(created_at, id) < (${at[1]}::timestamptz, ${at[2]}::uuid)`);

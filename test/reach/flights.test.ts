@@ -68,10 +68,11 @@ describe('the generic driver books flights: several passengers, round trips', { 
 
   test('a site whose search asks for no return date sells one-way fares: a round trip there is no_availability, said in words', async () => {
     const site = AIRLINES[0]!;
+    const heldBefore = service.sandbox!.passengersHeld().filter((h) => h.provider === site).length;
     const jobId = await createJob(service, key, requests.flight({ return_date: back }, { allowedProviders: [site] }));
     const done = await waitForJob(service, key, jobId, { timeoutMs: 180_000 });
     assert.equal(done.status, 'no_availability', done.summary);
     assert.match(done.summary, /sells no return fares \(its search form asks for no return date\), and the trip asked for is a return on \d{4}-\d{2}-\d{2}/);
-    assert.equal(service.sandbox!.passengersHeld().filter((h) => h.provider === site).length, 1, 'nothing more was held there than the three-passenger booking');
+    assert.equal(service.sandbox!.passengersHeld().filter((h) => h.provider === site).length, heldBefore, 'nothing was held there');
   });
 });
