@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import Provider from 'oidc-provider';
 import { BACKENDS, freePort, startTestService, type TestService } from '../helpers/service.ts';
 import { approvedCode, discover, launchChromium, postForm, REDIRECT_URI, registerClient } from '../helpers/oauth.ts';
@@ -62,6 +62,18 @@ describe('sign-in through an external OpenID Connect issuer', () => {
     await new Promise((resolve) => idp?.close(resolve));
   });
 
+  /** Starts sign-in at the service and signs in at the external issuer as `login`: its login page, then its consent page when it asks. */
+  async function signInThroughIssuer(page: Page, returnTo: string, login: string): Promise<void> {
+    await page.goto(`${service.url}/signin?return_to=${encodeURIComponent(returnTo)}`);
+    assert.equal(new URL(page.url()).origin, issuer);
+    await page.fill('input[name=login]', login);
+    await page.fill('input[name=password]', 'anything');
+    for (let step = 0; step < 3 && new URL(page.url()).origin === issuer; step++) {
+      const before = page.url();
+      await Promise.all([page.waitForURL((url) => url.href !== before), page.click('button[type=submit]')]);
+    }
+  }
+
   test('the development provider is not mounted when an issuer is configured', async () => {
     const reply = await fetch(`${service.url}/dev-idp/.well-known/openid-configuration`);
     assert.equal(reply.status, 404);
@@ -69,34 +81,19 @@ describe('sign-in through an external OpenID Connect issuer', () => {
 
   test('sign-in goes to the external issuer and back; the first sign-in creates the user keyed by issuer and subject', async () => {
     const page = await context.newPage();
-    await page.goto(`${service.url}/signin?return_to=${encodeURIComponent('/developers/connected-apps?from=test')}`);
-    assert.equal(new URL(page.url()).origin, issuer);
-    await page.fill('input[name=login]', 'kim');
-    await page.fill('input[name=password]', 'anything');
-    // oidc-provider's login page, then its consent page when it asks.
-    for (let step = 0; step < 3 && new URL(page.url()).origin === issuer; step++) {
-      const before = page.url();
-      await Promise.all([page.waitForURL((url) => url.href !== before), page.click('button[type=submit]')]);
-    }
+    await signInThroughIssuer(page, '/developers/connected-apps?from=test', 'kim');
     await page.waitForURL((url) => url.pathname === '/developers/connected-apps');
     assert.equal(new URL(page.url()).search, '?from=test');
     assert.match(await page.content(), /Signed in as kim@external\.example/);
     await page.close();
-    const user = await service.services.db.selectFrom('users').selectAll().where('issuer', '=', issuer).executeTakeFirstOrThrow();
-    assert.equal(user.subject, 'kim');
+    const user = await service.services.db.selectFrom('users').selectAll().where('issuer', '=', issuer).where('subject', '=', 'kim').executeTakeFirstOrThrow();
     assert.equal(user.email, 'kim@external.example');
   });
 
   test('an email the issuer has not verified names nobody: it is not stored, and it does not open the operator console even when listed', async () => {
     const own = await browser.newContext();
     const page = await own.newPage();
-    await page.goto(`${service.url}/signin?return_to=${encodeURIComponent('/operator')}`);
-    await page.fill('input[name=login]', 'unverified-ops');
-    await page.fill('input[name=password]', 'anything');
-    for (let step = 0; step < 3 && new URL(page.url()).origin === issuer; step++) {
-      const before = page.url();
-      await Promise.all([page.waitForURL((url) => url.href !== before), page.click('button[type=submit]')]);
-    }
+    await signInThroughIssuer(page, '/operator', 'unverified-ops');
     await page.waitForURL((url) => url.pathname === '/operator');
     const reply = await page.reload();
     assert.equal(reply?.status(), 403);
