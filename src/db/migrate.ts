@@ -14,6 +14,7 @@ import * as limits from './migrations/011_limits.ts';
 import * as evidence from './migrations/012_evidence.ts';
 import * as personalDataErasure from './migrations/013_personal_data_erasure.ts';
 import * as operatorAudit from './migrations/014_operator_audit.ts';
+import * as taskInputAnswers from './migrations/015_task_input_answers.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '012_evidence': evidence,
   '013_personal_data_erasure': personalDataErasure,
   '014_operator_audit': operatorAudit,
+  '015_task_input_answers': taskInputAnswers,
 };
 
 const provider: MigrationProvider = {

@@ -277,6 +277,15 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   nodes: NodesTable;
   operator_audit: OperatorAuditTable;
+  task_input_answers: TaskInputAnswersTable;
+}
+
+/** A client's answer to one input request of an MCP task (src/mcp/tasks.ts). */
+export interface TaskInputAnswersTable {
+  job_id: string;
+  input_key: string;
+  action: 'accept' | 'decline' | 'cancel';
+  answered_at: Generated<Date>;
 }
 
 /** One change an operator made in the console (src/operator/audit.ts), with who made it. */

@@ -1,7 +1,10 @@
-import { createMcpHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type ListToolsResult, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, createMcpHandler, isLegacyRequest, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type ListToolsResult, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { INSTRUCTIONS, SERVER_INFO } from './identity.ts';
 import { findTool, TOOL_LIST, TOOLS } from './tools/index.ts';
 import type { ToolContext } from './tools/types.ts';
+import { TASKS_EXTENSION } from './task-of-job.ts';
+import { cancelTask, getTask, updateTask } from './tasks.ts';
 
 // Protocol revision 2026-07-28 (stateless: version, client identity and capabilities travel in
 // every request's _meta; server/discover instead of initialize; resultType on every result; cache
@@ -42,21 +45,62 @@ function contextOf(authInfo: AuthInfo | undefined): ToolContext {
   return context as ToolContext;
 }
 
+/** Whether this request's client declared the Tasks extension (per request: the revision is stateless). */
+function declaresTasks(ctx: unknown): boolean {
+  const envelope = (ctx as { mcpReq?: { envelope?: Record<string, unknown> } }).mcpReq?.envelope;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return typeof capabilities?.extensions?.[TASKS_EXTENSION] === 'object';
+}
+
+function requireTasks(ctx: unknown): void {
+  if (!declaresTasks(ctx)) {
+    throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, `Missing required client capability: declare the ${TASKS_EXTENSION} extension in this request's clientCapabilities`);
+  }
+}
+
+const taskParams = z.object({ taskId: z.string().min(1).max(100) });
+
+/** tasks/update's answers: the SDK lifts inputResponses off the params (MRTR wire material) into the context. */
+function inputResponsesOf(ctx: unknown): Record<string, unknown> {
+  const responses = (ctx as { mcpReq?: { inputResponses?: unknown } }).mcpReq?.inputResponses;
+  if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object of answers keyed like the task\'s inputRequests');
+  }
+  return responses as Record<string, unknown>;
+}
+
 function buildServer(context: ToolContext): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
     cacheHints: { 'tools/list': LIST_CACHE, 'server/discover': LIST_CACHE },
   });
   // The same JSON as the 2025 revisions list (v1's type for it is wider than v2's in one detail:
   // properties as `object`).
   server.setRequestHandler('tools/list', async () => TOOL_LIST as unknown as ListToolsResult);
-  server.setRequestHandler('tools/call', async (request) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = findTool(request.params.name);
     if (!tool) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. This server's tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
     }
-    return tool.run(context, request.params.arguments ?? {});
+    const args = request.params.arguments ?? {};
+    // A booking is a task for a client that can take one (the server decides; the extension lets it).
+    if (tool.startTask && declaresTasks(ctx)) return (await tool.startTask(context, args)) as CallToolResult;
+    return tool.run(context, args);
+  });
+  server.setRequestHandler('tasks/get', { params: taskParams }, async ({ taskId }, ctx) => {
+    requireTasks(ctx);
+    return { ...(await getTask(context, taskId)) };
+  });
+  server.setRequestHandler('tasks/update', { params: taskParams }, async ({ taskId }, ctx) => {
+    requireTasks(ctx);
+    await updateTask(context, taskId, inputResponsesOf(ctx));
+    return {};
+  });
+  server.setRequestHandler('tasks/cancel', { params: taskParams }, async ({ taskId }, ctx) => {
+    requireTasks(ctx);
+    await cancelTask(context, taskId);
+    return {};
   });
   return server;
 }

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { createJob } from '../../jobs/service.ts';
 import { additionalTravellerSchema, clientMetadataSchema, consentSchema, FLIGHT_PROFILE_FIELDS, MAX_ADDITIONAL_TRAVELLERS, paramsByScenario, parseExecutionJobRequest, profileSchema, type BookingRequest, type Issue } from '../../jobs/schemas.ts';
-import { SCENARIOS, type Scenario } from '../../jobs/types.ts';
-import { MCP_STATUSES, statusReport } from '../status.ts';
+import { SCENARIOS, type Job, type Scenario } from '../../jobs/types.ts';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { statusReport } from '../status.ts';
+import { createdTask } from '../task-of-job.ts';
+import { jobStatusOutput } from './status-output.ts';
 import { toolResult } from '../results.ts';
 import { jsonSchemaOf } from './schema.ts';
 import { runGuarded, invalidArguments } from './guard.ts';
-import type { ToolDefinition } from './types.ts';
+import type { ToolContext, ToolDefinition } from './types.ts';
 
 // The four booking tools. Their arguments are the scenario's REST request params, flattened, plus
 // the traveller's profile, optional consent and an optional idempotencyKey. They are validated by
@@ -46,15 +49,9 @@ function inputSchemaOf(scenario: Scenario) {
     .strict();
 }
 
-const bookingResult = z
-  .object({
-    jobId: z.uuid().describe('The booking job; pass it to get_job_status and get_job_audit'),
-    status: z.enum(MCP_STATUSES).describe('queued for a new job (a retried idempotencyKey returns the job\'s current status)'),
-    scenario: z.enum(SCENARIOS).describe('What is being booked'),
-    nextPollSeconds: z.number().int().nullable().describe('Seconds to wait before calling get_job_status; null means the job has finished'),
-    instruction: z.string().describe('What to do next'),
-  })
-  .strict();
+// A new job's answer is the first five fields; a booking run as an MCP task ends with the whole
+// status report (confirmationCode and all) as the call's result, so the rest are allowed too.
+const bookingResult = jobStatusOutput.partial({ summary: true, updatedAt: true });
 
 const QUEUED_INSTRUCTION =
   'The booking now runs in the background, typically for 1 to 5 minutes. Call get_job_status with this jobId every 15 to 30 seconds until the status is done, paused_payment, error, captcha or needs_login. The service never pays: if the status becomes paused_payment, ask the user to open the handoffUrl and complete the payment themselves.';
@@ -81,6 +78,15 @@ export function parseBookingArguments(scenario: Scenario, args: Record<string, u
   const parsed = parseExecutionJobRequest(body);
   if (parsed.ok) return parsed;
   return { ok: false, issues: parsed.issues.map((issue) => toolIssue(issue, args)) };
+}
+
+/** Validates the arguments and creates the job (stored before this returns): the job, or the tool error to answer. */
+async function startBooking(context: ToolContext, scenario: Scenario, args: Record<string, unknown>): Promise<{ job: Job } | { refused: CallToolResult }> {
+  const parsed = parseBookingArguments(scenario, args);
+  if (!parsed.ok) return { refused: invalidArguments(`book_${scenario}`, parsed.issues) };
+  const { caller } = context;
+  const { job } = await createJob(context.services.jobs, caller.owner, parsed.value, { allowedScenarios: caller.allowedScenarios, mode: caller.mode, dailyLimit: caller.dailyLimit });
+  return { job };
 }
 
 interface BookingToolText {
@@ -133,13 +139,18 @@ function bookingTool(scenario: Scenario): ToolDefinition {
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     run: (context, args) =>
       runGuarded(context, async () => {
-        const parsed = parseBookingArguments(scenario, args);
-        if (!parsed.ok) return invalidArguments(`book_${scenario}`, parsed.issues);
-        const { job } = await createJob(context.services.jobs, context.caller.owner, parsed.value, { allowedScenarios: context.caller.allowedScenarios, mode: context.caller.mode, dailyLimit: context.caller.dailyLimit });
+        const started = await startBooking(context, scenario, args);
+        if ('refused' in started) return started.refused;
+        const { job } = started;
         // A retried idempotencyKey may find its job further along: report where it is now.
         const report = statusReport(job, context.services.links.handoffUrl(job));
         const instruction = report.status === 'queued' ? QUEUED_INSTRUCTION : report.instruction;
         return toolResult({ jobId: job.jobId, status: report.status, scenario: job.scenario, nextPollSeconds: report.nextPollSeconds, instruction });
+      }),
+    startTask: (context, args) =>
+      runGuarded(context, async () => {
+        const started = await startBooking(context, scenario, args);
+        return 'refused' in started ? started.refused : createdTask(started.job, context.services.links.handoffUrl(started.job));
       }),
   };
 }

@@ -20,7 +20,7 @@ const DOMAIN_MESSAGES: Record<string, string> = {
  * Runs a tool body. A failure the core names becomes a tool error the model can read; anything
  * else is logged and reported without internals (no stack, SQL or secrets leave the service).
  */
-export async function runGuarded(context: ToolContext, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function runGuarded<T>(context: ToolContext, body: () => Promise<T | CallToolResult>): Promise<T | CallToolResult> {
   try {
     return await body();
   } catch (error) {

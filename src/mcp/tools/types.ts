@@ -28,4 +28,10 @@ export interface ToolDefinition {
   outputSchema: JsonSchema;
   annotations: ToolAnnotations;
   run(context: ToolContext, args: Record<string, unknown>): Promise<CallToolResult>;
+  /**
+   * The booking tools, for a client of revision 2026-07-28 that declares the Tasks extension: the
+   * job is created as with run, and the answer is the task (CreateTaskResult), or the same tool
+   * error run would give.
+   */
+  startTask?(context: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
