@@ -19,11 +19,11 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../src/browser/pool.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { FLOOR_PROVIDER, floorWalk, type FloorScenario } from './lib/executor-floor.ts';
-import { readdirSync, readFileSync } from 'node:fs';
 import { call } from '../test/helpers/http.ts';
 import { startTestService } from '../test/helpers/service.ts';
 import { requests } from '../test/executor/helpers.ts';
 import { load, percentile, ratio, seconds, settle, timedBooking, why } from './lib/booking.ts';
+import { mb, treeUsage } from './lib/process-tree.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SCENARIOS = ['restaurant', 'hotel', 'flight', 'activity'] as const;
@@ -31,43 +31,7 @@ const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 20);
 const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
 
 /** RSS and PSS (kB) of every process descending from this one (the browser tree). */
-function browserTree(): { rssKb: number; pssKb: number; processes: number } {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const mine = new Set<number>();
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, ppid] of parent) {
-      if (!mine.has(pid) && (ppid === process.pid || mine.has(ppid))) {
-        mine.add(pid);
-        grew = true;
-      }
-    }
-  }
-  let rssKb = 0;
-  let pssKb = 0;
-  for (const pid of mine) {
-    try {
-      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      rssKb += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-      pssKb += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return { rssKb, pssKb, processes: mine.size };
-}
-
-const mb = (kb: number) => (kb / 1024).toFixed(1);
+const browserTree = () => treeUsage(process.pid, { includeRoot: false });
 
 /** What the floor measured, for the ratios. */
 interface Floor {

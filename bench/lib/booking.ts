@@ -16,7 +16,7 @@ export const ratio = (value: number, reference: number) => `${(value / reference
 export const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 /** Polls (gently: the API shares the process and the embedded database with the worker) to the end. */
-export async function settle(service: TestService, key: string, jobId: string, everyMs: number): Promise<any> {
+export async function settle(service: Pick<TestService, 'url'>, key: string, jobId: string, everyMs: number): Promise<any> {
   for (;;) {
     const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
     if (!['pending', 'running'].includes(read.body.status)) return read.body;

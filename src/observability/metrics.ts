@@ -6,24 +6,26 @@ import type { Config } from '../config.ts';
 import { digestsEqual, sha256 } from '../security/secrets.ts';
 import type { Services } from '../services.ts';
 
-// Prometheus text at /metrics: request counts and latencies by route and status, jobs by status,
-// and the booking queue's depth. Job and queue figures are read at scrape time, not kept in memory,
-// so every instance reports the same truth from the shared database.
+// Prometheus text at /metrics, in two kinds of series. Per node: what this process saw or holds
+// (HTTP requests and latencies, Node's process_* and nodejs_* figures); sum them across nodes.
+// Cluster-wide, named concierge_cluster_*: jobs by status and the booking queue's depth, read from
+// the shared database at each scrape, so every node reports the same value and a sum over nodes
+// would count each job once per node; aggregate them with max (docs/deploy.md, Metrics).
 export async function observability(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests this node answered, by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by route',
+    help: 'HTTP request latency on this node, by route',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
   new Gauge({
-    name: 'concierge_jobs',
-    help: 'Booking jobs by status (every status, 0 included)',
+    name: 'concierge_cluster_jobs',
+    help: 'Booking jobs by status (every status, 0 included); cluster-wide, the same on every node: aggregate with max, not sum',
     labelNames: ['status'],
     registers: [registry],
     async collect() {
@@ -36,8 +38,8 @@ export async function observability(app: FastifyInstance, opts: { services: Serv
     },
   });
   new Gauge({
-    name: 'concierge_queue_depth',
-    help: 'Booking queue entries waiting (queued) and being worked (active)',
+    name: 'concierge_cluster_queue_depth',
+    help: 'Booking queue entries waiting (queued) and being worked (active); cluster-wide, the same on every node: aggregate with max, not sum',
     labelNames: ['state'],
     registers: [registry],
     async collect() {

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
@@ -9,6 +10,7 @@ import { transition } from '../../src/jobs/transition.ts';
 import { JOB_STATUSES } from '../../src/jobs/types.ts';
 import { loadConfig } from '../../src/config.ts';
 import { metricsAccess } from '../../src/observability/metrics.ts';
+import { dropSchemas } from '../../src/db/index.ts';
 
 // Probes, Prometheus metrics and logs, read from the running service: route labels are patterns
 // (never ids), and no credential ever reaches a log line.
@@ -62,10 +64,10 @@ for (const backend of BACKENDS) {
       assert.match(text, /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/v1\/execution-jobs\/:jobId",status="200"\} \d+$/m);
       // Every status is listed, zeros included, so a dashboard never mistakes a missing series for none.
       const expected: Record<string, number> = { ...Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])), pending: 2, running: 1 };
-      for (const status of JOB_STATUSES) assert.equal(value(new RegExp(`^concierge_jobs\\{status="${status}"\\} (\\d+)$`, 'm')), expected[status], status);
+      for (const status of JOB_STATUSES) assert.equal(value(new RegExp(`^concierge_cluster_jobs\\{status="${status}"\\} (\\d+)$`, 'm')), expected[status], status);
       // Counted at the scrape: the three entries just queued, none taken (this service has no workers).
-      assert.equal(value(/^concierge_queue_depth\{state="queued"\} (\d+)$/m), 3);
-      assert.equal(value(/^concierge_queue_depth\{state="active"\} (\d+)$/m), 0);
+      assert.equal(value(/^concierge_cluster_queue_depth\{state="queued"\} (\d+)$/m), 3);
+      assert.equal(value(/^concierge_cluster_queue_depth\{state="active"\} (\d+)$/m), 0);
       for (const id of jobIds) assert.ok(!text.includes(id), 'job ids never become label values');
     });
 
@@ -153,6 +155,57 @@ for (const backend of BACKENDS) {
   });
 }
 
+/** One sample's value from Prometheus text, or undefined when the series is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+// Prometheus scrapes every node. A series read from the shared database must read the same on each
+// (so max() over nodes is the truth, and a sum would count every job once per node); a series a node
+// counts itself must count only what that node saw.
+const postgres = BACKENDS.find((b) => b.name === 'postgres');
+describe('/metrics on two nodes of one PostgreSQL schema', { skip: postgres ? false : 'needs TEST_DATABASE_URL' }, () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  let nodes: TestService[] = [];
+  before(async () => {
+    // One after the other: the first creates the schema and runs the migrations.
+    nodes.push(await startTestService(postgres!.url, { DATABASE_SCHEMA: schema }));
+    nodes.push(await startTestService(postgres!.url, { DATABASE_SCHEMA: schema }));
+  });
+  after(async () => {
+    await Promise.all(nodes.map((n) => n.close()));
+    nodes = [];
+    await dropSchemas(postgres!.url, schema);
+  });
+
+  test('concierge_cluster_* series read the same on both nodes; http_requests_total counts each node\'s own requests', async () => {
+    const [a, b] = nodes as [TestService, TestService];
+    const key = await a.mintKey();
+    // Two jobs created through node A, one through node B; the job reads all go to node A.
+    const ids: string[] = [];
+    for (const node of [a, a, b]) {
+      const created = await call(node.url, 'POST', '/api/v1/execution-jobs', { key, body: restaurantRequest({ restaurant_name: `Two nodes ${ids.length}` }) });
+      assert.equal(created.status, 202, created.text);
+      ids.push(created.body.jobId);
+    }
+    for (const id of ids) assert.equal((await call(a.url, 'GET', `/api/v1/execution-jobs/${id}`, { key })).status, 200);
+    const [onA, onB] = [(await call(a.url, 'GET', '/metrics')).text, (await call(b.url, 'GET', '/metrics')).text];
+
+    for (const series of ['concierge_cluster_jobs{status="pending"}', 'concierge_cluster_queue_depth{state="queued"}']) {
+      assert.equal(sample(onA, series), 3, `${series} on node A: every job of the cluster`);
+      assert.equal(sample(onB, series), 3, `${series} on node B: the same value, not its own share`);
+    }
+    const created = 'http_requests_total{method="POST",route="/api/v1/execution-jobs",status="202"}';
+    const read = 'http_requests_total{method="GET",route="/api/v1/execution-jobs/:jobId",status="200"}';
+    assert.equal(sample(onA, created), 2);
+    assert.equal(sample(onB, created), 1, 'node B counts only the creation it answered');
+    assert.equal(sample(onA, read), 3);
+    assert.equal(sample(onB, read), undefined, 'node B answered no read');
+    assert.match(onA, /^# HELP concierge_cluster_jobs .*aggregate with max, not sum$/m, 'the help text says how to aggregate');
+  });
+});
+
 describe('who may scrape /metrics', () => {
   const TOKEN = 'm'.repeat(40);
 
@@ -175,7 +228,7 @@ describe('who may scrape /metrics', () => {
       assert.equal((await call(service.url, 'GET', '/metrics', { headers: { authorization: `Basic ${TOKEN}` } })).status, 401);
       const scraped = await call(service.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
       assert.equal(scraped.status, 200);
-      assert.match(scraped.text, /^concierge_jobs\{status="pending"\} \d+$/m);
+      assert.match(scraped.text, /^concierge_cluster_jobs\{status="pending"\} \d+$/m);
     } finally {
       await service.close();
     }
