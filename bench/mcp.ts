@@ -5,16 +5,21 @@
 //             read, the process's one McpServer behind src/mcp/transport.ts, JSON reply);
 //   2. REST — GET /api/v1/execution-jobs/{id} of the same jobs on the same service;
 //   3. SDK  — the MCP SDK's own minimal stateless server (node:http, McpServer.registerTool, one
-//             trivial tool, no auth, no database), answering tools/call in JSON.
+//             trivial tool, no auth, no database), answering tools/call in JSON;
+//   4. MCP 2026-07-28 — the same tools/call get_job_status under the current revision (the _meta
+//             envelope, no session: the SDK v2 handler behind src/mcp/modern.ts);
+//   5. tasks/get — the same jobs read as MCP tasks (Tasks extension declared), 2026-07-28.
 // The three are measured in turn, round after round, so that each ratio compares neighbours in
 // time (a shared machine's load drifts); each figure is the median over the rounds.
-// It prints requests per second for each and the ratios. Target: MCP at least 0.5 of REST.
+// It prints requests per second for each, the ratios and the load average. Targets: MCP at least
+// 0.5 of REST; the current revision at least as fast as 2025-06-18; tasks/get at least 0.8 of REST.
 //
 // Run: node --disable-warning=ExperimentalWarning bench/mcp.ts
 // Env: BENCH_DATABASE_URL (default pglite:memory:; postgres://… uses a schema of its own, dropped
 //      at the end), BENCH_CONNECTIONS (10), BENCH_SECONDS per measurement (5), BENCH_ROUNDS (3).
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -47,7 +52,7 @@ interface Target {
   headers: Record<string, string>;
   body?: string;
   /** Varies the n-th request (a different job each time); the fixed url/body otherwise. */
-  requestAt?: (n: number) => { path?: string; body?: string };
+  requestAt?: (n: number) => { path?: string; body?: string; headers?: Record<string, string> };
   /** A reply that is 200 but says the call failed would make the figure meaningless. */
   check(body: string): boolean;
 }
@@ -108,6 +113,18 @@ async function main(): Promise<void> {
     }
     const statusCall = (jobId: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_job_status', arguments: { jobId } } });
     const restPath = (jobId: string) => `/api/v1/execution-jobs/${jobId}`;
+    const MODERN = '2026-07-28';
+    const envelope = (capabilities: Record<string, unknown>) => ({
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
+    });
+    const modernStatusCall = (jobId: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_job_status', arguments: { jobId }, _meta: envelope({}) } });
+    const taskGet = (jobId: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: jobId, _meta: envelope({ extensions: { 'io.modelcontextprotocol/tasks': {} } }) } });
+    const modernHeaders = (method: string, name: string) => ({
+      'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}`,
+      'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name,
+    });
 
     const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
     const targets: Target[] = [
@@ -136,6 +153,24 @@ async function main(): Promise<void> {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }),
         check: (body) => JSON.parse(body).result?.content?.[0]?.text === 'hi',
       },
+      {
+        name: 'MCP 2026-07-28 tools/call status',
+        url: `${base}/api/mcp`,
+        method: 'POST',
+        headers: modernHeaders('tools/call', 'get_job_status'),
+        body: modernStatusCall(jobIds[0]!),
+        requestAt: (n) => ({ body: modernStatusCall(jobIds[n % JOBS]!) }),
+        check: (body) => JSON.parse(body).result?.structuredContent?.status === 'queued',
+      },
+      {
+        name: 'MCP 2026-07-28 tasks/get',
+        url: `${base}/api/mcp`,
+        method: 'POST',
+        headers: modernHeaders('tasks/get', jobIds[0]!),
+        body: taskGet(jobIds[0]!),
+        requestAt: (n) => ({ body: taskGet(jobIds[n % JOBS]!), headers: modernHeaders('tasks/get', jobIds[n % JOBS]!) }),
+        check: (body) => JSON.parse(body).result?.status === 'working',
+      },
     ];
 
     for (const target of targets) {
@@ -163,6 +198,9 @@ async function main(): Promise<void> {
     const ratio = (a: number, b: number) => median(runs[a]!.map((m, round) => m.rps / runs[b]![round]!.rps));
     console.log(`  MCP / REST         ${ratio(0, 1).toFixed(2)}   (median of per-round ratios; target >= 0.50)`);
     console.log(`  MCP / SDK minimal  ${ratio(0, 2).toFixed(2)}`);
+    console.log(`  2026-07-28 / 2025-06-18 tools/call  ${ratio(3, 0).toFixed(2)}   (target >= 1.00)`);
+    console.log(`  tasks/get / REST GET                ${ratio(4, 1).toFixed(2)}   (target >= 0.80)`);
+    console.log(`  load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     sdk.server.close();
     await running.close();
