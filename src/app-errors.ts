@@ -2,6 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundReply } from './not-found.ts';
 import { sendErrorPage } from './web/render.ts';
 import { UnstorableTextError } from './security/text.ts';
+import type { Database } from './db/index.ts';
+import { databaseAnswers, DATABASE_RETRY_AFTER_SECONDS } from './db/reachable.ts';
 
 /**
  * The app-wide error handler: every route outside the REST API, OAuth and MCP (which render their
@@ -14,13 +16,22 @@ import { UnstorableTextError } from './security/text.ts';
  * parses the body of an unmatched request too, and its 415 for an unknown media type used to
  * replace the 404.
  */
-export function appErrorReply(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (request.is404) return notFoundReply(request, reply);
-  const { status, code, message } = describe(error as Partial<FastifyError>);
-  if (status >= 500) request.log.error({ err: error }, `request failed: ${code}`);
-  if (wantsHtml(request)) return sendErrorPage(reply, status, status >= 500 ? 'Something went wrong' : 'This request could not be read', message);
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: code, message });
+export function appErrorHandler(database: Database) {
+  return async (error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (request.is404) return notFoundReply(request, reply);
+    const described = describe(error as Partial<FastifyError>);
+    // A server error while the database does not answer is the database gone: these pages and their
+    // JSON fail closed as REST, MCP and OAuth do, 503 with Retry-After, not a 500 that invites no retry.
+    const { status, code, message } = described.status >= 500 && !(await databaseAnswers(database)) ? UNAVAILABLE : described;
+    if (status >= 500) request.log.error({ err: error }, `request failed: ${code}`);
+    if (status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    if (wantsHtml(request)) return sendErrorPage(reply, status, status === 503 ? 'Briefly unavailable' : status >= 500 ? 'Something went wrong' : 'This request could not be read', message);
+    return reply.code(status).type('application/json; charset=utf-8').send({ error: code, message });
+  };
 }
+
+/** The database is unreachable: the same code REST and MCP answer, in this envelope. */
+const UNAVAILABLE = { status: 503, code: 'auth_backend_unavailable', message: 'the service cannot reach its database just now; try again in a few seconds' } as const;
 
 function describe(error: Partial<FastifyError>): { status: number; code: string; message: string } {
   if (error instanceof UnstorableTextError) return { status: 400, code: 'invalid_request', message: error.message };

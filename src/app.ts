@@ -7,7 +7,7 @@ import type { Services } from './services.ts';
 import { apiV1 } from './api/v1/index.ts';
 import { clientErrorReply, frameworkErrorReply } from './api/v1/errors.ts';
 import { notFoundReply } from './not-found.ts';
-import { appErrorReply } from './app-errors.ts';
+import { appErrorHandler } from './app-errors.ts';
 import { mcpEndpoint } from './mcp/index.ts';
 import { observability } from './observability/metrics.ts';
 import { identityPlugin } from './identity/index.ts';
@@ -50,7 +50,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler(notFoundReply);
   // Before the surfaces register: those without a handler of their own inherit it.
-  app.setErrorHandler(appErrorReply);
+  app.setErrorHandler(appErrorHandler(services.database));
   await app.register(fp(observability), { services });
   await app.register(apiV1, { prefix: '/api/v1', services });
   await app.register(mcpEndpoint, { prefix: '/api/mcp', services });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthError } from '../auth/bearer.ts';
 import { resourceMetadataUrl } from '../oauth/metadata.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/reachable.ts';
 
 // Failures of the HTTP request on /api/mcp, before any JSON-RPC message is handled. They answer
 // in the OAuth/MCP envelope {error, message}; protocol problems inside a message are JSON-RPC
@@ -29,6 +30,11 @@ export function fromAuthError(error: AuthError, baseUrl: string): McpHttpError {
     });
   }
   return new McpHttpError(401, 'invalid_token', error.message, { 'www-authenticate': `Bearer error="invalid_token", ${metadata}` });
+}
+
+/** A request whose work failed while the database did not answer: failed closed, as authentication would have been. */
+export function databaseUnavailable(): McpHttpError {
+  return new McpHttpError(503, 'auth_backend_unavailable', 'the database is unavailable; retry with exponential backoff', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
 }
 
 /** A JSON-RPC error response to a message that could not be handled: its id when it has a valid one, else null. */

@@ -7,7 +7,7 @@ import { RateLimited, rateLimitHeaders } from '../limits/refusal.ts';
 import type { Services } from '../services.ts';
 import { authorizeMessage } from './authorize.ts';
 import { callerOf, type Caller } from './caller.ts';
-import { fromAuthError, jsonRpcError, JSON_RPC, McpHttpError, sendMcpError } from './http-errors.ts';
+import { databaseUnavailable, fromAuthError, jsonRpcError, JSON_RPC, McpHttpError, sendMcpError } from './http-errors.ts';
 import { isJsonContentType, isSupportedProtocolVersion, responseModeFor, SUPPORTED_PROTOCOL_VERSIONS, type ResponseMode } from './negotiate.ts';
 import { parseHost } from '../security/host.ts';
 import { allowedHostnames, allowedOrigins, corsHeaders, PREFLIGHT_HEADERS } from './origin.ts';
@@ -157,6 +157,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
         return reply.hijack(); // the client left: no one to answer
       }
       if (gone.signal.aborted) return reply.hijack();
+      if (context.databaseGone) throw databaseUnavailable();
       reply.code(response.status);
       response.headers.forEach((value, name) => {
         if (name !== 'content-length') reply.header(name, value);
@@ -203,6 +204,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
       if (!gone.signal.aborted) throw error;
       return reply.hijack(); // the client left: no one to answer
     }
+    if (context.databaseGone) throw databaseUnavailable();
     if (response === null) return reply.code(202).send();
     // Sent as bytes, so the media types stay exactly as the SDK's transport writes them.
     const json = JSON.stringify(response);

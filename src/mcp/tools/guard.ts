@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Issue } from '../../jobs/schemas.ts';
 import { DomainError } from '../../jobs/types.ts';
 import { RateLimited } from '../../limits/refusal.ts';
+import { databaseAnswers } from '../../db/reachable.ts';
 import { toolError } from '../results.ts';
 import type { ToolContext } from './types.ts';
 
@@ -33,6 +34,9 @@ export async function runGuarded<T>(context: ToolContext, body: () => Promise<T 
       return toolError('rate_limited', `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Do not retry before then; tell the user when booking will be possible again.`, undefined, { retryAfterSeconds: error.retryAfter });
     }
     context.log.error({ err: error }, 'tool call failed');
+    // Credentials and data live in one database: a failure its absence explains fails closed at the
+    // HTTP layer (503 with Retry-After), which a client retries, rather than as a tool result.
+    if (!(await databaseAnswers(context.services.database))) context.databaseGone = true;
     return toolError('internal_error', 'Something went wrong on the service\'s side; try again in a few seconds.');
   }
 }

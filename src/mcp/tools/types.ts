@@ -9,6 +9,11 @@ export interface ToolContext {
   services: Services;
   caller: Caller;
   log: FastifyBaseLogger;
+  /**
+   * Set by a tool that failed while the database did not answer: the HTTP request is then answered
+   * 503 auth_backend_unavailable, as REST answers a failure the database's absence explains.
+   */
+  databaseGone?: boolean;
 }
 
 export type Scope = 'book' | 'read';
