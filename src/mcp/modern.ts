@@ -1,5 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, createMcpHandler, isLegacyRequest, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type ListToolsResult, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { databaseAnswers } from '../db/reachable.ts';
 import { INSTRUCTIONS, SERVER_INFO } from './identity.ts';
 import { findTool, TOOL_LIST, TOOLS } from './tools/index.ts';
 import type { ToolContext } from './tools/types.ts';
@@ -58,6 +59,22 @@ function requireTasks(ctx: unknown): void {
   }
 }
 
+/**
+ * A tasks/* handler's failure that is not the protocol's own (a refused task, a bad answer) is
+ * logged and answered without internals; one the database's absence explains fails the HTTP
+ * request closed (503 with Retry-After), as a tool call does.
+ */
+async function guardedTask<T>(context: ToolContext, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    context.log.error({ err: error }, 'task request failed');
+    if (!(await databaseAnswers(context.services.database))) context.databaseGone = true;
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'Something went wrong on the service\'s side; try again in a few seconds.');
+  }
+}
+
 const taskParams = z.object({ taskId: z.string().min(1).max(100) });
 
 /** tasks/update's answers: the SDK lifts inputResponses off the params (MRTR wire material) into the context. */
@@ -90,16 +107,16 @@ function buildServer(context: ToolContext): Server {
   });
   server.setRequestHandler('tasks/get', { params: taskParams }, async ({ taskId }, ctx) => {
     requireTasks(ctx);
-    return { ...(await getTask(context, taskId)) };
+    return { ...(await guardedTask(context, () => getTask(context, taskId))) };
   });
   server.setRequestHandler('tasks/update', { params: taskParams }, async ({ taskId }, ctx) => {
     requireTasks(ctx);
-    await updateTask(context, taskId, inputResponsesOf(ctx));
+    await guardedTask(context, () => updateTask(context, taskId, inputResponsesOf(ctx)));
     return {};
   });
   server.setRequestHandler('tasks/cancel', { params: taskParams }, async ({ taskId }, ctx) => {
     requireTasks(ctx);
-    await cancelTask(context, taskId);
+    await guardedTask(context, () => cancelTask(context, taskId));
     return {};
   });
   return server;

@@ -273,4 +273,16 @@ describe('MCP tasks: states, answers and errors', () => {
     assert.equal(task.status, 'completed');
     assert.equal(textOf(task.result).error, 'captcha');
   });
+  test('with the database gone, tasks/get fails closed: 503 with Retry-After, nothing of the database in the body (last: it closes the database)', async () => {
+    const taskId = await newTask();
+    assert.equal((await get(taskId)).result.status, 'working', 'the key is checked (and cached) just before');
+    await service.services.database.close();
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      const reply = await taskRpc(service, key, method, { taskId });
+      assert.equal(reply.status, 503, `${method}: ${JSON.stringify(reply.body)}`);
+      assert.ok(reply.headers.get('retry-after'), 'Retry-After');
+      assert.equal(reply.body.error, 'auth_backend_unavailable');
+      assert.doesNotMatch(JSON.stringify(reply.body), /relation|pglite|closed|select|stack/i);
+    }
+  });
 });
