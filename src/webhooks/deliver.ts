@@ -160,7 +160,10 @@ export async function startWebhooks(options: { db: Kysely<DB>; queue: Queue; log
     }
   };
 
-  workerId = await queue.boss.work<DeliveryMessage>(WEBHOOK_QUEUE, { batchSize: 20, pollingIntervalSeconds: 1 }, async (jobs) => {
+  // 20 attempts at a time; while the batches come back full (a burst of status changes) the worker
+  // fetches the next at once instead of after the 1 s poll: 100 deliveries are 5 batches back to
+  // back, not 5 seconds apart.
+  workerId = await queue.boss.work<DeliveryMessage>(WEBHOOK_QUEUE, { batchSize: 20, pollingIntervalSeconds: 1, burstWhenBatchFull: true }, async (jobs) => {
     await Promise.all(jobs.map((job) => attempt(job.data.deliveryId)));
   });
   const timer = setInterval(() => {
