@@ -54,15 +54,18 @@ function claimsModernRevision(body: unknown, header: string | string[] | undefin
   return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
-/** The request as the SDK's web-standard handler reads it: its headers, and the body already parsed. */
-function webRequestOf(request: FastifyRequest, body: unknown, signal: AbortSignal): Request {
+/**
+ * The request as the SDK's web-standard handler reads it: its headers only. The body goes to the SDK
+ * already parsed (parsedBody), so it is not serialized again into a stream the SDK would not read.
+ */
+function webRequestOf(request: FastifyRequest, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
   headers.delete('content-length');
-  return new Request(`http://${request.hostname || 'localhost'}/api/mcp`, { method: 'POST', headers, body: JSON.stringify(body), signal });
+  return new Request(`http://${request.hostname || 'localhost'}/api/mcp`, { method: 'POST', headers, signal });
 }
 
 export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -144,7 +147,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     // to serve; initialize and claim-less requests are the 2025 revisions, served below as before.
     // Only a request that claims it goes to the SDK's classification, so that what the 2025
     // revisions answer (malformed messages included) stays exactly as it was.
-    const webRequest = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? webRequestOf(request, body, gone.signal) : null;
+    const webRequest = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? webRequestOf(request, gone.signal) : null;
     if (webRequest && !(await modern.isLegacy(webRequest, body))) {
       const denied = isObject(body) ? authorizeMessage(state.caller, body as JSONRPCMessage) : null;
       if (denied) throw denied;
