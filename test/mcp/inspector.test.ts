@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { call } from '../helpers/http.ts';
 import { BACKENDS, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
+import { until } from '../helpers/wait.ts';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -67,21 +69,42 @@ describe(`the MCP Inspector 2.x (CLI mode, both protocol eras) against the runni
     });
 
     test(`${era}: books a restaurant with --tool-arg values, then polls the job`, async () => {
-      const booked = await inspector(url, key, era, [
+      const bookingArgs = [
         '--method', 'tools/call', '--tool-name', 'book_restaurant',
         '--tool-arg', 'restaurant_name=Noma', 'city=Copenhagen', `date=${daysFromNow(9)}`, 'time=20:00', 'covers=3',
         `profile=${JSON.stringify(PROFILE)}`,
-      ]);
-      assert.equal(booked.code, 0, booked.stderr);
-      const result = JSON.parse(booked.stdout);
-      assert.equal(result.isError, undefined, booked.stdout);
-      assert.equal(result.structuredContent.status, 'queued');
+      ];
+      let jobId: string;
+      if (era === 'legacy') {
+        const booked = await inspector(url, key, era, bookingArgs);
+        assert.equal(booked.code, 0, booked.stderr);
+        const result = JSON.parse(booked.stdout);
+        assert.equal(result.isError, undefined, booked.stdout);
+        assert.equal(result.structuredContent.status, 'queued');
+        jobId = result.structuredContent.jobId;
+      } else {
+        // The Inspector declares the Tasks extension: the booking is a task, which it polls with
+        // tasks/get until it ends. No worker runs here, so the job waits; the API client cancels it
+        // through REST, and the Inspector sees the task end.
+        const before = new Set((await service.services.db.selectFrom('jobs').select('id').execute()).map((r) => r.id));
+        const booked = inspector(url, key, era, bookingArgs);
+        let created: string | undefined;
+        await until('the Inspector created the job', async () => {
+          created = (await service.services.db.selectFrom('jobs').select('id').execute()).map((r) => r.id).find((id) => !before.has(id));
+          return created !== undefined;
+        }, 30_000, 100);
+        jobId = created!;
+        const cancelled = await call(service.url, 'POST', `/api/v1/execution-jobs/${jobId}/cancel`, { key });
+        assert.equal(cancelled.status, 200, cancelled.text);
+        const ended = await booked;
+        assert.match(ended.stderr, /Tool call \\?"book_restaurant\\?" was cancelled/, `the Inspector reports the task cancelled: ${ended.stdout}${ended.stderr}`);
+      }
 
-      const polled = await inspector(url, key, era, ['--method', 'tools/call', '--tool-name', 'get_job_status', '--tool-arg', `jobId=${result.structuredContent.jobId}`]);
+      const polled = await inspector(url, key, era, ['--method', 'tools/call', '--tool-name', 'get_job_status', '--tool-arg', `jobId=${jobId}`]);
       assert.equal(polled.code, 0, polled.stderr);
-      assert.equal(JSON.parse(polled.stdout).structuredContent.status, 'queued');
+      assert.equal(JSON.parse(polled.stdout).structuredContent.status, era === 'legacy' ? 'queued' : 'error');
 
-      const audit = await inspector(url, key, era, ['--method', 'tools/call', '--tool-name', 'get_job_audit', '--tool-arg', `jobId=${result.structuredContent.jobId}`, 'limit=10']);
+      const audit = await inspector(url, key, era, ['--method', 'tools/call', '--tool-name', 'get_job_audit', '--tool-arg', `jobId=${jobId}`, 'limit=10']);
       assert.equal(audit.code, 0, audit.stderr);
       assert.equal(JSON.parse(audit.stdout).structuredContent.events[0].type, 'job_created');
     });
