@@ -1,10 +1,10 @@
 import { CLIENT_CAPABILITIES_META_KEY, createMcpHandler, isLegacyRequest, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type ListToolsResult, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { databaseAnswers } from '../db/reachable.ts';
 import { INSTRUCTIONS, SERVER_INFO } from './identity.ts';
 import { findTool, TOOL_LIST, TOOLS } from './tools/index.ts';
 import type { ToolContext } from './tools/types.ts';
 import { TASKS_EXTENSION } from './task-of-job.ts';
+import { failedUnexpectedly } from './tools/guard.ts';
 import { cancelTask, getTask, updateTask } from './tasks.ts';
 
 // Protocol revision 2026-07-28 (stateless: version, client identity and capabilities travel in
@@ -69,8 +69,7 @@ async function guardedTask<T>(context: ToolContext, body: () => Promise<T>): Pro
     return await body();
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
-    context.log.error({ err: error }, 'task request failed');
-    if (!(await databaseAnswers(context.services.database))) context.databaseGone = true;
+    await failedUnexpectedly(context, error, 'task request failed');
     throw new ProtocolError(ProtocolErrorCode.InternalError, 'Something went wrong on the service\'s side; try again in a few seconds.');
   }
 }

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { cancelJob } from '../executor/cancel.ts';
-import { getJobWithLog } from '../jobs/service.ts';
+import { getJob, getJobWithLog } from '../jobs/service.ts';
 import { DomainError, type Job } from '../jobs/types.ts';
 import { liveTabsOf } from '../web/live-tabs.ts';
 import { paymentInputKey, taskOfJob, type DetailedTask, type InputAnswer } from './task-of-job.ts';
@@ -57,7 +57,9 @@ export async function cancelTask(context: ToolContext, taskId: string): Promise<
  * a new key.
  */
 export async function updateTask(context: ToolContext, taskId: string, inputResponses: Record<string, unknown>): Promise<void> {
-  const { job } = await loadJob(context, taskId);
+  // The job's state only: its audit log is tasks/get's, not needed to take an answer.
+  const job = await getJob(context.services.jobs, context.caller.reader, taskId);
+  if (!job) throw taskNotFound();
   if (job.status !== 'paused_payment') return;
   const answers = await answersOf(context, job.jobId);
   if (answers.some((a) => a.action === 'accept')) return;

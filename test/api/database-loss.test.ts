@@ -10,7 +10,7 @@ import { discover, postForm, registerClient, type RegisteredClient } from '../he
 import { startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
-import { until } from '../helpers/wait.ts';
+import { answered, until } from '../helpers/wait.ts';
 import { createJob, requests, TERMINAL, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from '../handoff/browsers.ts';
 import { SILENT_SERVER_TIMEOUT_MS } from '../../src/db/query-timeout.ts';
@@ -39,19 +39,6 @@ const LEAKS = /\b(select|insert|update|delete)\b[^"]*\b(from|into|set)\b|sqlstat
 
 function assertNoLeak(label: string, text: string): void {
   assert.doesNotMatch(text, LEAKS, `${label} says nothing of the database behind it: ${text.slice(0, 300)}`);
-}
-
-/** The reply, failing the test (rather than hanging it) when it takes longer than `withinMs`. */
-async function answered<T>(label: string, request: Promise<T>, withinMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${label}: no answer within ${withinMs} ms`)), withinMs);
-  });
-  try {
-    return await Promise.race([request, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A WebSocket handshake: the HTTP status of its refusal, or 101 when it opened (then closed again). */

@@ -7,7 +7,7 @@ import { postForm } from '../helpers/oauth.ts';
 import { assertRefusedOnceRevokedElsewhere } from '../helpers/revocation.ts';
 import { startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { captureLogs, type LogCapture } from '../helpers/log-capture.ts';
-import { until } from '../helpers/wait.ts';
+import { answered as answeredWithin, until } from '../helpers/wait.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { SILENT_SERVER_TIMEOUT_MS } from '../../src/db/query-timeout.ts';
 import { listApiKeys, revokeApiKey } from '../../src/auth/api-keys.ts';
@@ -187,17 +187,7 @@ if (pgBackend) {
     });
 
     /** The reply, failing the test (rather than hanging it) when it takes longer than ANSWER_WITHIN_MS. */
-    async function answered(label: string, request: Promise<Reply>): Promise<Reply> {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${label}: no answer within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
-      });
-      try {
-        return await Promise.race([request, late]);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
+    const answered = (label: string, request: Promise<Reply>) => answeredWithin(label, request, ANSWER_WITHIN_MS);
 
     test('every request answers 503 with Retry-After within a bounded time; nothing hangs', { timeout: 90_000 }, async () => {
       // Warm up: the key is now verified, and cached.

@@ -19,3 +19,16 @@ export async function withinOneMinuteWindow(needMs: number): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
+
+/** `request`'s result, failing (rather than hanging the test) when it takes longer than `withinMs`. */
+export async function answered<T>(label: string, request: Promise<T>, withinMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label}: no answer within ${withinMs} ms`)), withinMs);
+  });
+  try {
+    return await Promise.race([request, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -18,6 +18,16 @@ const DOMAIN_MESSAGES: Record<string, string> = {
 };
 
 /**
+ * Logs a failure the core does not name. Credentials and data live in one database: a failure its
+ * absence explains fails closed at the HTTP layer (503 with Retry-After), which a client retries,
+ * rather than as a tool result or a JSON-RPC error.
+ */
+export async function failedUnexpectedly(context: ToolContext, error: unknown, what: string): Promise<void> {
+  context.log.error({ err: error }, what);
+  if (!(await databaseAnswers(context.services.database))) context.databaseGone = true;
+}
+
+/**
  * Runs a tool body. A failure the core names becomes a tool error the model can read; anything
  * else is logged and reported without internals (no stack, SQL or secrets leave the service).
  */
@@ -33,10 +43,7 @@ export async function runGuarded<T>(context: ToolContext, body: () => Promise<T 
     if (error instanceof RateLimited) {
       return toolError('rate_limited', `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Do not retry before then; tell the user when booking will be possible again.`, undefined, { retryAfterSeconds: error.retryAfter });
     }
-    context.log.error({ err: error }, 'tool call failed');
-    // Credentials and data live in one database: a failure its absence explains fails closed at the
-    // HTTP layer (503 with Retry-After), which a client retries, rather than as a tool result.
-    if (!(await databaseAnswers(context.services.database))) context.databaseGone = true;
+    await failedUnexpectedly(context, error, 'tool call failed');
     return toolError('internal_error', 'Something went wrong on the service\'s side; try again in a few seconds.');
   }
 }
