@@ -65,6 +65,11 @@ const VIEWPORT = { minWidth: 320, maxWidth: 1280, minHeight: 400, maxHeight: 100
 // An unacknowledged frame holds the next one back; a viewer this slow is skipped rather than waited on.
 const ACK_TIMEOUT_MS = 500;
 const CAST_RETRY_MS = 250;
+// Input waiting for the tab (each event is one CDP round trip, slower on a busy machine). Past the
+// first bound, pointer moves and wheel turns are dropped (the next one supersedes them); past the
+// second, everything is: a burst must not leave a backlog that the person's next keys queue behind.
+const MAX_QUEUED_MOTION = 16;
+const MAX_QUEUED_INPUT = 64;
 
 interface Attachment {
   viewer: Viewer;
@@ -91,6 +96,7 @@ export class LiveView {
   #casting: { maxWidth: number; maxHeight: number } | null = null;
   #lastFrame: LiveFrame | null = null;
   #inputQueue: Promise<unknown> = Promise.resolve();
+  #inputQueued = 0;
   #ended = false;
   #watchable = true;
 
@@ -119,7 +125,7 @@ export class LiveView {
     return {
       resize: (next) => this.#resize(attachment, next, true),
       close: () => this.#detach(attachment),
-      input: (event) => this.#input(event),
+      input: (event) => this.#input(attachment, event),
     };
   }
 
@@ -238,16 +244,25 @@ export class LiveView {
     await this.#page.locator(':focus').first().scrollIntoViewIfNeeded({ timeout: 1000 }).catch(() => {});
   }
 
-  /** Input is relayed in arrival order: a key must not overtake the click that focused its field. */
-  #input(event: LiveInput): Promise<boolean> {
+  /**
+   * Input is relayed in arrival order: a key must not overtake the click that focused its field.
+   * Only while its viewer is still attached: the input of a screen that left or was taken over is
+   * not replayed onto the tab of the one in control now.
+   */
+  #input(attachment: Attachment, event: LiveInput): Promise<boolean> {
+    const motion = (event.kind === 'mouse' && event.action === 'move') || event.kind === 'wheel';
+    if (this.#inputQueued >= (motion ? MAX_QUEUED_MOTION : MAX_QUEUED_INPUT)) return Promise.resolve(false);
+    this.#inputQueued += 1;
     const run = this.#inputQueue.then(async () => {
-      if (this.#ended) return false;
       try {
+        if (this.#ended || !this.#attachments.has(attachment)) return false;
         const session = await this.#cdp();
         for (const [method, params] of cdpInput(event)) await session.send(method as 'Input.dispatchKeyEvent', params as never);
         return true;
       } catch {
         return false;
+      } finally {
+        this.#inputQueued -= 1;
       }
     });
     this.#inputQueue = run;
