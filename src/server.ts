@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { openDatabase } from './db/index.ts';
+import type { Database } from './db/index.ts';
+import { openServiceDatabase } from './db/open-service.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startQueue } from './jobs/queue.ts';
 import { buildApp } from './app.ts';
@@ -39,7 +40,13 @@ export interface StartOptions {
   sandbox?: boolean;
   /** Start an in-memory PGlite from this dump (tests and benchmarks start many services). */
   loadDataDir?: Blob;
+  /**
+   * The database, already being opened by the caller (`concierge serve` opens it while this module
+   * and its imports load: PGlite's WebAssembly compiles on other threads meanwhile).
+   */
+  database?: Promise<Database>;
 }
+
 
 /** The process's CPU time so far, user and system, in ms. */
 function cpuMs(): number {
@@ -57,11 +64,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
     startup[name] = Math.round(now - phaseStart);
     phaseStart = now;
   };
-  const database = await openDatabase(config, {
-    shareSocket: true,
-    loadDataDir: options.loadDataDir,
-    onConnectionError: (error) => log.warn({ err: error }, 'database connection failed'),
-  });
+  const database = await (options.database ?? openServiceDatabase(config, log, options.loadDataDir));
   phase('database');
   const closers: Array<() => Promise<void>> = [() => database.close()];
   try {

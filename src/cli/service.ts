@@ -1,6 +1,7 @@
 import { flushCompileCache } from 'node:module';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/index.ts';
+import { openServiceDatabase } from '../db/open-service.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../observability/logger.ts';
 import type { Command } from './command.ts';
@@ -46,8 +47,11 @@ export const serve: Command = {
   async run() {
     const config = loadConfig();
     const log = createLogger(config.LOG_LEVEL);
+    // The database opens while the server's modules load (PGlite's WebAssembly compiles on other threads).
+    const database = openServiceDatabase(config, log);
+    database.catch(() => {}); // awaited by startService; if the import fails first, the process exits anyway
     const { startService } = await import('../server.ts');
-    const service = await startService(config, log);
+    const service = await startService(config, log, { database });
     // Written now, not only at exit: a process that is killed never writes it (src/main.ts).
     flushCompileCache();
     await runUntilSignal(service);
@@ -61,8 +65,10 @@ export const worker: Command = {
   async run() {
     const config = loadConfig();
     const log = createLogger(config.LOG_LEVEL);
+    const database = openServiceDatabase(config, log);
+    database.catch(() => {}); // awaited by startService
     const { startService } = await import('../server.ts');
-    const service = await startService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, log, { listen: false, sandbox: false });
+    const service = await startService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, log, { listen: false, sandbox: false, database });
     log.info('worker started');
     flushCompileCache();
     await runUntilSignal(service);

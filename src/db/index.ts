@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
@@ -11,6 +11,7 @@ import { withPreparedStatements } from './prepared-statements.ts';
 import { SERVER_TIMEOUTS } from './query-timeout.ts';
 import { acquireDataDirLock, socketPathFor, type DataDirLock } from './lock.ts';
 import { ExclusiveSocketServer } from './pglite-socket.ts';
+import { initialisedDataDir } from './pglite-initdb.ts';
 
 // int8 counts and ids fit in a double; numeric stays a string (exact money).
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -136,7 +137,9 @@ async function openPGlite(dir: string | undefined, lock: DataDirLock | null, sch
   const { PGlite } = await import('@electric-sql/pglite');
   const parsers = { 20: (v: string) => Number(v) };
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
-  const pglite = await PGlite.create(dir ? { dataDir: dir, parsers, startParams } : { parsers, startParams, loadDataDir: options.loadDataDir });
+  // A new directory is loaded from a cached initdb rather than initialised afresh (./pglite-initdb.ts).
+  const initialised = dir && !existsSync(join(dir, 'PG_VERSION')) ? await initialisedDataDir(PGlite) : undefined;
+  const pglite = await PGlite.create(dir ? { dataDir: dir, parsers, startParams, loadDataDir: initialised } : { parsers, startParams, loadDataDir: options.loadDataDir });
   if (schema !== 'public') {
     await pglite.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
   }
