@@ -312,6 +312,7 @@ try {
       const { latencies, clientCpuMs } = await drive(t.target, ROUND_SECONDS);
       const serverCpu = cpuMs(t.target.pid) - before;
       t.rounds.push({ grantsPerSecond: latencies.length / ROUND_SECONDS, serverCpuPerGrant: serverCpu / latencies.length, clientCpuPerGrant: clientCpuMs / latencies.length, latencies });
+      progress(`  ${t.label}: ${(latencies.length / ROUND_SECONDS).toFixed(0)} grants/s, server CPU ${(serverCpu / latencies.length).toFixed(3)} ms/grant`);
     }
   }
   console.log(`  load average at each round: ${loads.join(' | ')}; at the end ${load()}`);

@@ -15,11 +15,20 @@ import { isQueryTimeout, queryTimeoutNow } from './query-timeout.ts';
 //   migration adding a column to a table read with `select *` causes) is retried unnamed and the
 //   statement is renamed, so the next call prepares it afresh.
 //
+// - A statement that starts with PLAN_PER_CALL runs unnamed: planned for each call's values. For a
+//   statement over a batch of items (arrays unnested) the right plan depends on the batch and the
+//   tables as they are now; a generic plan cached while a table was small can scan the whole table
+//   on every call once it has grown (bench/oauth-token: the refresh batch's generic plan seq-scanned
+//   the refresh tokens, and throughput fell by half within a minute as the table grew).
+//
 // The same clients give every query the client's own time limit for a silent server
 // (./query-timeout.ts), prepared or not; the server enforces the ordinary one.
 
 const MAX_PER_CONNECTION = 256;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/** Starts a statement that must be planned on each call (see above); PostgreSQL reads it as a comment. */
+export const PLAN_PER_CALL = '/* planned per call */';
 
 let generation = 0;
 // Query texts are few (one per query shape), so their digests are remembered rather than recomputed.
@@ -66,7 +75,7 @@ function preparing(client: pg.PoolClient, prepare: boolean): PostgresPoolClient 
       if (typeof text !== 'string') return client.query(text as string, values as unknown[]);
       const query_timeout = queryTimeoutNow();
       const unnamed = { text, values: values as unknown[], query_timeout };
-      if (!prepare || !PREPARABLE.test(text)) return run(unnamed);
+      if (!prepare || !PREPARABLE.test(text) || text.startsWith(PLAN_PER_CALL)) return run(unnamed);
       const name = statementName(text);
       if (!prepared.has(name) && prepared.size >= MAX_PER_CONNECTION) return run(unnamed);
       prepared.add(name);

@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { PLAN_PER_CALL } from '../../src/db/prepared-statements.ts';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 
@@ -31,6 +33,20 @@ if (backend) {
         return rows;
       });
       assert.ok(rows.some((r) => r.name.startsWith('k') && /from "jobs"/.test(r.statement)), JSON.stringify(rows.map((r) => r.name)));
+    });
+
+    test('a statement marked to be planned per call (a batch over arrays, like the refresh grant\'s) is never prepared', async () => {
+      const { sql } = await import('kysely');
+      const statements = await service.services.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 7; i++) {
+          await sql`${sql.raw(PLAN_PER_CALL)} select id from jobs where id = any(${[randomUUID()]}::uuid[]) and ${i} >= 0`.execute(trx);
+          await sql`select id from jobs where id = any(${[randomUUID()]}::uuid[]) and ${i} >= 0`.execute(trx);
+        }
+        const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx);
+        return rows.map((r) => r.statement);
+      });
+      assert.ok(statements.some((s) => s.startsWith('select id from jobs where id = any(')), 'the same statement unmarked is prepared');
+      assert.ok(!statements.some((s) => s.includes(PLAN_PER_CALL)), 'the marked one is not');
     });
 
     test('a column added under a prepared `select *` does not break reads (re-prepared)', async () => {

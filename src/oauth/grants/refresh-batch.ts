@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { Batcher } from '../../db/batcher.ts';
+import { PLAN_PER_CALL } from '../../db/prepared-statements.ts';
 import type { ClientClaim } from '../client-auth.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, mint, REFRESH_TOKEN_TTL_SECONDS, secondsFromNow } from '../tokens.ts';
 import type { TokenResponse } from './token-response.ts';
@@ -37,7 +38,8 @@ export function refreshBatcher(db: Kysely<DB>): Batcher<RefreshItem, TokenRespon
     const items = [...unordered].sort((a, b) => (a.tokenHash < b.tokenHash ? -1 : a.tokenHash > b.tokenHash ? 1 : 0));
     const minted = items.map(() => ({ access: mint('cat_'), refresh: mint('crt_') }));
     const column = <T>(f: (item: RefreshItem, i: number) => T) => items.map(f);
-    const { rows } = await sql<{ access_hash: string; access_scope: string }>`
+    // Planned per call: a plan cached while the token table was small scans all of it once it is large.
+    const { rows } = await sql<{ access_hash: string; access_scope: string }>`${sql.raw(PLAN_PER_CALL)}
       with req as (
         select * from unnest(
           ${column((i) => i.tokenHash)}::text[], ${column((i) => i.claim.clientId)}::text[], ${column((i) => i.claim.secretHash)}::text[],
