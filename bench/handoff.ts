@@ -3,6 +3,11 @@
 // page is held in one Chromium; a second Chromium plays the person on a phone and on a desktop.
 //
 //   node --disable-warning=ExperimentalWarning bench/handoff.ts [keystrokes=30]
+//
+// Reference, in the same run: the same keys pressed on the held tab directly (playwright-core's
+// keyboard, CDP input with no person, socket or second browser in between): the floor a key can
+// reach the field at. The live view's key → field is reported against it.
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
@@ -48,8 +53,9 @@ const profiles = [
   { name: 'desktop 1280×900 @1x', context: { viewport: { width: 1280, height: 900 } } },
 ];
 
-console.log(`live view: ${KEYSTROKES} keystrokes per profile, sandbox payment page (tablebook)\n`);
-console.log('profile                 first frame   frame size    key → field p50/p95   key → frame p50/p95');
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`live view: ${KEYSTROKES} keystrokes per profile, sandbox payment page (tablebook); load average ${load()} (1, 5, 15 min)\n`);
+console.log('profile                 first frame   frame size    key → field p50/p95   key → frame p50/p95   reference key → field p50   × reference');
 for (const profile of profiles) {
   const heldContext = await heldBrowser.newContext({ viewport: { width: 1280, height: 860 } });
   const held = await heldContext.newPage();
@@ -63,6 +69,25 @@ for (const profile of profiles) {
   await held.fill('input[autocomplete="tel"]', '+44 20 7946 0000');
   await Promise.all([held.waitForNavigation(), held.click('#tb-guest-continue')]);
   await Promise.all([held.waitForNavigation(), held.click('#tb-review-continue')]);
+  await held.focus('#tb-cvc');
+
+  /** One key for the n-th press: digits, and Backspace now and then (the field takes 4 digits at most). */
+  const nextKey = async (i: number) => {
+    const length = (await held.inputValue('#tb-cvc')).length;
+    const key = length >= 4 || (i % 4 === 3 && length > 0) ? 'Backspace' : String((i * 7) % 10);
+    return { key, expectedLength: length + (key === 'Backspace' ? -1 : 1) };
+  };
+  const fieldHolds = (n: number) => held.waitForFunction((length) => (document.querySelector('#tb-cvc') as HTMLInputElement).value.length === length, n, { polling: 5 });
+  // The reference: the same keys pressed on the held tab itself.
+  const direct: number[] = [];
+  for (let i = 0; i < KEYSTROKES; i++) {
+    const { key, expectedLength } = await nextKey(i);
+    const start = performance.now();
+    await held.keyboard.press(key);
+    await fieldHolds(expectedLength);
+    direct.push(performance.now() - start);
+  }
+  await held.fill('#tb-cvc', '');
   await held.focus('#tb-cvc');
   const id = profile.name.split(' ')[0]!;
   tabs.set(id, held);
@@ -84,26 +109,24 @@ for (const profile of profiles) {
   const toField: number[] = [];
   const toFrame: number[] = [];
   for (let i = 0; i < KEYSTROKES; i++) {
-    // Digits, and Backspace now and then (the field takes 4 digits at most).
-    const length = (await held.inputValue('#tb-cvc')).length;
-    const key = length >= 4 || (i % 4 === 3 && length > 0) ? 'Backspace' : String((i * 7) % 10);
-    const expectedLength = length + (key === 'Backspace' ? -1 : 1);
+    const { key, expectedLength } = await nextKey(i);
     const seen = frames.length;
     const start = performance.now();
     await person.keyboard.press(key);
-    await held.waitForFunction((n) => (document.querySelector('#tb-cvc') as HTMLInputElement).value.length === n, expectedLength, { polling: 5 });
+    await fieldHolds(expectedLength);
     toField.push(performance.now() - start);
     while (frames.length === seen && performance.now() - start < 2000) await new Promise((r) => setTimeout(r, 2));
     if (frames.length > seen) toFrame.push(frames[seen]!.at - start);
   }
   const fmt = (v: number) => `${v.toFixed(0)} ms`.padStart(6);
   console.log(
-    `${profile.name.padEnd(22)}  ${fmt(firstFrame).padStart(10)}   ${`${(quantile(sizes, 0.5) / 1024).toFixed(0)} KiB`.padStart(9)}    ${fmt(quantile(toField, 0.5))} / ${fmt(quantile(toField, 0.95))}     ${fmt(quantile(toFrame, 0.5))} / ${fmt(quantile(toFrame, 0.95))}`,
+    `${profile.name.padEnd(22)}  ${fmt(firstFrame).padStart(10)}   ${`${(quantile(sizes, 0.5) / 1024).toFixed(0)} KiB`.padStart(9)}    ${fmt(quantile(toField, 0.5))} / ${fmt(quantile(toField, 0.95))}     ${fmt(quantile(toFrame, 0.5))} / ${fmt(quantile(toFrame, 0.95))}     ${fmt(quantile(direct, 0.5)).padStart(22)}   ${`${(quantile(toField, 0.5) / quantile(direct, 0.5)).toFixed(1)}×`.padStart(11)}`,
   );
   await personContext.close();
   await heldContext.close();
 }
-console.log('\nkey → field: the person presses a key until the provider field holds it; key → frame: until the next frame reaches the person (the key visible on their screen).');
+console.log('\nkey → field: the person presses a key until the provider field holds it; key → frame: until the next frame reaches the person (the key visible on their screen);');
+console.log(`reference: the same key pressed on the held tab directly (CDP input, nothing in between). Load average at the end ${load()}.`);
 
 await app.close();
 await Promise.all([heldBrowser.close(), personBrowser.close()]);
