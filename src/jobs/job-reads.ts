@@ -29,6 +29,26 @@ function jobsWithLogQuery(db: Kysely<DB>, ids: string[]) {
     ).as('decision_log'),
   );
 }
+// Only the message a status line shows: the last entry of the decisionLog above (its first
+// AUDIT_LIMIT_MAX events), without reading and aggregating the log itself.
+function jobsWithLatestMessageQuery(db: Kysely<DB>, ids: string[]) {
+  return jobsQuery(db, ids).select((eb) =>
+    eb
+      .selectFrom(
+        eb
+          .selectFrom('audit_events')
+          .select(['audit_events.message', 'audit_events.step_index'])
+          .whereRef('audit_events.job_id', '=', 'jobs.id')
+          .orderBy('audit_events.step_index', 'asc')
+          .limit(AUDIT_LIMIT_MAX)
+          .as('shown'),
+      )
+      .select('shown.message')
+      .orderBy('shown.step_index', 'desc')
+      .limit(1)
+      .as('latest_message'),
+  );
+}
 export type JobRow = Awaited<ReturnType<ReturnType<typeof jobsQuery>['execute']>>[number];
 export type JobWithLogRow = Awaited<ReturnType<ReturnType<typeof jobsWithLogQuery>['execute']>>[number];
 
@@ -65,3 +85,6 @@ export const loadJob = batchedRead(jobsQuery);
 
 /** One job's row with its decision log (oldest first), or null; `id` must be a lower-case UUID. */
 export const loadJobWithLog = batchedRead(jobsWithLogQuery);
+
+/** One job's row with the message its decision log ends on (null without events), or null. */
+export const loadJobWithLatestMessage = batchedRead(jobsWithLatestMessageQuery);
