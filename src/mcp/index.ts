@@ -133,14 +133,14 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     // to serve; initialize and claim-less requests are the 2025 revisions, served below as before.
     // Only a request that claims it goes to the SDK's classification, so that what the 2025
     // revisions answer (malformed messages included) stays exactly as it was.
-    const route = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? modern.classify(request.headers, body) : null;
-    if (route) {
+    const claim = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? modern.classify(request.headers, body) : null;
+    if (claim) {
       const denied = isObject(body) ? authorizeMessage(state.caller, body as JSONRPCMessage) : null;
       if (denied) throw denied;
       const context: ToolContext = { services, caller: state.caller, log: request.log };
       let answer;
       try {
-        answer = await modern.serve(route, request, body, context, gone.signal);
+        answer = await modern.serve(claim, request, body, context, gone.signal);
       } catch (error) {
         if (!gone.signal.aborted) throw error;
         return reply.hijack(); // the client left: no one to answer

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { CLIENT_CAPABILITIES_META_KEY, classifyInboundRequest, createMcpHandler, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type CallToolResult, type InboundClassificationOutcome, type ListToolsResult, type McpHttpHandler, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, classifyInboundRequest, createMcpHandler, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type CallToolResult, type InboundClassificationOutcome, type InboundHttpRequest, type ListToolsResult, type McpHttpHandler, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { INSTRUCTIONS, SERVER_INFO } from './identity.ts';
 import { findTool, TOOL_LIST, TOOLS } from './tools/index.ts';
@@ -78,8 +78,8 @@ async function guardedTask<T>(context: ToolContext, body: () => Promise<T>): Pro
 
 const taskParams = z.object({ taskId: z.string().min(1).max(100) });
 
-// tools/call's params as the Server has already checked them (see buildServer).
-const CALL_PARAMS = z.looseObject({});
+// tools/call's params as they come: the Server has already checked them (see buildServer).
+const CALL_PARAMS: StandardSchemaV1<Record<string, unknown>> = { '~standard': { version: 1, vendor: 'concierge', validate: (value) => ({ value: value as Record<string, unknown> }) } };
 
 /** tasks/update's answers: the SDK lifts inputResponses off the params (MRTR wire material) into the context. */
 function inputResponsesOf(ctx: unknown): Record<string, unknown> {
@@ -145,7 +145,8 @@ function buildServer(contextOf: ContextOf): Server {
 function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   if (value === undefined) return undefined;
-  return (Array.isArray(value) ? value.join(', ') : value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  const joined = Array.isArray(value) ? value.join(', ') : value;
+  return /^[\t\n\r ]|[\t\n\r ]$/.test(joined) ? joined.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '') : joined;
 }
 
 /**
@@ -186,13 +187,13 @@ const NAME_SOURCE: ReadonlyMap<string, string> = new Map([
  * case is decided here: a missing or differing header, or a Base64-encoded name, goes to the SDK's
  * own handler, which answers it (-32020) or decodes it as it always has.
  */
-function standardHeadersPass(headers: IncomingHttpHeaders, message: { method: string; params?: unknown }): boolean {
-  if (headerOf(headers, 'mcp-protocol-version') === undefined || headerOf(headers, 'mcp-method') === undefined) return false;
+function standardHeadersPass(request: InboundHttpRequest, message: { method: string; params?: unknown }): boolean {
+  if (request.protocolVersionHeader === undefined || request.mcpMethodHeader === undefined) return false;
   const field = NAME_SOURCE.get(message.method);
   if (field === undefined) return true;
   const raw = isObject(message.params) ? message.params[field] : undefined;
   const value = typeof raw === 'string' ? raw : undefined;
-  const name = headerOf(headers, 'mcp-name');
+  const name = request.mcpNameHeader;
   if (name === undefined) return value === undefined;
   return name === value && !(name.startsWith('=?base64?') && name.endsWith('?='));
 }
@@ -201,8 +202,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** What the SDK classified a request claiming the current revision as (never a 2025 one). */
-export type ModernRoute = Exclude<InboundClassificationOutcome, { kind: 'legacy' }>;
+/** A request claiming the current revision, as the SDK read it (its standard headers) and classified it (never a 2025 one). */
+export interface ModernRequest {
+  read: InboundHttpRequest;
+  route: Exclude<InboundClassificationOutcome, { kind: 'legacy' }>;
+}
 
 /** The parts of the HTTP request the SDK's handler reads. */
 export interface ModernHttpRequest {
@@ -215,9 +219,9 @@ export interface ModernEndpoint {
    * The SDK's classification of the request (the one createMcpHandler and isLegacyRequest make), or
    * null when it belongs to the 2025 revisions (no per-request _meta claim, or initialize).
    */
-  classify(headers: IncomingHttpHeaders, body: unknown): ModernRoute | null;
+  classify(headers: IncomingHttpHeaders, body: unknown): ModernRequest | null;
   /** Serves one request of the current revision; rejects only when `signal` aborted first. */
-  serve(route: ModernRoute, request: ModernHttpRequest, body: unknown, context: ToolContext, signal: AbortSignal): Promise<ModernReply>;
+  serve(modern: ModernRequest, request: ModernHttpRequest, body: unknown, context: ToolContext, signal: AbortSignal): Promise<ModernReply>;
   close(): Promise<void>;
 }
 
@@ -244,23 +248,24 @@ export async function createModernEndpoint(options: { onError?: (error: Error) =
     classify(headers, body) {
       // isLegacyRequest: a POST without a JSON body is the 2025 revisions' to answer.
       if (body === undefined) return null;
-      const route = classifyInboundRequest({
+      const read: InboundHttpRequest = {
         httpMethod: 'POST',
         protocolVersionHeader: headerOf(headers, 'mcp-protocol-version'),
         mcpMethodHeader: headerOf(headers, 'mcp-method'),
         mcpNameHeader: headerOf(headers, 'mcp-name'),
         body,
-      });
-      return route.kind === 'legacy' ? null : route;
+      };
+      const route = classifyInboundRequest(read);
+      return route.kind === 'legacy' ? null : { read, route };
     },
-    async serve(route, request, body, context, signal) {
+    async serve({ read, route }, request, body, context, signal) {
       if (closed) throw new Error('This MCP handler has been closed');
       const direct =
         route.kind === 'modern' &&
         route.messageKind === 'request' &&
         route.classification.revision === MODERN_PROTOCOL_VERSION &&
         route.message.method !== 'subscriptions/listen' &&
-        standardHeadersPass(request.headers, route.message);
+        standardHeadersPass(read, route.message);
       if (!direct) return replyOf(await handler.fetch(webRequestOf(request.headers, request.hostname, signal), { authInfo: authInfoOf(context), parsedBody: body }));
       try {
         return await transport.dispatch(route.message, context, signal);
