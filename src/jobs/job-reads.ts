@@ -30,21 +30,17 @@ function jobsWithLogQuery(db: Kysely<DB>, ids: string[]) {
   );
 }
 // Only the message a status line shows: the last entry of the decisionLog above (its first
-// AUDIT_LIMIT_MAX events), without reading and aggregating the log itself.
+// AUDIT_LIMIT_MAX events), without reading and aggregating the log. A job's step indexes run
+// 0, 1, 2, … (appendAuditEvent is the only writer, and events are never deleted on their own), so
+// its first AUDIT_LIMIT_MAX events are those below that index: one step back along the unique index.
 function jobsWithLatestMessageQuery(db: Kysely<DB>, ids: string[]) {
   return jobsQuery(db, ids).select((eb) =>
     eb
-      .selectFrom(
-        eb
-          .selectFrom('audit_events')
-          .select(['audit_events.message', 'audit_events.step_index'])
-          .whereRef('audit_events.job_id', '=', 'jobs.id')
-          .orderBy('audit_events.step_index', 'asc')
-          .limit(AUDIT_LIMIT_MAX)
-          .as('shown'),
-      )
-      .select('shown.message')
-      .orderBy('shown.step_index', 'desc')
+      .selectFrom('audit_events')
+      .select('audit_events.message')
+      .whereRef('audit_events.job_id', '=', 'jobs.id')
+      .where('audit_events.step_index', '<', sql.lit(AUDIT_LIMIT_MAX))
+      .orderBy('audit_events.step_index', 'desc')
       .limit(1)
       .as('latest_message'),
   );
