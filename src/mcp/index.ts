@@ -17,8 +17,8 @@ import { createModernEndpoint, MODERN_ONLY_METHODS, MODERN_PROTOCOL_VERSION, PRO
 import type { ToolContext } from './tools/types.ts';
 
 // POST /api/mcp: MCP Streamable HTTP, stateless. In order: Host and Origin (every method), credential,
-// media types; a request of revision 2026-07-28 (its _meta claim) then goes to the SDK v2's
-// stateless handler (src/mcp/modern.ts) after the scope check; any other is the one JSON-RPC
+// media types; a request of revision 2026-07-28 (its _meta claim, as the SDK v2 classifies it) then
+// goes to src/mcp/modern.ts after the scope check; any other is the one JSON-RPC
 // message of a 2025 revision: batch and shape, protocol revision, scope; then the
 // process's MCP server answers it (src/mcp/transport.ts) and the reply is one JSON body or a
 // one-event SSE stream. GET and DELETE (server streams, session ends) do not exist without sessions.

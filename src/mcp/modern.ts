@@ -11,12 +11,17 @@ import { ModernTransport, type ModernReply } from './modern-transport.ts';
 
 // Protocol revision 2026-07-28 (stateless: version, client identity and capabilities travel in
 // every request's _meta; server/discover instead of initialize; resultType on every result; cache
-// hints on list results). The official SDK v2 serves it (createMcpHandler): its classification
-// decides the era of each request, and its per-request server answers server/discover, stamps
-// resultType and serverInfo, checks the envelope and the standard headers (Mcp-Method, Mcp-Name,
-// MCP-Protocol-Version) and answers the revision's errors (-32022 unsupported version with the
-// supported list, -32020 header mismatch, -32602 malformed _meta). What stays ours is what every
-// era shares: Host, Origin, the credential and scopes (src/mcp/index.ts) and the tools.
+// hints on list results). The official SDK v2 serves it: its classification (classifyInboundRequest,
+// the step behind createMcpHandler and isLegacyRequest) decides the era of each request, once, and
+// its Server answers server/discover, stamps resultType and serverInfo, checks the envelope and
+// answers the revision's errors (-32022 unsupported version with the supported list, -32020 header
+// mismatch, -32602 malformed _meta). What stays ours is what every era shares: Host, Origin, the
+// credential and scopes (src/mcp/index.ts) and the tools.
+//
+// As for the 2025 revisions, one Server per process answers, behind an in-process transport
+// (src/mcp/modern-transport.ts): createMcpHandler's new Server, transport and web Request/Response
+// per request cost more than the call itself. createMcpHandler still answers what the shared server
+// does not take (see createModernEndpoint), so every answer is the SDK's, byte for byte.
 //
 // The 2025 revisions keep the v1 server behind RequestTransport (src/mcp/transport.ts): their
 // behaviour is the contract's, byte for byte, and one shared server per process is the faster path.
