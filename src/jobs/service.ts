@@ -231,8 +231,7 @@ export async function getJobWithLatestMessage(deps: JobDeps, reader: Reader | nu
   if (!JOB_ID_PATTERN.test(jobId)) return null;
   const row = await loadJobWithLatestMessage(deps.db, jobId.toLowerCase());
   if (!row || !visibleTo(deps, reader, row)) return null;
-  const { latest_message: latestMessage, ...jobRow } = row;
-  return { job: toJob(jobRow), latestMessage };
+  return { job: toJob(row), latestMessage: row.latest_message };
 }
 
 export function toJob(row: Selectable<JobsTable>): Job {
