@@ -29,6 +29,22 @@ function jobsWithLogQuery(db: Kysely<DB>, ids: string[]) {
     ).as('decision_log'),
   );
 }
+// Only the message a status line shows: the last entry of the decisionLog above (its first
+// AUDIT_LIMIT_MAX events), without reading and aggregating the log. A job's step indexes run
+// 0, 1, 2, … (appendAuditEvent is the only writer, and events are never deleted on their own), so
+// its first AUDIT_LIMIT_MAX events are those below that index: one step back along the unique index.
+function jobsWithLatestMessageQuery(db: Kysely<DB>, ids: string[]) {
+  return jobsQuery(db, ids).select((eb) =>
+    eb
+      .selectFrom('audit_events')
+      .select('audit_events.message')
+      .whereRef('audit_events.job_id', '=', 'jobs.id')
+      .where('audit_events.step_index', '<', sql.lit(AUDIT_LIMIT_MAX))
+      .orderBy('audit_events.step_index', 'desc')
+      .limit(1)
+      .as('latest_message'),
+  );
+}
 export type JobRow = Awaited<ReturnType<ReturnType<typeof jobsQuery>['execute']>>[number];
 export type JobWithLogRow = Awaited<ReturnType<ReturnType<typeof jobsWithLogQuery>['execute']>>[number];
 
@@ -65,3 +81,6 @@ export const loadJob = batchedRead(jobsQuery);
 
 /** One job's row with its decision log (oldest first), or null; `id` must be a lower-case UUID. */
 export const loadJobWithLog = batchedRead(jobsWithLogQuery);
+
+/** One job's row with the message its decision log ends on (null without events), or null. */
+export const loadJobWithLatestMessage = batchedRead(jobsWithLatestMessageQuery);

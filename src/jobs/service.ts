@@ -5,7 +5,7 @@ import { sha256 } from '../security/secrets.ts';
 import { RateLimited } from '../limits/refusal.ts';
 import { withinDailyLimit } from './daily-limit.ts';
 import { appendAuditEvent, decodeAuditCursor, listAuditPage, toAuditEvent } from './audit.ts';
-import { loadJob, loadJobWithLog } from './job-reads.ts';
+import { loadJob, loadJobWithLatestMessage, loadJobWithLog } from './job-reads.ts';
 import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
 import { storedProfileFor } from './profiles.ts';
 import { describeRequest, searchRequestOf } from './search-request.ts';
@@ -221,6 +221,17 @@ export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId:
   const { decision_log: log, ...jobRow } = row;
   const job = toJob(jobRow);
   return { job, decisionLog: withHandoffUrls(deps, job, log.map((e) => toAuditEvent(row.id, e))) };
+}
+
+/**
+ * The job with the message of the last entry of its decisionLog (null when it has no events), for
+ * a reader that shows one status line: the same row, without the log read and aggregated.
+ */
+export async function getJobWithLatestMessage(deps: JobDeps, reader: Reader | null, jobId: string): Promise<{ job: Job; latestMessage: string | null } | null> {
+  if (!JOB_ID_PATTERN.test(jobId)) return null;
+  const row = await loadJobWithLatestMessage(deps.db, jobId.toLowerCase());
+  if (!row || !visibleTo(deps, reader, row)) return null;
+  return { job: toJob(row), latestMessage: row.latest_message };
 }
 
 export function toJob(row: Selectable<JobsTable>): Job {

@@ -17,8 +17,8 @@ import { createModernEndpoint, MODERN_ONLY_METHODS, MODERN_PROTOCOL_VERSION, PRO
 import type { ToolContext } from './tools/types.ts';
 
 // POST /api/mcp: MCP Streamable HTTP, stateless. In order: Host and Origin (every method), credential,
-// media types; a request of revision 2026-07-28 (its _meta claim) then goes to the SDK v2's
-// stateless handler (src/mcp/modern.ts) after the scope check; any other is the one JSON-RPC
+// media types; a request of revision 2026-07-28 (its _meta claim, as the SDK v2 classifies it) then
+// goes to src/mcp/modern.ts after the scope check; any other is the one JSON-RPC
 // message of a 2025 revision: batch and shape, protocol revision, scope; then the
 // process's MCP server answers it (src/mcp/transport.ts) and the reply is one JSON body or a
 // one-event SSE stream. GET and DELETE (server streams, session ends) do not exist without sessions.
@@ -54,20 +54,6 @@ function claimsModernRevision(body: unknown, header: string | string[] | undefin
   return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
-/**
- * The request as the SDK's web-standard handler reads it: its headers only. The body goes to the SDK
- * already parsed (parsedBody), so it is not serialized again into a stream the SDK would not read.
- */
-function webRequestOf(request: FastifyRequest, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  headers.delete('content-length');
-  return new Request(`http://${request.hostname || 'localhost'}/api/mcp`, { method: 'POST', headers, signal });
-}
-
 export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
   const hostnames = allowedHostnames(services.config);
@@ -78,7 +64,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
   // and a tool call's arguments carry a traveller's details.
   const server = createMcpServer(transport, { onError: (error) => app.log.warn({ err: { message: error.message.split(':', 1)[0] } }, 'the MCP server could not handle a message') });
   await server.connect(transport);
-  const modern = createModernEndpoint({ onError: (error) => app.log.warn({ err: { message: error.message.split(':', 1)[0] } }, 'the MCP server could not handle a 2026-07-28 request') });
+  const modern = await createModernEndpoint({ onError: (error) => app.log.warn({ err: { message: error.message.split(':', 1)[0] } }, 'the MCP server could not handle a 2026-07-28 request') });
   app.addHook('onClose', async () => {
     await modern.close();
     await server.close();
@@ -147,25 +133,21 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     // to serve; initialize and claim-less requests are the 2025 revisions, served below as before.
     // Only a request that claims it goes to the SDK's classification, so that what the 2025
     // revisions answer (malformed messages included) stays exactly as it was.
-    const webRequest = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? webRequestOf(request, gone.signal) : null;
-    if (webRequest && !(await modern.isLegacy(webRequest, body))) {
+    const claim = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? modern.classify(request.headers, body) : null;
+    if (claim) {
       const denied = isObject(body) ? authorizeMessage(state.caller, body as JSONRPCMessage) : null;
       if (denied) throw denied;
       const context: ToolContext = { services, caller: state.caller, log: request.log };
-      let response: Response;
+      let answer;
       try {
-        response = await modern.serve(webRequest, body, context);
+        answer = await modern.serve(claim, request, body, context, gone.signal);
       } catch (error) {
         if (!gone.signal.aborted) throw error;
         return reply.hijack(); // the client left: no one to answer
       }
       if (gone.signal.aborted) return reply.hijack();
       if (context.databaseGone) throw databaseUnavailable();
-      reply.code(response.status);
-      response.headers.forEach((value, name) => {
-        if (name !== 'content-length') reply.header(name, value);
-      });
-      return reply.send(Buffer.from(await response.arrayBuffer()));
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
     }
     if (Array.isArray(body)) {
       return reply.code(400).send(jsonRpcError(JSON_RPC.INVALID_REQUEST, 'Invalid Request: batches (JSON arrays) are not supported; send one JSON-RPC message per POST'));

@@ -42,6 +42,11 @@ function qualityOf(ranges: MediaRange[], type: string, subtype: string): number 
   return best?.q ?? 0;
 }
 
+// A client sends the same Accept with every request, and clients send a handful of different
+// ones: each one's verdict is parsed once (the first few dozen kept, so no client can grow it).
+const MODES = new Map<string, ResponseMode | null>();
+const MODES_KEPT = 64;
+
 /**
  * Picks the reply's media type from Accept: the one the client prefers; on a tie (the SDK client
  * sends both at q=1) JSON, since one request has exactly one response and nothing to stream.
@@ -49,6 +54,15 @@ function qualityOf(ranges: MediaRange[], type: string, subtype: string): number 
  */
 export function responseModeFor(accept: string | undefined): ResponseMode | null {
   if (!accept) return null;
+  let mode = MODES.get(accept);
+  if (mode === undefined) {
+    mode = modeOf(accept);
+    if (MODES.size < MODES_KEPT) MODES.set(accept, mode);
+  }
+  return mode;
+}
+
+function modeOf(accept: string): ResponseMode | null {
   const ranges = parseAccept(accept);
   const json = qualityOf(ranges, 'application', 'json');
   const sse = qualityOf(ranges, 'text', 'event-stream');

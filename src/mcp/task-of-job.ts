@@ -1,4 +1,4 @@
-import type { AuditEvent, Job } from '../jobs/types.ts';
+import type { Job } from '../jobs/types.ts';
 import { CANCELLED_BY_CLIENT } from '../executor/cancel.ts';
 import { toolError, toolResult } from './results.ts';
 import { statusReport, type StatusReport } from './status.ts';
@@ -78,14 +78,15 @@ function finalResult(report: StatusReport): Record<string, unknown> {
 }
 
 /**
- * The task as tasks/get shows it. `log` is the job's audit log (for the working message);
- * `answers` the client's answers to its payment requests; `handoffUrl` where the person pays.
+ * The task as tasks/get shows it. `latestMessage` is the message the job's decisionLog ends on (the
+ * working message); `answers` the client's answers to its payment requests; `handoffUrl` where the
+ * person pays.
  */
-export function taskOfJob(job: Job, log: readonly AuditEvent[], answers: readonly InputAnswer[], handoffUrl: string | null): DetailedTask {
+export function taskOfJob(job: Job, latestMessage: string | null, answers: readonly InputAnswer[], handoffUrl: string | null): DetailedTask {
   switch (job.status) {
     case 'pending':
     case 'running':
-      return base(job, 'working', log.at(-1)?.message ?? job.summary, POLL_WORKING_MS);
+      return base(job, 'working', latestMessage ?? job.summary, POLL_WORKING_MS);
     case 'paused_payment': {
       const until = job.holdExpiresAt ? ` before the hold ends at ${job.holdExpiresAt}` : '';
       if (!handoffUrl) return base(job, 'working', `${job.summary} The payment page is being prepared.`, POLL_WORKING_MS);
@@ -109,6 +110,6 @@ export function taskOfJob(job: Job, log: readonly AuditEvent[], answers: readonl
 
 /** The task as a booking tool's call answers it (CreateTaskResult): the seed state, no payload. */
 export function createdTask(job: Job, handoffUrl: string | null): Task & { resultType: 'task' } {
-  const { inputRequests: _requests, result: _result, ...task } = taskOfJob(job, [], [], handoffUrl);
+  const { inputRequests: _requests, result: _result, ...task } = taskOfJob(job, null, [], handoffUrl);
   return { resultType: 'task', ...task };
 }

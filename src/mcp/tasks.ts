@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { cancelJob } from '../executor/cancel.ts';
-import { getJob, getJobWithLog } from '../jobs/service.ts';
+import { getJob, getJobWithLatestMessage } from '../jobs/service.ts';
 import { DomainError, type Job } from '../jobs/types.ts';
 import { liveTabsOf } from '../web/live-tabs.ts';
 import { paymentInputKey, taskOfJob, type DetailedTask, type InputAnswer } from './task-of-job.ts';
@@ -25,17 +25,14 @@ async function answersOf(context: ToolContext, jobId: string): Promise<InputAnsw
   return rows.map((row) => ({ key: row.input_key, action: row.action }));
 }
 
-async function loadJob(context: ToolContext, taskId: string) {
-  const found = await getJobWithLog(context.services.jobs, context.caller.reader, taskId);
-  if (!found) throw taskNotFound();
-  return found;
-}
-
 export async function getTask(context: ToolContext, taskId: string): Promise<DetailedTask> {
-  const { job, decisionLog } = await loadJob(context, taskId);
+  // The job and the one audit message a working task shows, in one statement.
+  const found = await getJobWithLatestMessage(context.services.jobs, context.caller.reader, taskId);
+  if (!found) throw taskNotFound();
+  const { job, latestMessage } = found;
   // Only a held job asks for input; every other state needs no second read.
   const answers = job.status === 'paused_payment' ? await answersOf(context, job.jobId) : [];
-  return taskOfJob(job, decisionLog, answers, context.services.links.handoffUrl(job));
+  return taskOfJob(job, latestMessage, answers, context.services.links.handoffUrl(job));
 }
 
 /** Cancels the job (cooperatively: a final job, or a payment the person already submitted, stays as it is). */

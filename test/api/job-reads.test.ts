@@ -8,7 +8,7 @@ import { until } from '../helpers/wait.ts';
 import { assertApiError, assertChangesNothing } from '../helpers/api-assert.ts';
 import { recordDecision, transition } from '../../src/jobs/transition.ts';
 import { appendAuditEvent } from '../../src/jobs/audit.ts';
-import { getJobWithLog } from '../../src/jobs/service.ts';
+import { getJobWithLatestMessage, getJobWithLog } from '../../src/jobs/service.ts';
 import { BOOKING_QUEUE } from '../../src/jobs/queue.ts';
 import { createdJobSchema, executionJobSchema, jobAuditSchema } from '../../src/api/v1/response-schemas.ts';
 
@@ -179,6 +179,14 @@ for (const backend of BACKENDS) {
         const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
         assert.equal(read.body.decisionLog.length, 2000);
         assert.equal(read.body.decisionLog[0].type, 'job_created');
+      });
+
+      test('a status line (an MCP task) shows the message the capped decision log ends on', async () => {
+        const acme = { kind: 'organization', organizationName: 'Acme Travel' } as const;
+        const [withLog, latest] = await Promise.all([getJobWithLog(service.services.jobs, acme, jobId), getJobWithLatestMessage(service.services.jobs, acme, jobId)]);
+        assert.equal(latest?.latestMessage, 'attempt 1998');
+        assert.equal(latest?.latestMessage, withLog?.decisionLog.at(-1)?.message);
+        assert.deepEqual(latest?.job, withLog?.job);
       });
     });
 
