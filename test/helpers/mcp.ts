@@ -1,7 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { daysFromNow, FLIGHT_PROFILE, PROFILE } from './service.ts';
+import { daysFromNow, FLIGHT_PROFILE, PROFILE, type TestService } from './service.ts';
+import { authenticateBearer } from '../../src/auth/resource-server.ts';
+import { callerOf } from '../../src/mcp/caller.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import type { ToolContext } from '../../src/mcp/tools/types.ts';
 
 /** The official SDK client, connected to {baseUrl}/api/mcp over real HTTP with a bearer credential. */
 export async function mcpClient(baseUrl: string, bearer: string, options: { fetch?: FetchLike } = {}) {
@@ -87,5 +91,15 @@ export function modernRequest(method: string, params: Record<string, unknown> = 
       params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_REVISION, 'io.modelcontextprotocol/clientCapabilities': {}, ...meta } },
     },
     headers: { 'mcp-protocol-version': String(meta['io.modelcontextprotocol/protocolVersion'] ?? MODERN_REVISION), 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}) },
+  };
+}
+
+/** The context a tool call of `org` (a new API key of its own) runs with, as src/mcp/index.ts builds it. */
+export async function toolContextFor(service: TestService, org: string): Promise<ToolContext> {
+  const resource = `${service.services.config.BASE_URL}/api/mcp`;
+  return {
+    services: service.services,
+    caller: callerOf(await authenticateBearer(service.services.db, `Bearer ${await service.mintKey(org)}`, resource)),
+    log: createLogger('silent'),
   };
 }

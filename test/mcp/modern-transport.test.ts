@@ -1,11 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { bookingArguments, modernRequest, textOf, within } from '../helpers/mcp.ts';
+import { bookingArguments, modernRequest, textOf, toolContextFor, within } from '../helpers/mcp.ts';
 import { createModernEndpoint, type ModernEndpoint } from '../../src/mcp/modern.ts';
-import { callerOf } from '../../src/mcp/caller.ts';
-import { authenticateBearer } from '../../src/auth/resource-server.ts';
-import { createLogger } from '../../src/observability/logger.ts';
 import type { ToolContext } from '../../src/mcp/tools/types.ts';
 
 // Revision 2026-07-28 is answered by one SDK v2 Server per process (src/mcp/modern-transport.ts),
@@ -17,19 +14,12 @@ for (const backend of BACKENDS.slice(0, 1)) {
     let endpoint: ModernEndpoint;
     let acme: ToolContext;
     let globex: ToolContext;
-    const log = createLogger('silent');
     const never = new AbortController().signal;
 
     before(async () => {
       service = await startTestService(backend.url);
-      const resource = `${service.services.config.BASE_URL}/api/mcp`;
-      const contextFor = async (org: string): Promise<ToolContext> => ({
-        services: service.services,
-        caller: callerOf(await authenticateBearer(service.services.db, `Bearer ${await service.mintKey(org)}`, resource)),
-        log,
-      });
-      acme = await contextFor('Acme Travel');
-      globex = await contextFor('Globex');
+      acme = await toolContextFor(service, 'Acme Travel');
+      globex = await toolContextFor(service, 'Globex');
       endpoint = await createModernEndpoint();
     });
     after(async () => {

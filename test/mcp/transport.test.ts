@@ -3,12 +3,9 @@ import assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
-import { bookingArguments, textOf, within } from '../helpers/mcp.ts';
+import { bookingArguments, textOf, toolContextFor, within } from '../helpers/mcp.ts';
 import { RequestTransport } from '../../src/mcp/transport.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
-import { callerOf } from '../../src/mcp/caller.ts';
-import { authenticateBearer } from '../../src/auth/resource-server.ts';
-import { createLogger } from '../../src/observability/logger.ts';
 import type { ToolContext } from '../../src/mcp/tools/types.ts';
 
 // One MCP server per process answers every HTTP request's message (src/mcp/transport.ts). These
@@ -21,19 +18,12 @@ for (const backend of BACKENDS.slice(0, 1)) {
     let server: McpServer;
     let acme: ToolContext;
     let globex: ToolContext;
-    const log = createLogger('silent');
     const never = new AbortController().signal;
 
     before(async () => {
       service = await startTestService(backend.url);
-      const resource = `${service.services.config.BASE_URL}/api/mcp`;
-      const contextFor = async (org: string): Promise<ToolContext> => ({
-        services: service.services,
-        caller: callerOf(await authenticateBearer(service.services.db, `Bearer ${await service.mintKey(org)}`, resource)),
-        log,
-      });
-      acme = await contextFor('Acme Travel');
-      globex = await contextFor('Globex');
+      acme = await toolContextFor(service, 'Acme Travel');
+      globex = await toolContextFor(service, 'Globex');
       transport = new RequestTransport();
       server = createMcpServer(transport);
       await server.connect(transport);
