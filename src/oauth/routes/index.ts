@@ -27,6 +27,6 @@ export async function authorizationServer(app: FastifyInstance, opts: { services
   wellKnownRoutes(app, issuer);
   // Limits are counted in the database, once across every node (src/limits/).
   const registerLimit = { name: 'oauth.register', max: config.OAUTH_REGISTER_RATE_LIMIT, windowSeconds: 60 };
-  clientEndpointRoutes(app, { db, lockout: CLIENT_AUTH_LOCKOUT, refreshes: refreshBatcher(db), documents, policy, registerLimit });
+  clientEndpointRoutes(app, { db, lockout: CLIENT_AUTH_LOCKOUT, refreshes: refreshBatcher(db, opts.services.database.backend), documents, policy, registerLimit });
   authorizationPageRoutes(app, db, { issuer, resource: resourceFor(issuer), documents }, { name: 'oauth.authorize', max: config.OAUTH_AUTHORIZE_RATE_LIMIT, windowSeconds: 60 });
 }
