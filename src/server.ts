@@ -38,11 +38,10 @@ export interface StartOptions {
   listen?: boolean;
   /** Start the bundled sandbox provider sites (default: config.SANDBOX; never in a worker-only process). */
   sandbox?: boolean;
-  /** Start an in-memory PGlite from this dump (tests and benchmarks start many services). */
-  loadDataDir?: Blob;
   /**
-   * The database, already being opened by the caller (`concierge serve` opens it while this module
-   * and its imports load: PGlite's WebAssembly compiles on other threads meanwhile).
+   * The database, already being opened by the caller (openServiceDatabase): `concierge serve` opens
+   * it while this module and its imports load; tests start an in-memory PGlite from a dump. By
+   * default the service opens config.DATABASE_URL itself.
    */
   database?: Promise<Database>;
 }
@@ -64,7 +63,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
     startup[name] = Math.round(now - phaseStart);
     phaseStart = now;
   };
-  const database = await (options.database ?? openServiceDatabase(config, log, options.loadDataDir));
+  const database = await (options.database ?? openServiceDatabase(config, log));
   phase('database');
   const closers: Array<() => Promise<void>> = [() => database.close()];
   try {

@@ -1,5 +1,7 @@
 import { flushCompileCache } from 'node:module';
-import { loadConfig } from '../config.ts';
+import type { Logger } from 'pino';
+import { loadConfig, type Config } from '../config.ts';
+import type { StartOptions } from '../server.ts';
 import { openDatabase } from '../db/index.ts';
 import { openServiceDatabase } from '../db/open-service.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -40,21 +42,28 @@ async function runUntilSignal(service: { drain(): Promise<void>; close(): Promis
   await service.close();
 }
 
+/**
+ * Starts the service, the database opening while the server's modules load (PGlite's WebAssembly
+ * compiles on other threads meanwhile), then runs it until a signal.
+ */
+async function runService(config: Config, log: Logger, options: Omit<StartOptions, 'database'> = {}): Promise<void> {
+  const database = openServiceDatabase(config, log);
+  database.catch(() => {}); // awaited by startService; if the import fails first, the process exits anyway
+  const { startService } = await import('../server.ts');
+  const service = await startService(config, log, { ...options, database });
+  if (options.listen === false) log.info('worker started');
+  // Written now, not only at exit: a process that is killed never writes it (src/main.ts).
+  flushCompileCache();
+  await runUntilSignal(service);
+}
+
 export const serve: Command = {
   name: 'serve',
   summary: 'run the API, the web app and in-process workers',
   usage: `concierge serve${ENV_HELP}`,
   async run() {
     const config = loadConfig();
-    const log = createLogger(config.LOG_LEVEL);
-    // The database opens while the server's modules load (PGlite's WebAssembly compiles on other threads).
-    const database = openServiceDatabase(config, log);
-    database.catch(() => {}); // awaited by startService; if the import fails first, the process exits anyway
-    const { startService } = await import('../server.ts');
-    const service = await startService(config, log, { database });
-    // Written now, not only at exit: a process that is killed never writes it (src/main.ts).
-    flushCompileCache();
-    await runUntilSignal(service);
+    await runService(config, createLogger(config.LOG_LEVEL));
   },
 };
 
@@ -64,14 +73,7 @@ export const worker: Command = {
   usage: `concierge worker${ENV_HELP}`,
   async run() {
     const config = loadConfig();
-    const log = createLogger(config.LOG_LEVEL);
-    const database = openServiceDatabase(config, log);
-    database.catch(() => {}); // awaited by startService
-    const { startService } = await import('../server.ts');
-    const service = await startService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, log, { listen: false, sandbox: false, database });
-    log.info('worker started');
-    flushCompileCache();
-    await runUntilSignal(service);
+    await runService({ ...config, WORKERS: Math.max(1, config.WORKERS) }, createLogger(config.LOG_LEVEL), { listen: false, sandbox: false });
   },
 };
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, openAsBlob, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -38,10 +38,11 @@ function private_(path: string): boolean {
   return (stat.isFile() || stat.isDirectory()) && (process.getuid === undefined || stat.uid === process.getuid()) && (stat.mode & 0o022) === 0;
 }
 
-function readCached(dir: string, path: string): Blob | null {
+/** The cached tar as a file-backed Blob: read from disk when PGlite loads it, not copied into memory first. */
+async function readCached(dir: string, path: string): Promise<Blob | null> {
   try {
     if (!private_(dir) || !private_(path)) return null;
-    return new Blob([readFileSync(path)]);
+    return await openAsBlob(path);
   } catch {
     return null;
   }
@@ -70,7 +71,7 @@ function writeCached(dir: string, path: string, bytes: Buffer): void {
 export async function initialisedDataDir(PGliteClass: PGliteClass): Promise<Blob> {
   const dir = cacheDir();
   const path = dir ? join(dir, `pglite-initdb-${pgliteVersion()}.tar`) : null;
-  const cached = dir && path ? readCached(dir, path) : null;
+  const cached = dir && path ? await readCached(dir, path) : null;
   if (cached) return cached;
   const fresh = await PGliteClass.create();
   let dump: Blob;

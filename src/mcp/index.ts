@@ -13,7 +13,7 @@ import { parseHost } from '../security/host.ts';
 import { allowedHostnames, allowedOrigins, corsHeaders, PREFLIGHT_HEADERS } from './origin.ts';
 import { RequestTransport } from './transport.ts';
 import { createMcpServer } from './server.ts';
-import { createModernEndpoint, MODERN_ONLY_METHODS, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_META_KEY } from './modern.ts';
+import { createModernEndpoint, isObject, MODERN_ONLY_METHODS, MODERN_PROTOCOL_VERSION } from './modern.ts';
 import type { ToolContext } from './tools/types.ts';
 
 // POST /api/mcp: MCP Streamable HTTP, stateless. In order: Host and Origin (every method), credential,
@@ -40,18 +40,6 @@ function stateOf(request: FastifyRequest): McpState {
 function idOf(body: unknown): RequestId | null {
   const id = typeof body === 'object' && body !== null ? RequestIdSchema.safeParse((body as { id?: unknown }).id) : undefined;
   return id?.success ? id.data : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A request of the current revision: its _meta names a protocol revision, or its header names this one. */
-function claimsModernRevision(body: unknown, header: string | string[] | undefined): boolean {
-  if (header === MODERN_PROTOCOL_VERSION) return true;
-  const params = isObject(body) ? body.params : undefined;
-  const meta = isObject(params) ? params._meta : undefined;
-  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 export async function mcpEndpoint(app: FastifyInstance, opts: { services: Services }): Promise<void> {
@@ -131,9 +119,7 @@ export async function mcpEndpoint(app: FastifyInstance, opts: { services: Servic
     });
     // The current revision (a per-request _meta claim, or its MCP-Protocol-Version) is the SDK's
     // to serve; initialize and claim-less requests are the 2025 revisions, served below as before.
-    // Only a request that claims it goes to the SDK's classification, so that what the 2025
-    // revisions answer (malformed messages included) stays exactly as it was.
-    const claim = claimsModernRevision(body, request.headers['mcp-protocol-version']) ? modern.classify(request.headers, body) : null;
+    const claim = modern.classify(request.headers, body);
     if (claim) {
       const denied = isObject(body) ? authorizeMessage(state.caller, body as JSONRPCMessage) : null;
       if (denied) throw denied;

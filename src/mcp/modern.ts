@@ -203,8 +203,16 @@ function standardHeadersPass(request: InboundHttpRequest, message: { method: str
   return name === value && !(name.startsWith('=?base64?') && name.endsWith('?='));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A request of the current revision: its _meta names a protocol revision, or its header names this one. */
+function claimsModernRevision(body: unknown, header: string | undefined): boolean {
+  if (header === MODERN_PROTOCOL_VERSION) return true;
+  const params = isObject(body) ? body.params : undefined;
+  const meta = isObject(params) ? params._meta : undefined;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /** A request claiming the current revision, as the SDK read it (its standard headers) and classified it (never a 2025 one). */
@@ -251,11 +259,14 @@ export async function createModernEndpoint(options: { onError?: (error: Error) =
   let closed = false;
   return {
     classify(headers, body) {
-      // isLegacyRequest: a POST without a JSON body is the 2025 revisions' to answer.
-      if (body === undefined) return null;
+      // isLegacyRequest: a POST without a JSON body is the 2025 revisions' to answer. So is one that
+      // claims no revision: only a claim goes to the SDK's classification, so that what the 2025
+      // revisions answer (malformed messages included) stays exactly as it was.
+      const protocolVersionHeader = headerOf(headers, 'mcp-protocol-version');
+      if (body === undefined || !claimsModernRevision(body, protocolVersionHeader)) return null;
       const read: InboundHttpRequest = {
         httpMethod: 'POST',
-        protocolVersionHeader: headerOf(headers, 'mcp-protocol-version'),
+        protocolVersionHeader,
         mcpMethodHeader: headerOf(headers, 'mcp-method'),
         mcpNameHeader: headerOf(headers, 'mcp-name'),
         body,

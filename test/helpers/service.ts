@@ -5,6 +5,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startService, type RunningService } from '../../src/server.ts';
+import { openServiceDatabase } from '../../src/db/open-service.ts';
 import { mintApiKey } from '../../src/auth/api-keys.ts';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { SCENARIOS } from '../../src/jobs/types.ts';
@@ -83,7 +84,8 @@ export async function startTestService(backendUrl: string, env: Record<string, s
     port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
     config = loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: backendUrl, DATABASE_SCHEMA: schema, WORKERS: '0', OAUTH_REGISTER_RATE_LIMIT: '1000', ...UNLIMITED_CREDENTIALS, BASE_URL: `http://127.0.0.1:${port}`, ...providers, ...env, PORT: String(port) });
     try {
-      running = await startService(config, logger, { loadDataDir });
+      // Opened afresh on each try: a start that fails closes its database.
+      running = await startService(config, logger, { database: openServiceDatabase(config, logger, loadDataDir) });
     } catch (error) {
       // Another process took the port between the probe and the listen: try another one.
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) {
