@@ -71,3 +71,14 @@ export function lossEnding(providerId: string | undefined, P: string, reason: st
     summary: `The booking held at ${P} was lost (${reason}); nothing was booked${held}.`,
   };
 }
+
+/** What an ending writes besides the status, whoever records it: the hold let go, and the job's error says where it happened. */
+export function endingColumns(ending: Ending, provider: string | null, url?: string) {
+  return {
+    summary: ending.summary,
+    hold_instance: null,
+    ...(ending.confirmationCode ? { confirmation_code: ending.confirmationCode } : {}),
+    ...(ending.error ? { error: JSON.stringify({ ...ending.error, step: 'payment', provider, ...(url === undefined ? {} : { url }) }) } : {}),
+  };
+}
+export type EndingColumns = ReturnType<typeof endingColumns>;

@@ -10,7 +10,7 @@ import { workDeadLetters } from './dead-letter.ts';
 import { HoldRegistry } from './holds.ts';
 import { runJob, type RunDeps } from './run-job.ts';
 
-export type { HeldSession, HoldEnd } from './holds.ts';
+export type { HeldSession, HoldEnd } from './held-session.ts';
 
 // The executor of a process: WORKERS booking jobs at a time taken from the pg-boss queue (each with
 // its heartbeat, so a killed worker's job is taken up again by another), one shared Chromium, and the

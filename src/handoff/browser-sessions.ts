@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { runningTab } from '../browser/running-tabs.ts';
-import type { CancelResult, HoldRegistry } from '../executor/holds.ts';
+import type { CancelResult } from '../executor/held-session.ts';
+import type { HoldRegistry } from '../executor/holds.ts';
 import type { Canceller } from '../executor/hold-endings.ts';
 
 // What the handoff needs of the executor's browser sessions. The executor owns them (it holds the

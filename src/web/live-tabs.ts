@@ -5,7 +5,7 @@ import { JobWatcher } from '../handoff/job-watch.ts';
 import { nodeKey } from '../cluster/node-auth.ts';
 import { nodeOf, type NodeAddress } from '../cluster/nodes.ts';
 import { NodeClient } from '../cluster/relay.ts';
-import type { CancelResult } from '../executor/holds.ts';
+import type { CancelResult } from '../executor/held-session.ts';
 import type { Services } from '../services.ts';
 
 // What one process knows of the tabs the person's pages show: its own held and running tabs (the

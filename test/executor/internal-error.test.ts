@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BrowserPool } from '../../src/browser/pool.ts';
-import { HoldRegistry, type HeldSession, type HoldInput } from '../../src/executor/holds.ts';
+import type { HeldSession, HoldInput } from '../../src/executor/held-session.ts';
+import { HoldRegistry } from '../../src/executor/holds.ts';
 import { runJob, type RunDeps } from '../../src/executor/run-job.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { call } from '../helpers/http.ts';

@@ -13,7 +13,7 @@ import { until } from '../helpers/wait.ts';
 import { createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 import { liveViewOf } from '../../src/browser/live-view.ts';
-import type { HeldSession } from '../../src/executor/holds.ts';
+import type { HeldSession } from '../../src/executor/held-session.ts';
 
 // The live view's socket under abuse, on the real service and a booking it holds (real Chromium on
 // the sandbox's payment page), over loopback: whoever holds the handoff link can open a socket in
