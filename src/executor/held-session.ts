@@ -62,7 +62,6 @@ export interface HeldSession {
   onEnd(listener: (end: HoldEnd) => void): () => void;
 }
 
-
 export interface HoldInput {
   jobId: string;
   driver: Driver;
