@@ -5,7 +5,8 @@ import { choose, chooseVenue } from './decide.ts';
 import { checkHeld, venueAsked } from './held.ts';
 import { asFailure, oneLine, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
 import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
-import { CardStepReached, GuardedPage } from './guard/page-api.ts';
+import { GuardedPage } from './guard/page-api.ts';
+import { CardStepReached } from './guard/page-errors.ts';
 import type { JobRecorder } from './recorder.ts';
 import { describeRequest, type BookingPlan } from './request.ts';
 

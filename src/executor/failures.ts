@@ -1,4 +1,4 @@
-import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-api.ts';
+import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-errors.ts';
 import { timeLimit } from '../browser/time-limit.ts';
 
 // How a provider attempt can end without a booking, and how raw errors (Playwright's, the page

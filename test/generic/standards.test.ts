@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { CardStepReached, GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { CardStepReached } from '../../src/executor/guard/page-errors.ts';
 import { domStrategy } from '../../src/providers/generic/dom/index.ts';
 import { fillGuest } from '../../src/providers/generic/dom/guest.ts';
 import { fillAndSubmit, searchForm } from '../../src/providers/generic/dom/search.ts';

@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { CardStepReached, GuardedPage, PageUnresponsive } from '../../src/executor/guard/page-api.ts';
+import { GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { CardStepReached, PageUnresponsive } from '../../src/executor/guard/page-errors.ts';
 import { until } from '../helpers/wait.ts';
 import { CODE, guardedContext, launch } from './attacks.ts';
 

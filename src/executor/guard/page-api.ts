@@ -1,9 +1,11 @@
-import type { Frame, Locator, Page, Request, Response } from 'playwright-core';
+import type { Frame, Locator, Page, Response } from 'playwright-core';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { armPress, classifyChoice, classifyControl, classifyField, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, declarativeForm, listTools, type JsonValue, type PageTool } from './webmcp.ts';
+import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './page-errors.ts';
+import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, watchNetwork, type NetworkWatch } from './page-settle.ts';
 
 // Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
 // press controls, but it has no way to put text into a card-code field, and it refuses to press a
@@ -11,74 +13,8 @@ import { boundValue, declarativeForm, listTools, type JsonValue, type PageTool }
 // or any button while the page shows a card-code field. That refusal is the pause: the booking
 // waits only for the person's card code.
 
-/** The pause point: a driver tried to go past the card-code step. */
 /** How many times a control is pressed while frames keep appearing on the page as it is pressed. */
 const MAX_PRESSES = 3;
-
-export class CardStepReached extends Error {
-  /** null: the step would charge without asking for a code (a WebMCP tool that pays). */
-  readonly field: string | null;
-  readonly control: string;
-  constructor(field: string | null, control: string) {
-    super(field === null ? `the next step (${control}) would pay` : `the next step needs the card security code (${field})`);
-    this.name = 'CardStepReached';
-    this.field = field;
-    this.control = control;
-  }
-}
-
-/** A driver asked for something the guard never does (filling a card-code field). */
-export class GuardRefusal extends Error {
-  readonly field: string;
-  constructor(field: string) {
-    super(`refused to fill the card security code field ${field}`);
-    this.name = 'GuardRefusal';
-    this.field = field;
-  }
-}
-
-/**
- * The guard could not tell whether the page shows a card-code field (a frame did not answer, or was
- * replaced while asked), so it did not press: not knowing is not a "no".
- */
-export class CardCheckFailed extends Error {
-  readonly control: string;
-  constructor(control: string, why: string) {
-    super(`the payment guard could not check the page for a card security code field (${why}), so it did not press '${control}'`);
-    this.name = 'CardCheckFailed';
-    this.control = control;
-  }
-}
-
-/** A part of the page the driver needs is not there. */
-export class MissingElement extends Error {
-  readonly selector: string;
-  constructor(selector: string, waitedMs: number) {
-    super(`the page has no ${selector} (waited ${Math.round(waitedMs / 1000)} s)`);
-    this.name = 'MissingElement';
-    this.selector = selector;
-  }
-}
-
-/** The tab did not answer a question about its page in time (a hung or starved renderer). */
-export class PageUnresponsive extends Error {
-  constructor(what: string, waitedMs: number) {
-    super(`the page did not answer (${what}) within ${Math.round(waitedMs / 1000)} s`);
-    this.name = 'PageUnresponsive';
-  }
-}
-
-/** The site answered a navigation with a server error (5xx, 429): the executor decides what it means. */
-export class HttpStatusError extends Error {
-  readonly status: number;
-  readonly url: string;
-  constructor(status: number, url: string) {
-    super(`the site answered HTTP ${status}`);
-    this.name = 'HttpStatusError';
-    this.status = status;
-    this.url = url;
-  }
-}
 
 export interface Row {
   attrs: Record<string, string>;
@@ -500,109 +436,4 @@ function quote(text: string, max = 60): string {
 
 function normalise(text: string | null): string | null {
   return text === null ? null : text.replace(/\s+/g, ' ').trim();
-}
-
-/** How long the DOM must stay unchanged to count as settled, and how long a busy DOM is waited for. */
-const DOM_QUIET_MS = 60;
-const DOM_QUIET_CAP_MS = 3_000;
-/** A request that never ends (a long poll) does not hold the page's settling beyond this. */
-const NETWORK_IDLE_CAP_MS = 5_000;
-
-/** In the page, read-only: resolves once the document is parsed and no mutation happened for `quiet` ms (or after `cap` ms). */
-function domQuiet([quiet, cap]: readonly [number, number]): Promise<void> {
-  return new Promise((resolve) => {
-    const start = performance.now();
-    let last = start;
-    const observer = new MutationObserver(() => {
-      last = performance.now();
-    });
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    const tick = () => {
-      const now = performance.now();
-      if ((document.readyState !== 'loading' && now - last >= quiet) || now - start >= cap) {
-        observer.disconnect();
-        resolve();
-      } else setTimeout(tick, Math.max(10, quiet - (now - last)));
-    };
-    setTimeout(tick, quiet);
-  });
-}
-
-interface NetworkWatch {
-  /** Document, script, fetch and XHR requests under way. */
-  readonly inFlight: number;
-  /** Main-frame documents received so far, and the status of the last one. */
-  readonly documents: number;
-  readonly status: number | null;
-  idle(maxMs: number): Promise<void>;
-}
-
-const WATCHED = new Set(['document', 'script', 'fetch', 'xhr']);
-
-/**
- * Counts the page's requests in flight, so that settling waits for a single-page app's fetches. A
- * request still open after NETWORK_IDLE_CAP_MS (a long poll, a chat socket's fallback, a stream)
- * is background: it stops counting, or every later settle would wait out the whole time limit.
- */
-function watchNetwork(page: Page): NetworkWatch {
-  const pending = new Map<Request, number>();
-  let waiters: Array<() => void> = [];
-  const state = { documents: 0, status: null as number | null };
-  const release = () => {
-    if (pending.size > 0) return;
-    const ready = waiters;
-    waiters = [];
-    for (const w of ready) w();
-  };
-  const done = (request: Request) => {
-    if (pending.delete(request)) release();
-  };
-  page.on('request', (request) => {
-    if (WATCHED.has(request.resourceType())) pending.set(request, Date.now());
-  });
-  page.on('requestfinished', done);
-  page.on('requestfailed', done);
-  page.on('response', (response) => {
-    const request = response.request();
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-      state.documents++;
-      state.status = response.status();
-    }
-  });
-  page.on('framenavigated', (frame) => {
-    // Requests of a document that went away never finish.
-    if (frame !== page.mainFrame()) return;
-    for (const r of pending.keys()) if (r.resourceType() !== 'document') pending.delete(r);
-    release();
-  });
-  const dropBackground = () => {
-    const before = Date.now() - NETWORK_IDLE_CAP_MS;
-    for (const [r, started] of pending) if (started <= before && r.resourceType() !== 'document') pending.delete(r);
-  };
-  return {
-    get inFlight() {
-      return pending.size;
-    },
-    get documents() {
-      return state.documents;
-    },
-    get status() {
-      return state.status;
-    },
-    idle(maxMs) {
-      dropBackground();
-      if (pending.size === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          dropBackground();
-          finish();
-        }, maxMs);
-        function finish() {
-          clearTimeout(timer);
-          resolve();
-        }
-        waiters.push(finish);
-      });
-    },
-  };
 }
