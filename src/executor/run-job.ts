@@ -119,6 +119,7 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   const recorder = new JobRecorder(deps.db, jobId, runId, { usedFallback: row.used_fallback }, () => abort('claim_lost'));
   const job = toJob(row);
   const plan = planFor(job);
+  const startedAt = row.started_at ?? new Date();
   const run: Run = {
     deps,
     jobId,
@@ -141,7 +142,6 @@ export async function runJob(deps: RunDeps, jobId: string, claim: Claim): Promis
   // again gets no fresh allowance): once it passes, the step under way finishes, a hold it reaches
   // is kept, and no new step, retry or provider starts (attempt.ts throws soft_cap at the next
   // boundary). The hard ceiling, HARD_CEILING_FACTOR times the cap, stops a run that hangs.
-  const startedAt = row.started_at ?? new Date();
   const capMs = plan.consent.maxJobDurationSeconds * 1000;
   const pastCap = () => Date.now() >= startedAt.getTime() + capMs;
   const remaining = startedAt.getTime() + capMs * HARD_CEILING_FACTOR - Date.now();
