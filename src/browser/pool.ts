@@ -32,7 +32,16 @@ export const CHROMIUM_ARGS = [
 export interface BrowserPoolOptions {
   chromiumPath: string;
   wsEndpoint?: string;
+  /** How long connecting to wsEndpoint may take (CONNECT_TIMEOUT_MS unless set; tests shorten it). */
+  connectTimeoutMs?: number;
 }
+
+/**
+ * A remote browser that accepts the connection but never completes the handshake (a server dying
+ * as it starts, a proxy holding the socket) would otherwise hang the job's run and, through
+ * close(), the service's shutdown: playwright's connect() waits forever by default.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 export class BrowserPool {
   readonly #options: BrowserPoolOptions;
@@ -74,12 +83,12 @@ export class BrowserPool {
   }
 
   async #start(): Promise<Browser> {
-    const { wsEndpoint, chromiumPath } = this.#options;
+    const { wsEndpoint, chromiumPath, connectTimeoutMs: timeout = CONNECT_TIMEOUT_MS } = this.#options;
     const { chromium } = await import('playwright-core');
     const browser = wsEndpoint
       ? /\/devtools\/browser\//.test(wsEndpoint) || /^https?:/.test(wsEndpoint)
-        ? await chromium.connectOverCDP(wsEndpoint)
-        : await chromium.connect(wsEndpoint)
+        ? await chromium.connectOverCDP(wsEndpoint, { timeout })
+        : await chromium.connect(wsEndpoint, { timeout })
       // Playwright closes the browser on SIGTERM/SIGINT/SIGHUP by default: a draining node must
       // keep its held tabs open until their people have paid (the service closes the browser itself).
       : await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false });
