@@ -15,6 +15,7 @@ import { call } from '../helpers/http.ts';
 import { mcpClient, textOf } from '../helpers/mcp.ts';
 import { launchChromium, obtainAccessToken, postForm, type ObtainedTokens } from '../helpers/oauth.ts';
 import { until } from '../helpers/wait.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // The embedded database's socket, as an operator uses it while the service runs: pg_dump and psql
 // (Debian's postgresql-client) and the project's CLI, each a child process. Whatever a client does
@@ -58,7 +59,7 @@ describe('the embedded database shared over its socket while the service runs', 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'concierge-socket-'));
     dataDir = join(dir, 'data');
-    [service, browser] = await Promise.all([startTestService(`pglite:${dataDir}`), launchChromium()]);
+    [service, browser] = await startedTogether([startTestService(`pglite:${dataDir}`), launchChromium()]);
     key = await service.mintKey();
     tokens = await obtainAccessToken(service, { browser });
   });

@@ -10,6 +10,7 @@ import { signedInContext } from '../helpers/oauth.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { requests, venue, waitForJob } from './helpers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // Evidence of a failed booking (issue 12 §4): the last page's screenshot, card fields blanked, and its
 // accessibility snapshot, shown to the job's owner on /bookings and to nobody else, purged after its time.
@@ -56,7 +57,7 @@ describe('evidence of a failed booking', () => {
   let adaId: number;
 
   before(async () => {
-    [service, browser] = await Promise.all([startTestService('pglite:memory:', { WORKERS: '1' }, { sandbox: true }), launchChromium()]);
+    [service, browser] = await startedTogether([startTestService('pglite:memory:', { WORKERS: '1' }, { sandbox: true }), launchChromium()]);
     [ada, bob] = await Promise.all([signedInContext(service, browser, 'ada@example.com'), signedInContext(service, browser, 'bob@example.com')]);
     adaId = await userIdOf(service, 'ada@example.com');
   });

@@ -18,6 +18,7 @@ import { until } from '../helpers/wait.ts';
 import { launchChromium } from '../handoff/browsers.ts';
 import { auditOf, createJob, requests } from './helpers.ts';
 import { startPaySite, type PaySite } from './pay-site.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // What counts as the person's payment in flight on a held tab, and what other processes may do to
 // a hold while one is: the held session against a payment page paid the ways real sites pay (a
@@ -51,7 +52,7 @@ for (const backend of BACKENDS) {
     const log = createLogger('silent');
 
     before(async () => {
-      [service, browser, site] = await Promise.all([startTestService(backend.url), launchChromium(), startPaySite()]);
+      [service, browser, site] = await startedTogether([startTestService(backend.url), launchChromium(), startPaySite()]);
       key = await service.mintKey();
     });
     after(async () => {

@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { daysFromNow } from '../helpers/service.ts';
 import { memoryRecorder, TRAVELLER } from '../generic/harness.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // consent.maxJobDurationSeconds is a soft cap: once it has passed, the step under way finishes and
 // no new step starts. Here the cap "passes" at a chosen step (pastCap reads the step the attempt is
@@ -20,7 +21,7 @@ describe('the soft duration cap, step by step', () => {
   let browser: Browser;
   let context: BrowserContext;
   before(async () => {
-    [sandbox, browser] = await Promise.all([startSandbox(), launchChromium()]);
+    [sandbox, browser] = await startedTogether([startSandbox(), launchChromium()]);
     context = await browser.newContext();
   });
   after(async () => {

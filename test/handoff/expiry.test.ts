@@ -5,6 +5,7 @@ import { LATE_CONFIRMATION_MS } from '../../src/executor/hold-timings.ts';
 import { BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { auditOf, createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // The hold runs out while the person has the handoff page open: the page says so, and the link
 // afterwards says only that (no live view, no Cancel). Unless the person's payment is in flight at
@@ -17,7 +18,7 @@ for (const backend of [BROWSER_BACKEND]) {
     let key: string;
 
     before(async () => {
-      [service, browser] = await Promise.all([startTestService(backend.url, { WORKERS: '1', HOLD_SECONDS: '20' }, { sandbox: true }), launchChromium()]);
+      [service, browser] = await startedTogether([startTestService(backend.url, { WORKERS: '1', HOLD_SECONDS: '20' }, { sandbox: true }), launchChromium()]);
       key = await service.mintKey();
     });
     after(async () => {

@@ -14,6 +14,7 @@ import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from 
 import { clickAndNavigate, HOOKS, walkToReview } from '../sandbox/drivers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from './browsers.ts';
 import { distinctCode, lineWithCode } from './helpers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // The live view on its own: a sandbox payment page opened directly with Playwright (as the executor
 // would hold it), served to a second Chromium acting as the person.
@@ -28,7 +29,7 @@ const logLines: string[] = [];
 const tabs = new Map<string, { page: Page; mode: 'watch' | 'control' }>();
 
 before(async () => {
-  [sandbox, heldBrowser, personBrowser] = await Promise.all([startSandbox(), launchChromium(), launchChromium()]);
+  [sandbox, heldBrowser, personBrowser] = await startedTogether([startSandbox(), launchChromium(), launchChromium()]);
   heldContext = await heldBrowser.newContext({ viewport: { width: 1280, height: 720 } });
   const log = createLogger('trace', new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } }));
   app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger });

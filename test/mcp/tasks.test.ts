@@ -9,6 +9,7 @@ import { launchChromium, pointOnView, waitForLiveFrames } from '../handoff/brows
 import { bookingArguments, MODERN_REVISION, modernRequest, rpc, textOf } from '../helpers/mcp.ts';
 import { BROWSER_BACKEND, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // Bookings as MCP tasks (revision 2026-07-28, the Tasks extension io.modelcontextprotocol/tasks):
 // a client that declares the extension gets a task for a booking tool's call; the task is the job,
@@ -59,7 +60,7 @@ describe('bookings as MCP tasks, paid by the person in Chromium', () => {
   let key: string;
   let person: Browser;
   before(async () => {
-    [service, person] = await Promise.all([startTestService(BROWSER_BACKEND.url, { WORKERS: '1' }, { sandbox: true }), launchChromium()]);
+    [service, person] = await startedTogether([startTestService(BROWSER_BACKEND.url, { WORKERS: '1' }, { sandbox: true }), launchChromium()]);
     key = await service.mintKey('Acme Travel');
   });
   after(async () => {

@@ -8,6 +8,7 @@ import { startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
 import { createJob, requests, venue, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, waitForLiveFrames } from '../handoff/browsers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // Booking reach, end to end as a new provider would meet it: a site registered with
 // `--driver generic` (here through the store the CLI uses), booked over REST, paused at the card
@@ -68,7 +69,7 @@ describe('the generic driver, registered and booked through REST, paid on the ha
   let key: string;
   let person: Browser;
   before(async () => {
-    [service, person] = await Promise.all([startTestService('pglite:memory:', { WORKERS: '2' }, { sandbox: true }), launchChromium()]);
+    [service, person] = await startedTogether([startTestService('pglite:memory:', { WORKERS: '2' }, { sandbox: true }), launchChromium()]);
     key = await service.mintKey();
   });
   after(async () => {

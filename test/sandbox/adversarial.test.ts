@@ -4,13 +4,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { until } from '../helpers/wait.ts';
 import { assertNoCodeStored, launchBrowser, newContext, SUITE_TIMEOUT } from './drivers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;
 let context: BrowserContext;
 
 before(async () => {
-  [sandbox, browser] = await Promise.all([startSandbox(), launchBrowser()]);
+  [sandbox, browser] = await startedTogether([startSandbox(), launchBrowser()]);
   context = await newContext(browser);
 });
 after(async () => {

@@ -3,13 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PROVIDERS, startSandbox, type ProviderId, type Sandbox } from '../../sandbox/index.ts';
 import { clickAndNavigate, guestForm, HOOKS, launchBrowser, listOptions, newContext, normalVenue, quickSearch, search, searchValues, SUITE_TIMEOUT, walkToReview } from './drivers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;
 let shared: BrowserContext;
 
 before(async () => {
-  [sandbox, browser] = await Promise.all([startSandbox(), launchBrowser()]);
+  [sandbox, browser] = await startedTogether([startSandbox(), launchBrowser()]);
   shared = await newContext(browser);
 });
 after(async () => {

@@ -3,13 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { PROVIDERS, startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { clickAndNavigate, HOOKS, launchBrowser, newContext, normalVenue, SUITE_TIMEOUT, unlabelledControls, walkToReview } from './drivers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;
 let context: BrowserContext;
 
 before(async () => {
-  [sandbox, browser] = await Promise.all([startSandbox(), launchBrowser()]);
+  [sandbox, browser] = await startedTogether([startSandbox(), launchBrowser()]);
   // One context: each test drives a different provider (= a different origin and session).
   context = await newContext(browser);
 });

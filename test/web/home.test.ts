@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium, signedInContext } from '../helpers/oauth.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // The front page a newcomer lands on after `./scripts/start`: where people find their bookings and
 // developers find the endpoints.
@@ -11,7 +12,7 @@ let service: TestService;
 let browser: Browser;
 
 before(async () => {
-  [service, browser] = await Promise.all([startTestService('pglite:memory:'), launchChromium()]);
+  [service, browser] = await startedTogether([startTestService('pglite:memory:'), launchChromium()]);
 });
 after(async () => {
   await browser?.close();

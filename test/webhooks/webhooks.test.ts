@@ -12,6 +12,7 @@ import { BACKENDS, restaurantRequest, startTestService, type TestService } from 
 import { until } from '../helpers/wait.ts';
 import { auditOf, createJob } from '../executor/helpers.ts';
 import { startReceiver, type Received, type Receiver } from './receiver.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // Webhooks end to end: an organisation registers a local receiver, its jobs' status changes are
 // delivered signed (verified here with the standardwebhooks library, as a client would), retried on
@@ -43,7 +44,7 @@ for (const backend of BACKENDS) {
     let otherKey: string;
     let receiver: Receiver;
     before(async () => {
-      [service, receiver] = await Promise.all([startTestService(backend.url, FAST), startReceiver()]);
+      [service, receiver] = await startedTogether([startTestService(backend.url, FAST), startReceiver()]);
       [key, otherKey] = await Promise.all([service.mintKey('Acme Travel'), service.mintKey('Other Org')]);
     });
     after(async () => {
@@ -212,7 +213,7 @@ describe('webhook targets in production mode (WEBHOOK_ALLOW_PRIVATE=false)', () 
   let key: string;
   let receiver: Receiver;
   before(async () => {
-    [service, receiver] = await Promise.all([startTestService('pglite:memory:', { ...FAST, WEBHOOK_ALLOW_PRIVATE: 'false' }), startReceiver()]);
+    [service, receiver] = await startedTogether([startTestService('pglite:memory:', { ...FAST, WEBHOOK_ALLOW_PRIVATE: 'false' }), startReceiver()]);
     key = await service.mintKey();
   });
   after(async () => {
