@@ -14,6 +14,7 @@ import { answered, until } from '../helpers/wait.ts';
 import { createJob, requests, TERMINAL, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from '../handoff/browsers.ts';
 import { SILENT_SERVER_TIMEOUT_MS } from '../../src/db/query-timeout.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // Losing the database, on a real PostgreSQL server of the test's own (initdb + pg_ctl on a free
 // loopback port, in a temporary directory; never the machine's shared server), the service reaching
@@ -81,7 +82,7 @@ describe('losing the database (a private PostgreSQL server: stopped, frozen, cut
   before(async () => {
     pg = await startPrivatePostgres();
     proxy = await startTcpProxy('127.0.0.1', pg.port);
-    [service, person] = await Promise.all([
+    [service, person] = await startedTogether([
       startTestService(viaProxy(pg.url, proxy), { WORKERS: '3' }, { sandbox: true, adminUrl: pg.url, logDestination: logs }),
       launchChromium(),
     ]);

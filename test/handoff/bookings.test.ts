@@ -11,6 +11,7 @@ import { until } from '../helpers/wait.ts';
 import { createJob, requests, waitForJob } from '../executor/helpers.ts';
 import { launchChromium } from './browsers.ts';
 import { signInAtDevIdp, userIdOf } from './helpers.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // Watching a running job (sessionUrl) and a person's bookings page with live updates. The executor
 // runs slowly here (a second's pause before each step, several seconds a run) so that a run can be
@@ -26,7 +27,7 @@ for (const backend of [BROWSER_BACKEND]) {
     let adaId: number;
 
     before(async () => {
-      [service, browser] = await Promise.all([
+      [service, browser] = await startedTogether([
         startTestService(backend.url, { WORKERS: '2', EXECUTOR_STEP_DELAY_MS: '1000' }, { sandbox: true }),
         launchChromium(),
       ]);

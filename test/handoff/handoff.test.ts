@@ -18,6 +18,7 @@ import { liveViewOf } from '../../src/browser/live-view.ts';
 import { createJob as createCoreJob, getJob } from '../../src/jobs/service.ts';
 import { parseExecutionJobRequest } from '../../src/jobs/schemas.ts';
 import { transition } from '../../src/jobs/transition.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // The handoff end to end, as the person lives it: a job reaches paused_payment in the real executor
 // (real Chromium on the sandbox sites), the person opens handoffUrl in another real Chromium, types
@@ -166,7 +167,7 @@ for (const backend of [BROWSER_BACKEND]) {
         ws.onerror = () => resolve('refused');
       }), `${handoffUrl.replace('http', 'ws')}/live`);
     before(async () => {
-      [service, person] = await Promise.all([
+      [service, person] = await startedTogether([
         startTestService(backend.url, { WORKERS: '2' }, { sandbox: true, log: captured.log }),
         launchChromium(),
       ]);

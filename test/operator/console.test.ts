@@ -13,6 +13,7 @@ import { launchChromium, signedInContext } from '../helpers/oauth.ts';
 import { BROWSER_BACKEND, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { startedTogether } from '../helpers/together.ts';
 
 // The operator console (issue 15 §4), through real HTTP and a real headless Chromium: an operator
 // signs in at the development identity provider and works every page; a person who is not an
@@ -38,7 +39,7 @@ for (const backend of [BROWSER_BACKEND]) {
     let page: Page;
 
     before(async () => {
-      [service, browser, receiver] = await Promise.all([
+      [service, browser, receiver] = await startedTogether([
         // Listed in any case: the list is compared without regard to case.
         startTestService(backend.url, { OPERATOR_EMAILS: 'Ops@Example.com, lead@example.com', WEBHOOK_RETRY_SCHEDULE: '0,0,0' }),
         launchChromium(),
