@@ -1,0 +1,305 @@
+import { cardChoiceOf, IN_PAGE_CLASSIFIER } from '../../../executor/guard/card-fields.ts';
+import { clean, describedBy, isControl, nameOf, PAGE_LIB, regionOf, selectorOf, shown } from './page-lib.ts';
+import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
+
+// The snapshot's reading, done in the page. Every function here is sent to the page as its source,
+// with PAGE_LIB and the guard's card-field classifier: in the page, the names imported above resolve
+// to those copies, and the functions here may call each other, but no constant outside their bodies.
+
+/** Where an element sits: its form's index in the page's forms, its overlay's in the overlays (-1: none). */
+interface Places {
+  formIndex(el: Element): number;
+  dialogIndex(el: Element): number;
+}
+
+/** Dialogs, and banners fixed over the page (a cookie notice is often one, without a dialog role). */
+function overlaysOf(doc: Document): Element[] {
+  const dialogsEls = Array.from(doc.querySelectorAll('dialog[open],[role="dialog"],[role="alertdialog"],[aria-modal="true"]')).filter(shown);
+  const overlayEls: Element[] = [...dialogsEls];
+  for (const el of Array.from(doc.querySelectorAll('body *'))) {
+    if (overlayEls.length > 10) break;
+    if (overlayEls.some((d) => d === el || d.contains(el) || el.contains(d))) continue;
+    const pos = getComputedStyle(el).position;
+    if ((pos === 'fixed' || pos === 'sticky') && shown(el) && el.querySelector('button,a,[role="button"]') && !el.closest('header,nav')) overlayEls.push(el);
+  }
+  return overlayEls;
+}
+
+/** The buttons around a field that step its number up and down (a quantity stepper), if any. */
+function stepperOf(el: Element): { up: string; down: string } | null {
+  const STEP_UP = /^\s*(\+|＋)\s*$|^(increase|increment|add|more|plus)\b|\b(increase|add one|one more)\b/i;
+  const STEP_DOWN = /^\s*(-|−|–|—)\s*$|^(decrease|decrement|remove|fewer|less|minus)\b|\b(decrease|remove one|one less)\b/i;
+  let box: Element | null = el.parentElement;
+  for (let depth = 0; box && depth < 3; depth++, box = box.parentElement) {
+    const buttons = Array.from(box.querySelectorAll('button,[role="button"],input[type="button"]'));
+    const up = buttons.find((b) => STEP_UP.test(nameOf(b)));
+    const down = buttons.find((b) => STEP_DOWN.test(nameOf(b)));
+    if (up && down) return { up: selectorOf(up), down: selectorOf(down) };
+  }
+  return null;
+}
+
+/** The fields a person fills: inputs, selects and text areas, and steppers shown as text or as a bare number. */
+function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[] {
+  const { formIndex, dialogIndex } = at;
+  const fields: FieldInfo[] = [];
+  for (const el of fieldEls) {
+    const input = el as HTMLInputElement;
+    const type = el.tagName === 'INPUT' ? (el.getAttribute('type') ?? 'text').toLowerCase() : el.tagName.toLowerCase();
+    if (type === 'hidden') continue;
+    const numeric = type === 'number' || el.getAttribute('role') === 'spinbutton' || el.getAttribute('inputmode') === 'numeric';
+    fields.push({
+      sel: selectorOf(el),
+      tag: el.tagName.toLowerCase(),
+      type,
+      name: el.getAttribute('name') ?? '',
+      autocomplete: (el.getAttribute('autocomplete') ?? '').toLowerCase(),
+      label: nameOf(el),
+      text: describedBy(el),
+      placeholder: el.getAttribute('placeholder') ?? '',
+      value: type === 'checkbox' || type === 'radio' ? (el.getAttribute('value') ?? '') : input.value ?? '',
+      required: input.required || el.getAttribute('aria-required') === 'true',
+      disabled: input.disabled || el.getAttribute('aria-disabled') === 'true',
+      readOnly: input.readOnly === true,
+      visible: shown(el),
+      checked: input.checked === true,
+      options: el.tagName === 'SELECT' ? Array.from((el as HTMLSelectElement).options).map((o) => ({ value: o.value, text: clean(o.text), disabled: o.disabled })) : [],
+      form: formIndex(el),
+      region: regionOf(el),
+      card: cardChoiceOf(el) !== null,
+      // validity, not checkValidity(): asking must not fire the page's 'invalid' handlers.
+      invalid: el.getAttribute('aria-invalid') === 'true' || (input.willValidate && input.validity?.valid === false && input.value !== ''),
+      validationMessage: input.willValidate && input.validity?.valid === false ? input.validationMessage ?? '' : '',
+      stepper: numeric ? stepperOf(el) : null,
+      inDialog: dialogIndex(el),
+      combobox: el.getAttribute('role') === 'combobox' || /^(list|both)$/i.test(el.getAttribute('aria-autocomplete') ?? ''),
+    });
+  }
+  // A stepper's number may be shown as text (an <output> or a role=spinbutton) rather than a field.
+  for (const el of Array.from(doc.querySelectorAll('output,[role="spinbutton"]:not(input)'))) {
+    const stepper = stepperOf(el);
+    if (!stepper) continue;
+    // Named by aria, else by its labelled group (role=group, fieldset), else by the words around it
+    // (without its number and the +/− signs); its name attribute describes it too.
+    const own = nameOf(el);
+    const group = el.closest('[role="group"],fieldset');
+    const groupName = group ? nameOf(group) || clean(group.querySelector(':scope > legend')?.textContent) : '';
+    const named = own && own !== clean(el.textContent) ? own : groupName || clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+    fields.push({
+      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
+      label: named, text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
+      required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false,
+    });
+  }
+
+  // A number between a "−" and a "+" in a labelled group (role=group, fieldset) with no field of its
+  // own to type in: a stepper too, named by its group.
+  for (const group of Array.from(doc.querySelectorAll('[role="group"],fieldset'))) {
+    if (group.querySelector('input:not([type="hidden"]),select,textarea,output,[role="spinbutton"]')) continue;
+    const number = Array.from(group.querySelectorAll('*')).find((e) => e.children.length === 0 && !isControl(e) && /^\s*\d{1,3}\s*$/.test(e.textContent ?? ''));
+    if (!number) continue;
+    const stepper = stepperOf(number);
+    if (!stepper) continue;
+    const legend = group.tagName === 'FIELDSET' ? clean(group.querySelector(':scope > legend')?.textContent) : '';
+    const named = nameOf(group) || legend;
+    fields.push({
+      sel: selectorOf(number), tag: number.tagName.toLowerCase(), type: 'stepper', name: '', autocomplete: '',
+      label: named, text: named, placeholder: '', value: clean(number.textContent),
+      required: false, disabled: false, readOnly: true, visible: shown(number), checked: false, options: [], form: formIndex(group), region: regionOf(group),
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group), combobox: false,
+    });
+  }
+  return fields;
+}
+
+/**
+ * Buttons, links and scripted controls, and the choices (radios), each with the item it belongs to
+ * (its row, card or list item); and beside those items, the ones with no control (a sold-out row).
+ */
+function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snapshot, 'controls' | 'idleItems'> {
+  const { formIndex, dialogIndex } = at;
+  const itemOf = (el: Element, all: Element[]) => {
+    // The largest ancestor that holds this control and no other of the page's candidate controls: its row, card or list item.
+    let item: Element = el;
+    for (let up = el.parentElement; up && up !== doc.body; up = up.parentElement) {
+      if (all.some((o) => o !== el && up!.contains(o))) break;
+      item = up;
+    }
+    return item;
+  };
+  const controlEls = Array.from(doc.querySelectorAll('button,a,input,[role]')).filter(isControl);
+  // Choices: radio inputs, and ARIA radios (role=radio in a role=radiogroup, checked by aria-checked).
+  const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...Array.from(doc.querySelectorAll('[role="radio"]')).filter((el) => el.tagName !== 'INPUT')];
+  const candidates = [...controlEls, ...radios];
+  const controls: ControlInfo[] = [];
+  for (const el of candidates) {
+    if ((el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') || el.getAttribute('role') === 'radio') continue;
+    const item = itemOf(el, candidates);
+    const type = (el.getAttribute('type') ?? '').toLowerCase();
+    const f = formIndex(el);
+    controls.push({
+      sel: selectorOf(el),
+      tag: el.tagName.toLowerCase(),
+      type,
+      text: nameOf(el).slice(0, 200),
+      name: el.getAttribute('name') ?? '',
+      value: el.getAttribute('value') ?? '',
+      role: el.getAttribute('role') ?? '',
+      form: f,
+      region: regionOf(el),
+      disabled: (el as HTMLButtonElement).disabled === true || el.getAttribute('aria-disabled') === 'true',
+      visible: shown(el),
+      submits: f >= 0 && ((el.tagName === 'BUTTON' && (type === '' || type === 'submit')) || (el.tagName === 'INPUT' && (type === 'submit' || type === 'image'))),
+      inDialog: dialogIndex(el),
+      item: clean((item as HTMLElement).innerText || item.textContent || nameOf(el)).slice(0, 300),
+      itemSel: selectorOf(item),
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '',
+      itemTag: item.tagName.toLowerCase(),
+      expanded: el.getAttribute('aria-expanded') ?? '',
+    });
+  }
+  // Radio inputs as choices: their item is their row, card or list item (or their label).
+  for (const el of radios) {
+    const item = itemOf(el, candidates);
+    controls.push({
+      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'radio', text: nameOf(el).slice(0, 200), name: el.getAttribute('name') ?? '', value: el.getAttribute('value') ?? '',
+      role: el.getAttribute('role') ?? '', form: formIndex(el), region: regionOf(el),
+      disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
+      item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '',
+    });
+  }
+  // Siblings of offer items that have no control at all (a sold-out row shows no button).
+  const idleItems: Record<string, string[]> = {};
+  const parents = new Map<string, Element>();
+  for (const c of controls) if (c.itemParent && c.item) parents.set(c.itemParent, doc.querySelector(c.itemParent)!);
+  for (const [sel, parent] of parents) {
+    if (!parent) continue;
+    const idle = Array.from(parent.children).filter((child) => !candidates.some((c) => child.contains(c)) && clean(child.textContent) !== '');
+    if (idle.length) idleItems[sel] = idle.slice(0, 50).map((child) => clean((child as HTMLElement).innerText || child.textContent).slice(0, 300));
+  }
+  return { controls, idleItems };
+}
+
+/** schema.org data: JSON-LD blocks and microdata items. */
+function readStructuredData(doc: Document): Pick<Snapshot, 'jsonld' | 'microdata'> {
+  const jsonld: unknown[] = [];
+  for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    try {
+      jsonld.push(JSON.parse(s.textContent ?? ''));
+    } catch {
+      // A malformed block says nothing.
+    }
+  }
+  const microdata: Array<{ type: string; props: Record<string, string> }> = [];
+  for (const scope of Array.from(doc.querySelectorAll('[itemscope][itemtype]')).slice(0, 100)) {
+    const props: Record<string, string> = {};
+    for (const p of Array.from(scope.querySelectorAll('[itemprop]'))) {
+      if (p.parentElement?.closest('[itemscope]') !== scope && p.closest('[itemscope]') !== scope) continue;
+      const name = p.getAttribute('itemprop') ?? '';
+      const value = p.getAttribute('content') ?? p.getAttribute('datetime') ?? (p.tagName === 'META' ? '' : clean(p.textContent));
+      if (name && !(name in props)) props[name] = value;
+    }
+    microdata.push({ type: scope.getAttribute('itemtype') ?? '', props });
+  }
+  return { jsonld, microdata };
+}
+
+/** Label–value pairs: definition lists, two-cell table rows, containers alternating label and value, and "Label: value" lines. */
+function readPairs(doc: Document): Snapshot['pairs'] {
+  const pairs: Array<{ label: string; value: string; entries: number }> = [];
+  for (const dt of Array.from(doc.querySelectorAll('dt'))) {
+    const dd = dt.nextElementSibling;
+    if (dd?.tagName === 'DD') pairs.push({ label: clean(dt.textContent), value: clean((dd as HTMLElement).innerText || dd.textContent), entries: dd.querySelectorAll('li').length });
+  }
+  for (const tr of Array.from(doc.querySelectorAll('tr'))) {
+    const cells = Array.from(tr.children);
+    if (cells.length === 2 && (cells[0]!.tagName === 'TH' || cells[1]!.tagName === 'TD')) pairs.push({ label: clean(cells[0]!.textContent), value: clean((cells[1] as HTMLElement).innerText || cells[1]!.textContent), entries: cells[1]!.querySelectorAll('li').length });
+  }
+  // Containers whose children alternate label, value (<span>Room</span><b>Deluxe</b>…).
+  for (const box of Array.from(doc.querySelectorAll('body *')).filter((e) => e.children.length >= 4 && e.children.length % 2 === 0).slice(0, 200)) {
+    const kids = Array.from(box.children);
+    const labels = kids.filter((_, i) => i % 2 === 0);
+    const values = kids.filter((_, i) => i % 2 === 1);
+    if (labels.some((l) => l.tagName !== labels[0]!.tagName) || values.some((v) => v.tagName !== values[0]!.tagName) || labels[0]!.tagName === values[0]!.tagName) continue;
+    if (labels.some((l) => clean(l.textContent).length > 40 || l.children.length > 1)) continue;
+    labels.forEach((l, i) => pairs.push({ label: clean(l.textContent), value: clean((values[i] as HTMLElement).innerText || values[i]!.textContent), entries: values[i]!.querySelectorAll('li').length }));
+  }
+  for (const line of (doc.body ? doc.body.innerText : '').split('\n')) {
+    const m = /^\s*([^:\n]{2,40}):\s+(.{1,200})$/.exec(line);
+    if (m) pairs.push({ label: clean(m[1]), value: clean(m[2]), entries: 0 });
+  }
+  return pairs;
+}
+
+/** The whole page, read-only. */
+function readPage(): Snapshot {
+  const doc = document;
+  const forms = Array.from(doc.forms);
+  const formIndex = (el: Element) => {
+    const f = (el as HTMLInputElement).form ?? el.closest('form');
+    return f ? forms.indexOf(f) : -1;
+  };
+  const overlayEls = overlaysOf(doc);
+  const dialogs = overlayEls.map((d) => ({
+    sel: selectorOf(d),
+    text: clean((d as HTMLElement).innerText || d.textContent).slice(0, 500),
+    modal: d.getAttribute('aria-modal') === 'true' || (d.tagName === 'DIALOG' && d.matches(':modal')),
+    fixed: getComputedStyle(d).position === 'fixed',
+  }));
+  const dialogIndex = (el: Element) => overlayEls.findIndex((d) => d.contains(el));
+  const at: Places = { formIndex, dialogIndex };
+
+  const fieldEls = Array.from(doc.querySelectorAll('input,select,textarea')).filter((el) => {
+    const type = (el.getAttribute('type') ?? '').toLowerCase();
+    return !['submit', 'button', 'image', 'reset', 'file'].includes(type);
+  });
+  const fields = readFields(doc, fieldEls, at);
+  const { controls, idleItems } = readControls(doc, fieldEls, at);
+  const { jsonld, microdata } = readStructuredData(doc);
+  const pairs = readPairs(doc);
+  const bodyText = clean(doc.body ? doc.body.innerText : '');
+
+  const alerts = Array.from(doc.querySelectorAll('[role="alert"],[role="status"],[aria-live="assertive"],[aria-live="polite"],output'))
+    .filter(shown).map((el) => clean((el as HTMLElement).innerText || el.textContent)).filter(Boolean).slice(0, 30);
+  const headings = Array.from(doc.querySelectorAll('h1,h2,h3,[role="heading"]')).filter(shown).map((h) => clean(h.textContent)).filter(Boolean).slice(0, 30);
+  return {
+    url: location.href,
+    title: doc.title,
+    text: bodyText.slice(0, 20000),
+    lang: doc.documentElement.lang || '',
+    lines: (doc.body ? doc.body.innerText : '').split('\n').map((l) => clean(l)).filter(Boolean).slice(0, 300),
+    headings,
+    alerts,
+    forms: forms.map((f) => ({
+      sel: selectorOf(f),
+      text: clean([f.getAttribute('aria-label'), f.getAttribute('name'), f.getAttribute('id'), f.getAttribute('action'), f.querySelector('legend,h1,h2,h3')?.textContent].join(' ')),
+      role: f.getAttribute('role') ?? '',
+      region: regionOf(f),
+    })),
+    fields,
+    controls,
+    dialogs,
+    frames: Array.from(doc.querySelectorAll('iframe,frame')).map((f) => ({ sel: selectorOf(f), src: (f as HTMLIFrameElement).src ?? '', title: f.getAttribute('title') ?? '' })),
+    jsonld,
+    microdata,
+    pairs: pairs.slice(0, 200),
+    idleItems,
+    passwordField: fieldEls.some((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'password' && shown(el) && cardChoiceOf(el) === null && !['header', 'nav'].includes(regionOf(el))),
+  };
+}
+
+/** What each frame shows of a card-code field, a CAPTCHA or a sign-in form (frames included: payment partners and CAPTCHAs live in iframes). */
+function frameFacts(): { card: boolean; captcha: boolean; text: string } {
+  const fieldEls = Array.from(document.querySelectorAll('input,select,textarea'));
+  return {
+    card: fieldEls.some((el) => cardChoiceOf(el) !== null),
+    captcha: document.querySelector('.g-recaptcha,.h-captcha,.cf-turnstile,[data-sitekey]') !== null,
+    text: clean(document.body ? document.body.innerText : '').slice(0, 2000),
+  };
+}
+
+const IN_PAGE = [IN_PAGE_CLASSIFIER, PAGE_LIB, ...[overlaysOf, stepperOf, readFields, readControls, readStructuredData, readPairs].map((f) => f.toString())].join('\n');
+export const READ_PAGE = new Function(`${IN_PAGE}\nreturn (${readPage.toString()})();`) as () => Snapshot;
+export const FRAME_FACTS = new Function(`${IN_PAGE}\nreturn (${frameFacts.toString()})();`) as () => { card: boolean; captcha: boolean; text: string };
