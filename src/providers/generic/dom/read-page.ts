@@ -300,6 +300,7 @@ function frameFacts(): { card: boolean; captcha: boolean; text: string } {
   };
 }
 
-const IN_PAGE = [IN_PAGE_CLASSIFIER, PAGE_LIB, ...[overlaysOf, stepperOf, readFields, readControls, readStructuredData, readPairs].map((f) => f.toString())].join('\n');
-export const READ_PAGE = new Function(`${IN_PAGE}\nreturn (${readPage.toString()})();`) as () => Snapshot;
-export const FRAME_FACTS = new Function(`${IN_PAGE}\nreturn (${frameFacts.toString()})();`) as () => { card: boolean; captcha: boolean; text: string };
+// Each is sent to the page (to every frame, for FRAME_FACTS) on every reading: each carries only the source it calls.
+const READERS = [overlaysOf, stepperOf, readFields, readControls, readStructuredData, readPairs].map((f) => f.toString()).join('\n');
+export const READ_PAGE = new Function(`${IN_PAGE_CLASSIFIER}\n${PAGE_LIB}\n${READERS}\nreturn (${readPage.toString()})();`) as () => Snapshot;
+export const FRAME_FACTS = new Function(`${IN_PAGE_CLASSIFIER}\n${PAGE_LIB}\nreturn (${frameFacts.toString()})();`) as () => { card: boolean; captcha: boolean; text: string };
