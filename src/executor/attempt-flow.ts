@@ -14,6 +14,8 @@ import { CardStepReached } from './guard/page-errors.ts';
 // consent, enter the guest details and check what the site holds, then review and reach the
 // payment, where the guard's refusal at the card-code field is the pause.
 
+type OfferChosen = Extract<Choice, { kind: 'offer' }>;
+
 /** One try under way: its page, what it decided, and how it takes each step. */
 interface Flow {
   deps: AttemptDeps;
@@ -107,7 +109,7 @@ async function offersFound(run: Flow): Promise<Offer[]> {
 }
 
 /** The offer the request and consent choose (a time moved within the consent is recorded), chosen on the site. */
-async function chosen(run: Flow, offers: Offer[]): Promise<Extract<Choice, { kind: 'offer' }>> {
+async function chosen(run: Flow, offers: Offer[]): Promise<OfferChosen> {
   const { deps: { plan, recorder }, driver } = run;
   const choice = choose(plan, offers);
   if (choice.kind === 'none') throw new ProviderFailure('no_availability', `nothing acceptable at ${driver.name}: ${choice.why}`);
@@ -126,7 +128,7 @@ async function chosen(run: Flow, offers: Offer[]): Promise<Extract<Choice, { kin
 }
 
 /** The guest details entered, and what the site then holds, read back and checked against the request. */
-async function heldAsAsked(run: Flow, choice: Extract<Choice, { kind: 'offer' }>): Promise<Held> {
+async function heldAsAsked(run: Flow, choice: OfferChosen): Promise<Held> {
   const { deps: { plan, recorder }, driver, g, bounded, decisions } = run;
   await run.step('guest_details', `Entering the guest details (${plan.traveller.givenName} ${plan.traveller.familyName}) at ${driver.name}.`);
   await bounded(driver.guestDetails(g, plan.traveller, plan.request), 'the guest details');
