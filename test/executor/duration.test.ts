@@ -99,10 +99,12 @@ for (const backend of BACKENDS) {
 
     test('blames no provider: the one that failed has its outcome (the fallback), the next one was never tried', async () => {
       // Sold out at TableBook: the chain falls back to DineNow. The limit runs out while the fallback
-      // is being written (the write is held for 8 s), that is after TableBook's outcome and before
-      // DineNow's first try.
+      // is being written (the write is held until the limit has passed), that is after TableBook's
+      // outcome and before DineNow's first try. Started 12 s ago, TableBook has 18 s to say sold out:
+      // a loaded machine took more than the 6 s an earlier version of this test gave it.
       const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Sold Out Supper' }, { maxJobDurationSeconds: 30 }));
-      await service.services.db.updateTable('jobs').set({ started_at: sql<Date>`now() - interval '24 seconds'` }).where('id', '=', jobId).execute();
+      const { started_at: startedAt } = await service.services.db.updateTable('jobs').set({ started_at: sql<Date>`now() - interval '12 seconds'` }).where('id', '=', jobId).returning('started_at').executeTakeFirstOrThrow();
+      const limitPassed = new Date(startedAt!).getTime() + 30_000 + 500;
       const queries = new Set<unknown>();
       const slowFallback: KyselyPlugin = {
         transformQuery(args) {
@@ -110,7 +112,7 @@ for (const backend of BACKENDS) {
           return args.node;
         },
         async transformResult(args) {
-          if (queries.delete(args.queryId)) await sleep(8_000);
+          if (queries.delete(args.queryId)) await sleep(Math.max(0, limitPassed - Date.now()));
           return args.result;
         },
       };
