@@ -100,25 +100,33 @@ for (const backend of BACKENDS) {
     test('blames no provider: the one that failed has its outcome (the fallback), the next one was never tried', async () => {
       // Sold out at TableBook: the chain falls back to DineNow. The limit runs out while the fallback
       // is being written (the write is held until the limit has passed), that is after TableBook's
-      // outcome and before DineNow's first try. Started 12 s ago, TableBook has 18 s to say sold out:
-      // a loaded machine took more than the 6 s an earlier version of this test gave it.
-      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Sold Out Supper' }, { maxJobDurationSeconds: 30 }));
+      // outcome and before DineNow's first try. Started 12 s back, TableBook has 18 s to say sold out,
+      // room for a loaded machine.
+      const capSeconds = 30;
+      const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Sold Out Supper' }, { maxJobDurationSeconds: capSeconds }));
       const { started_at: startedAt } = await service.services.db.updateTable('jobs').set({ started_at: sql<Date>`now() - interval '12 seconds'` }).where('id', '=', jobId).returning('started_at').executeTakeFirstOrThrow();
-      const limitPassed = new Date(startedAt!).getTime() + 30_000 + 500;
+      const limitPassed = new Date(startedAt!).getTime() + capSeconds * 1000 + 500;
       const queries = new Set<unknown>();
+      let fallbackWrittenAt = 0;
       const slowFallback: KyselyPlugin = {
         transformQuery(args) {
           if (args.node.kind === 'InsertQueryNode' && JSON.stringify(args.node).includes('provider_fallback')) queries.add(args.queryId);
           return args.node;
         },
         async transformResult(args) {
-          if (queries.delete(args.queryId)) await sleep(Math.max(0, limitPassed - Date.now()));
+          if (queries.delete(args.queryId)) {
+            fallbackWrittenAt = Date.now();
+            await sleep(Math.max(0, limitPassed - fallbackWrittenAt));
+          }
           return args.result;
         },
       };
       await run(directRunDeps(service, pool, new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance'), service.services.db.withPlugin(slowFallback)), jobId, firstClaim());
 
       const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
+      // Else the limit passed during TableBook's search, and blaming TableBook would be right: the
+      // machine, not the run, would have failed this test.
+      assert.ok(fallbackWrittenAt > 0 && fallbackWrittenAt < limitPassed - 500, `TableBook said sold out before the limit (${JSON.stringify(job.error)})`);
       assert.equal(job.status, 'error');
       assert.deepEqual({ reason: job.error.reason, provider: job.error.provider, step: job.error.step }, { reason: 'max_duration_exceeded', provider: null, step: null });
       const events = await auditOf(service, key, jobId);
