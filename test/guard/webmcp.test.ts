@@ -108,10 +108,17 @@ describe('payment guard, WebMCP tools', () => {
     // Nothing in its declaration asks for a code, and the page shows no code field yet: the call is allowed.
     await g.callTool('apply_voucher', { voucher: CODE });
     assert.match(log.entries.find((e) => e.kind === 'allowed')!.message, /allowed calling the WebMCP tool 'apply_voucher' \("Apply a voucher to the booking\."\) with the inputs voucher/);
-    await until('the network layer to block the fetch', () => log.deniedBy('network').some((m) => /api\/card\/verify.*'cvc'/.test(m)), 15_000);
-    assert.ok(log.deniedBy('page').some((m) => /script into the card security code field 'cvc'/.test(m)), log.deniedBy('page').join('\n'));
-    // The tool went on to send its form (with the field left empty): the page that answered is loaded.
-    await until('the form to be sent', () => page.url().endsWith('/webmcp/fills-code'), 15_000);
+    // The in-page layer refuses the value, and the network layer both of the tool's sends that carry
+    // the field: its fetch, and its form (the field left empty). The three reports arrive in any order.
+    const blocked = () => ({
+      page: log.deniedBy('page').some((m) => /script into the card security code field 'cvc'/.test(m)),
+      fetch: log.deniedBy('network').some((m) => /api\/card\/verify: .*'cvc'/.test(m)),
+      form: log.deniedBy('network').some((m) => /webmcp\/fills-code: .*'cvc'/.test(m)),
+    });
+    await until('the in-page layer to refuse the value and the network layer the fetch and the form', () => Object.values(blocked()).every(Boolean), 15_000)
+      .catch((error: unknown) => assert.fail(`${String(error)}: ${JSON.stringify(blocked())}`));
+    // The refused form ends its navigation on the browser's error page; a goto before then would be cut short by it.
+    await until('the refused form to end its navigation', () => page.url().startsWith('chrome-error:'), 15_000);
     assert.equal(sandbox.cardCodesReceived().length, before);
     // With the code field on the page already, the tool is not called at all (as any press there).
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/fills-code?present`);
