@@ -386,7 +386,7 @@ export function paymentsHandler(req: Req, _port: number): Res {
     case 'GET /frame/slow.js':
       return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }, body: '', delayMs: 2000 };
     case 'GET /frame/busy':
-      return htmlRes(200, frame(html`<p>Checking your card…</p>${raw('<script>addEventListener("load",function(){setTimeout(function(){var end=Date.now()+4000;while(Date.now()<end){}},0);});</script>')}`));
+      return htmlRes(200, frame(html`<p>Checking your card…</p>${raw('<script>addEventListener("load",function(){setTimeout(function(){var end=Date.now()+15000;while(Date.now()<end){}},0);});</script>')}`));
     case 'POST /frame/card':
     case 'POST /frame/odd':
       return htmlRes(200, frame(html`<p id="pay-frame-done">Payment authorised.</p>`));

@@ -38,7 +38,7 @@ describe('remote browser (BROWSER_WS_ENDPOINT, a browser server in another proce
   const openLiveView = async (handoffUrl: string, tab: Page) => {
     const page = await (await person.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(handoffUrl);
-    await waitForLiveFrames(page, tab, 60_000);
+    await waitForLiveFrames(page, tab);
     return page;
   };
 

@@ -54,6 +54,8 @@ describe(`the hard ceiling of a run that hangs, on ${BROWSER_BACKEND.name}`, () 
     service = await startTestService(BROWSER_BACKEND.url, {}, { sandbox: true });
     key = await service.mintKey();
     pool = new BrowserPool({ chromiumPath: service.config.CHROMIUM_PATH });
+    // Launched now, so that a slow launch does not spend the run's time window.
+    await pool.browser();
   });
   after(async () => {
     await pool?.close();
@@ -91,6 +93,8 @@ for (const backend of BACKENDS) {
       service = await startTestService(backend.url, {}, { sandbox: true });
       key = await service.mintKey();
       pool = new BrowserPool({ chromiumPath: service.config.CHROMIUM_PATH });
+      // Launched now, so that a slow launch does not spend the run's time window.
+      await pool.browser();
     });
     after(async () => {
       await pool.close();

@@ -187,7 +187,7 @@ for (const backend of BACKENDS) {
         assert.ok(flaky?.retriedAt, 'the site saw the search again');
         const gap = Date.parse(tries[1].timestamp) - flaky.failedAt.getTime();
         assert.ok(gap >= 225, `the retry waited for the backoff: ${gap} ms`);
-        assert.ok(gap < 10_000, `and not much longer: ${gap} ms`);
+        assert.ok(gap < 30_000, `and not much longer: ${gap} ms`);
         assert.deepEqual(outcomes(events), [['tablebook', 'accepted']], 'retries are one attempt');
       });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
-import { ATTACKS, attack, guardedContext, launch } from './attacks.ts';
+import { ATTACKS, attack, guardedContext, launch, openAfterRefusal } from './attacks.ts';
 
 // The three layers together, as every job's context runs them, against every adversarial page and
 // every way of putting the code in; plus a naive "fill every field, press every button" automation
@@ -36,7 +36,7 @@ describe('payment guard, all layers', () => {
     const { context, log, page } = await guardedContext(browser);
     const g = new GuardedPage(page, log, { timeoutMs: 3_000 });
     for (const a of ATTACKS) {
-      await g.goto(`${sandbox.origin('adversarial')}${a.path}`);
+      await openAfterRefusal(page, `${sandbox.origin('adversarial')}${a.path}`);
       const inputs = (await g.rows('input')).length;
       for (let i = 0; i < inputs; i++) await g.fill(`input >> nth=${i}`, '735').catch(() => {});
       await g.submit('button >> nth=0', 'continue').catch(() => {});

@@ -101,20 +101,26 @@ async function frameOf(page: Page, attack: Attack): Promise<Frame> {
   return frame;
 }
 
-/** Every way a script or an automation could put the code in: typing, fill, setting value or checked, setAttribute, a scripted click. */
-export async function attack(page: Page, origin: string, a: Attack, how: 'fill' | 'type' | 'script' = 'fill'): Promise<void> {
-  // A blocked submission from the previous page may still be turning into an error page, which
-  // interrupts the next navigation (more than once on a loaded machine): go again.
-  const url = `${origin}${a.path}`;
+/**
+ * Opens `url` after a page whose submission the guard may have refused: that submission may still be
+ * turning into an error page, which interrupts the next navigation (more than once on a loaded
+ * machine), so go again.
+ */
+export async function openAfterRefusal(page: Page, url: string): Promise<void> {
   for (let n = 1; ; n++) {
     try {
       await page.goto(url, { waitUntil: 'load' });
-      break;
+      return;
     } catch (error) {
       if (n >= 4) throw error;
       await page.waitForTimeout(100 * n);
     }
   }
+}
+
+/** Every way a script or an automation could put the code in: typing, fill, setting value or checked, setAttribute, a scripted click. */
+export async function attack(page: Page, origin: string, a: Attack, how: 'fill' | 'type' | 'script' = 'fill'): Promise<void> {
+  await openAfterRefusal(page, `${origin}${a.path}`);
   if (a.path === '/fetch/ws') await page.waitForTimeout(150); // let the page's socket open
   // The worker opens its socket (or is refused) first: then the page has somewhere to send the code.
   if (a.worker) await page.locator('#adv-worker-status', { hasNotText: 'starting' }).waitFor({ timeout: 5_000 }).catch(() => {});

@@ -14,8 +14,8 @@ import { signInAtDevIdp, userIdOf } from './helpers.ts';
 import { startedTogether } from '../helpers/together.ts';
 
 // Watching a running job (sessionUrl) and a person's bookings page with live updates. The executor
-// runs slowly here (a second's pause before each step, several seconds a run) so that a run can be
-// watched while it runs, even when a loaded machine takes a few seconds to open a page.
+// runs slowly here (two seconds' pause before each step, about ten seconds a run) so that a run can be
+// watched while it runs, even when a loaded machine takes several seconds to open a page.
 
 for (const backend of [BROWSER_BACKEND]) {
   describe(`watching and bookings on ${backend.name}`, () => {
@@ -28,7 +28,7 @@ for (const backend of [BROWSER_BACKEND]) {
 
     before(async () => {
       [service, browser] = await startedTogether([
-        startTestService(backend.url, { WORKERS: '2', EXECUTOR_STEP_DELAY_MS: '1000' }, { sandbox: true }),
+        startTestService(backend.url, { WORKERS: '2', EXECUTOR_STEP_DELAY_MS: '2000' }, { sandbox: true }),
         launchChromium(),
       ]);
       key = await service.mintKey();

@@ -5,8 +5,8 @@ import { until } from '../helpers/wait.ts';
 // Shared by the handoff tests: a real Chromium, and the waits for a live view to be showing frames.
 export { launchChromium };
 
-/** Waits until the live view on `viewerPage` draws frames of the held tab at the tab's current size. */
-export async function waitForLiveFrames(viewerPage: Page, heldPage: Page, timeoutMs = 15_000): Promise<void> {
+/** Waits until the live view on `viewerPage` draws frames of the held tab at the tab's current size (a precondition: generous, for a loaded machine). */
+export async function waitForLiveFrames(viewerPage: Page, heldPage: Page, timeoutMs = 60_000): Promise<void> {
   await viewerPage.waitForSelector('[data-live-view][data-state="live"]', { timeout: timeoutMs });
   // A viewer in control has the tab re-laid out to its box: wait for frames of the new layout.
   let matches = 0;

@@ -11,6 +11,14 @@ import { startedTogether } from '../helpers/together.ts';
 // afterwards says only that (no live view, no Cancel). Unless the person's payment is in flight at
 // the deadline: then the hold waits for the provider's answer.
 
+/**
+ * Short, so that the tests see it run out, yet long enough for a loaded machine to open the page,
+ * get its live view and type the code before Pay is pressed PAY_BEFORE_MS ahead of the deadline.
+ */
+const HOLD_SECONDS = 30;
+/** How long before the deadline the person presses Pay: time for the keypress to reach the provider. */
+const PAY_BEFORE_MS = 6_000;
+
 for (const backend of [BROWSER_BACKEND]) {
   describe(`hold expiry on the handoff page on ${backend.name}`, () => {
     let service: TestService;
@@ -18,7 +26,7 @@ for (const backend of [BROWSER_BACKEND]) {
     let key: string;
 
     before(async () => {
-      [service, browser] = await startedTogether([startTestService(backend.url, { WORKERS: '1', HOLD_SECONDS: '20' }, { sandbox: true }), launchChromium()]);
+      [service, browser] = await startedTogether([startTestService(backend.url, { WORKERS: '1', HOLD_SECONDS: String(HOLD_SECONDS) }, { sandbox: true }), launchChromium()]);
       key = await service.mintKey();
     });
     after(async () => {
@@ -37,7 +45,7 @@ for (const backend of [BROWSER_BACKEND]) {
         await page.goto(paused.handoffUrl);
         await waitForLiveFrames(page, session.page);
         assert.match(await page.innerText('[data-countdown]'), /^0:\d\d$/);
-        await page.waitForSelector('[data-outcome].bad', { timeout: 30_000 });
+        await page.waitForSelector('[data-outcome].bad', { timeout: session.expiresAt.getTime() - Date.now() + 30_000 });
         assert.match(await page.innerText('[data-outcome]'), /Hold expired[\s\S]*Nothing was charged/);
         assert.equal(await page.isVisible('[data-cancel]'), false, 'nothing left to cancel');
         const job = await waitForJob(service, key, jobId);
@@ -81,11 +89,11 @@ for (const backend of [BROWSER_BACKEND]) {
         await page.keyboard.type('7351', { delay: 20 });
         await session.page.waitForFunction(() => (document.querySelector('#tb-cvc') as HTMLInputElement).value === '7351');
         const deadline = session.expiresAt.getTime();
-        assert.ok(deadline - Date.now() > 4_500, `time enough to press Pay just before the deadline (${deadline - Date.now()} ms left)`);
+        assert.ok(deadline - Date.now() > PAY_BEFORE_MS + 500, `time enough to press Pay just before the deadline (${deadline - Date.now()} ms left)`);
         const release = service.sandbox!.holdSlowPayAnswers();
         let charged;
         try {
-          await new Promise((r) => setTimeout(r, deadline - Date.now() - 4_000));
+          await new Promise((r) => setTimeout(r, deadline - Date.now() - PAY_BEFORE_MS));
           const paidBefore = service.sandbox!.confirmations().length;
           await page.keyboard.press('Enter');
           while (service.sandbox!.confirmations().length === paidBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));

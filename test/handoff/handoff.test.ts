@@ -787,7 +787,7 @@ for (const backend of [BROWSER_BACKEND]) {
         const { jobId } = textOf(booked);
         const jobStatus = async () => textOf(await mcp.client.callTool({ name: 'get_job_status', arguments: { jobId } }));
         let status: any;
-        await until('the run paused or ended', async () => !['queued', 'running'].includes((status = await jobStatus()).status), 45_000, 150);
+        await until('the run paused or ended', async () => !['queued', 'running'].includes((status = await jobStatus()).status), 150_000, 150);
         assert.equal(status.status, 'paused_payment', JSON.stringify(status));
         const handoffUrl: string = status.handoffUrl;
         assert.ok(handoffUrl);
@@ -859,7 +859,7 @@ for (const backend of [BROWSER_BACKEND]) {
       const { job: created } = await createCoreJob(service.services.jobs, { kind: 'user', userId: caraId, clientId: null }, parsed.value);
       const jobId = created.jobId;
       let job = created;
-      await until('the run paused or ended', async () => ['paused_payment', 'error', 'completed'].includes((job = (await getJob(service.services.jobs, null, jobId))!).status), 40_000, 100);
+      await until('the run paused or ended', async () => ['paused_payment', 'error', 'completed'].includes((job = (await getJob(service.services.jobs, null, jobId))!).status), 150_000, 100);
       assert.equal(job.status, 'paused_payment', job.summary);
       const handoffUrl = service.services.links.handoffUrl(job)!;
       handoffTokens.push(handoffUrl.split('/').pop()!);

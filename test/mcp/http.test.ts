@@ -34,8 +34,9 @@ for (const backend of BACKENDS) {
       const { db } = service.services;
       // Keys verified in the last seconds are answered from memory: both are verified now, so the
       // requests below reach the MCP server while the database is held.
-      for (const bearer of [key, otherKey]) assert.equal((await rpc(service.url, PING, { bearer })).status, 200);
+      // Counted from before the first: the older of the two entries is the one that lapses first.
       const verifiedAt = Date.now();
+      for (const bearer of [key, otherKey]) assert.equal((await rpc(service.url, PING, { bearer })).status, 200);
       const cache = apiKeyCacheOf(db);
       assert.ok(cache?.enabled, 'the API-key cache is up');
       // On PGlite the held transaction is the only connection: a wave sent after the keys fell out of

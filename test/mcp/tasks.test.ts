@@ -141,7 +141,7 @@ describe('bookings as MCP tasks, paid by the person in Chromium', () => {
     await until('the task asks for the payment', async () => {
       task = (await taskRpc(service, key, 'tasks/get', { taskId })).body.result;
       return task.status === 'input_required';
-    }, 60_000, 200);
+    }, 150_000, 200);
     assert.equal(isDetailedTaskV2(task), true, JSON.stringify(task));
     assert.deepEqual(Object.keys(task.inputRequests), ['payment']);
     assert.equal(task.inputRequests.payment.method, 'elicitation/create');

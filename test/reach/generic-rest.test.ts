@@ -47,7 +47,7 @@ async function payOnHandoff(browser: Browser, handoffUrl: string, tab: Page, cod
   try {
     const page = await context.newPage();
     assert.equal((await page.goto(handoffUrl))?.status(), 200);
-    await waitForLiveFrames(page, tab, 30_000);
+    await waitForLiveFrames(page, tab);
     const field = await focusedField(tab);
     const box = await field.boundingBox();
     assert.ok(box, 'the card-code field is on screen in the held tab');
