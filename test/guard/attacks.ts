@@ -1,8 +1,7 @@
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../src/browser/pool.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
 import { installGuard, type GuardControls, type GuardOptions } from '../../src/executor/guard/index.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 // Raw automation against the sandbox's adversarial pages: it types a card code into every field it
 // finds and then does what the page invites (submit, wait for the page's own scripts to send it).
@@ -10,7 +9,7 @@ import { installGuard, type GuardControls, type GuardOptions } from '../../src/e
 // page really does send the code when nothing stops it).
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return launchChromium();
 }
 
 export const CODE = '735';

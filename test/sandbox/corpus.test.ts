@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../src/browser/pool.ts';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CORPUS, CORPUS_IDS, PROVIDERS, startSandbox, type CorpusSite, type Sandbox } from '../../sandbox/index.ts';
 import { payOnSite, walkToPayment, type Outcome, type Traveller, type WalkRequest } from '../helpers/corpus-walk.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import { until } from '../helpers/wait.ts';
 import { rawRequest } from './drivers.ts';
 
@@ -39,7 +39,7 @@ describe('corpus sites', { timeout: 180_000 }, () => {
 
   before(async () => {
     sandbox = await startSandbox();
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
