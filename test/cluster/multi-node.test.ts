@@ -65,7 +65,7 @@ describe('scale-out: web nodes behind HAProxy, worker processes holding the book
   const openHandoff = async (handoffUrl: string): Promise<Page> => {
     const context = await person.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(handoffUrl, { timeout: 60_000 });
+    await page.goto(handoffUrl);
     await page.waitForSelector('[data-live-view][data-state="live"]', { timeout: 60_000 });
     await page.waitForSelector('[data-live-view][data-frame-size]', { timeout: 30_000 });
     return page;

@@ -9,7 +9,8 @@ import { fillAndSubmit, searchForm } from '../../src/providers/generic/dom/searc
 import { snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 import type { StepContext } from '../../src/providers/generic/strategy.ts';
 import type { Availability } from '../../src/providers/types.ts';
-import { guardedContext, launch, type Guarded } from '../guard/attacks.ts';
+import { guardedContext, type Guarded } from '../guard/attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import { TRAVELLER } from './harness.ts';
 
 // General rules of the page-reading strategy, each on a small page of its own: what a form built on
@@ -18,7 +19,7 @@ import { TRAVELLER } from './harness.ts';
 
 let browser: Browser;
 before(async () => {
-  browser = await launch();
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -7,7 +7,8 @@ import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { domStrategy } from '../../src/providers/generic/dom/index.ts';
 import { snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 import type { Availability, SearchRequest } from '../../src/providers/types.ts';
-import { guardedContext, launch } from '../guard/attacks.ts';
+import { guardedContext } from '../guard/attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 // Search results that are venues with "from" prices, then the venue's own page asking for the day
 // (an inline list of day buttons named by their dates) and how many (a number between "−" and "+"
@@ -55,7 +56,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launch();
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

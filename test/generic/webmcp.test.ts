@@ -9,7 +9,8 @@ import { consentSchema } from '../../src/jobs/schemas.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { DECLINE } from '../../src/providers/generic/strategy.ts';
 import { webmcpStrategy } from '../../src/providers/generic/webmcp/index.ts';
-import { guardedContext, launch } from '../guard/attacks.ts';
+import { guardedContext } from '../guard/attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 import { composedDriver, sitePages } from './compose.ts';
 import { startWebMcpSite, type WebMcpSite } from './webmcp-site.ts';
 
@@ -21,7 +22,7 @@ import { startWebMcpSite, type WebMcpSite } from './webmcp-site.ts';
 let browser: Browser;
 let site: WebMcpSite;
 before(async () => {
-  browser = await launch();
+  browser = await launchChromium();
   site = await startWebMcpSite();
 });
 after(async () => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
-import { ATTACKS, attack, guardedContext, launch, openAfterRefusal } from './attacks.ts';
+import { ATTACKS, attack, guardedContext, openAfterRefusal } from './attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 // The three layers together, as every job's context runs them, against every adversarial page and
 // every way of putting the code in; plus a naive "fill every field, press every button" automation
@@ -12,7 +13,7 @@ import { ATTACKS, attack, guardedContext, launch, openAfterRefusal } from './att
 let browser: Browser;
 let sandbox: Sandbox;
 before(async () => {
-  browser = await launch();
+  browser = await launchChromium();
   sandbox = await startSandbox();
 });
 after(async () => {

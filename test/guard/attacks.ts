@@ -1,16 +1,11 @@
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { GuardLog } from '../../src/executor/guard/events.ts';
 import { installGuard, type GuardControls, type GuardOptions } from '../../src/executor/guard/index.ts';
-import { launchChromium } from '../helpers/chromium.ts';
 
 // Raw automation against the sandbox's adversarial pages: it types a card code into every field it
 // finds and then does what the page invites (submit, wait for the page's own scripts to send it).
 // Used with one guard layer at a time, with all of them, and with none (the control that shows each
 // page really does send the code when nothing stops it).
-
-export function launch(): Promise<Browser> {
-  return launchChromium();
-}
 
 export const CODE = '735';
 

@@ -9,7 +9,8 @@ import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal } from '../../src/executor/guard/page-errors.ts';
 import { tablebook } from '../../src/providers/tablebook/index.ts';
 import { daysFromNow } from '../helpers/service.ts';
-import { ATTACKS, launch } from './attacks.ts';
+import { ATTACKS } from './attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 // Layer 1 on its own: the page API drivers get, with no in-page script and no network interception.
 // It offers no way to put text into a card-code field, however the field is disguised, and refuses
@@ -18,7 +19,7 @@ import { ATTACKS, launch } from './attacks.ts';
 let browser: Browser;
 let sandbox: Sandbox;
 before(async () => {
-  browser = await launch();
+  browser = await launchChromium();
   sandbox = await startSandbox();
 });
 after(async () => {

@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { ATTACKS, attack, fieldValues, guardedContext, launch } from './attacks.ts';
+import { ATTACKS, attack, fieldValues, guardedContext } from './attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 // Layer 2 on its own: no driver API, no network interception. The in-page script must keep every
 // card-code field of every adversarial page empty while automation is in control, whether the
@@ -16,7 +17,7 @@ const IN_PAGE_ONLY = { inPage: true, network: false };
 let browser: Browser;
 let sandbox: Sandbox;
 before(async () => {
-  browser = await launch();
+  browser = await launchChromium();
   sandbox = await startSandbox();
 });
 after(async () => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { BrowserPool } from '../../src/browser/pool.ts';
-import { ATTACKS, CODE, attack, guardedContext, launch, type Guarded } from './attacks.ts';
+import { ATTACKS, CODE, attack, guardedContext, type Guarded } from './attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 // Layer 3 on its own: no driver API, no in-page script. The automation types the code into every
 // adversarial page (nothing stops the typing) and lets each page send it its own way: a form post,
@@ -18,7 +19,7 @@ const NETWORK_ONLY = { inPage: false, network: true };
 
 let browser: Browser;
 before(async () => {
-  browser = await launch();
+  browser = await launchChromium();
 });
 after(() => browser.close());
 

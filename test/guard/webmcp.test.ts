@@ -5,7 +5,8 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { CardStepReached, PageUnresponsive } from '../../src/executor/guard/page-errors.ts';
 import { until } from '../helpers/wait.ts';
-import { CODE, guardedContext, launch } from './attacks.ts';
+import { CODE, guardedContext } from './attacks.ts';
+import { launchChromium } from '../helpers/chromium.ts';
 
 // The payment guard's rule for WebMCP tools, against the sandbox's adversarial WebMCP pages in real
 // Chromium with all three layers: a tool that asks for the card code (under any name) or would pay
@@ -16,7 +17,7 @@ import { CODE, guardedContext, launch } from './attacks.ts';
 let browser: Browser;
 let sandbox: Sandbox;
 before(async () => {
-  browser = await launch();
+  browser = await launchChromium();
   sandbox = await startSandbox();
 });
 after(async () => {
