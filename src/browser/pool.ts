@@ -27,6 +27,9 @@ export const CHROMIUM_ARGS = [
   // Pages' WebMCP tools (document.modelContext), which the generic driver calls through the payment
   // guard (src/executor/guard/webmcp.ts). Playwright merges its own enabled features with this one.
   '--enable-features=WebMCP',
+  // Element.computedName / computedRole: the generic driver reads names and roles from Chromium's own
+  // accessibility tree (src/providers/generic/dom/page-lib.ts), not from a hand-written copy of it.
+  '--enable-blink-features=ComputedAccessibilityInfo',
 ];
 
 export interface BrowserPoolOptions {

@@ -4,6 +4,7 @@ import type { Driver, Held, Offer, PaymentPage } from '../providers/types.ts';
 import type { AttemptDeps, AttemptOutcome, Decisions } from './attempt.ts';
 import { choose, chooseVenue, type Choice } from './decide.ts';
 import { checkHeld, venueAsked } from './held.ts';
+import { nameWords, sameName } from './names.ts';
 import { oneLine, ProviderFailure, RunAborted, within, type AbortReason } from './failures.ts';
 import { safeUrl } from './evidence.ts';
 import { describeRequest } from './request.ts';
@@ -24,6 +25,8 @@ interface Flow {
   g: GuardedPage;
   decisions: Decisions;
   held?: Held;
+  /** How the venue shown was read as the one asked for, when the names differ (quoted in the review step). */
+  venueEvidence?: string;
   payment?: PaymentPage;
   /** Starts a named step: checks the abort and the soft cap, records the step, waits the test delay. */
   step(name: string, message: string): Promise<void>;
@@ -144,6 +147,10 @@ async function heldAsAsked(run: Flow, choice: OfferChosen): Promise<Held> {
   // After opening a venue the site suggested, that venue is what must be held.
   const opened = decisions.switched && plan.request.scenario !== 'flight' ? { ...plan.request, venue: decisions.switched.to } : plan.request;
   const check = checkHeld(opened, held, choice.offer.time);
+  if (check.kind === 'as_asked' && opened.scenario !== 'flight' && held.venue.trim() !== '') {
+    const match = sameName(opened.venue, held.venue, opened.city);
+    if (match.same && nameWords(opened.venue).join(' ') !== nameWords(held.venue).join(' ')) run.venueEvidence = match.evidence;
+  }
   if (check.kind === 'mismatch') throw new ProviderFailure('error', `${driver.name} holds something other than what was asked: ${check.message}`);
   if (check.kind === 'venue_switch') {
     if (!plan.consent.allowVenueSwitch) {
@@ -163,7 +170,7 @@ async function heldAsAsked(run: Flow, choice: OfferChosen): Promise<Held> {
 /** The review confirmed, then the payment page: paused at its card-code field (or before a Pay that would charge without one), or booked by a site that asks for no payment. */
 async function paidOrPaused(run: Flow, held: Held): Promise<AttemptOutcome> {
   const { deps: { recorder }, driver, page, g, bounded, decisions } = run;
-  await run.step('review', `Reviewing what ${driver.name} holds: ${held.venue}, ${held.when}, ${held.quantity}${held.item ? `, ${held.item}` : ''}, ${held.price}.`);
+  await run.step('review', `Reviewing what ${driver.name} holds: ${held.venue}, ${held.when}, ${held.quantity}${held.item ? `, ${held.item}` : ''}, ${held.price}${run.venueEvidence ? ` (the venue asked for: ${run.venueEvidence})` : ''}.`);
   await bounded(driver.confirmReview(g), 'the review');
   const code = await bounded(driver.confirmation(g), 'reading the confirmation');
   if (code) return { kind: 'completed', held, code, decisions };

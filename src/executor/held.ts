@@ -1,5 +1,6 @@
 import { headcountOf } from '../jobs/search-request.ts';
 import type { Held, SearchRequest } from '../providers/types.ts';
+import { nameWords, sameName } from './names.ts';
 
 // Is what a provider holds what was asked for? Read from the review page as the site writes it
 // (each site its own way: "Sunday, 29 November 2026 at 19:30", "Nov 29, 2026 at 7:30 PM", "party of
@@ -12,8 +13,32 @@ export type HeldCheck =
   | { kind: 'mismatch'; message: string }
   | { kind: 'venue_switch'; from: string; to: string };
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+/**
+ * Month names (long and short) in the languages of booking sites, from Intl (CLDR), each with and
+ * without its accents: "June", "Jun", "junio", "giugno", "Juni", "juin", "junho", "juni", "März".
+ */
+const MONTH_NUMBER: ReadonlyMap<string, number> = (() => {
+  const out = new Map<string, number>();
+  for (const lang of ['en', 'es', 'it', 'de', 'fr', 'pt', 'nl']) {
+    for (const style of ['long', 'short'] as const) {
+      const format = new Intl.DateTimeFormat(lang, { month: style, timeZone: 'UTC' });
+      for (let m = 0; m < 12; m++) {
+        const name = format.format(new Date(Date.UTC(2030, m, 15))).toLowerCase().replace(/\.$/, '');
+        out.set(name, m + 1);
+        out.set(name.normalize('NFD').replace(/\p{M}/gu, ''), m + 1);
+      }
+    }
+  }
+  out.set('sept', 9);
+  return out;
+})();
+const MONTH = `(${[...MONTH_NUMBER.keys()].sort((a, b) => b.length - a.length).join('|')})\\.?`;
+const monthOf = (name: string) => MONTH_NUMBER.get(name.toLowerCase().replace(/\.$/, '')) ?? MONTH_NUMBER.get(name.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\.$/, '')) ?? 0;
+const NOT_LETTER = '(?<![\\p{L}\\p{N}])';
+// "10 June 2030", "10 de junio de 2030", "10. Juni 2030", "lunedì 10 giugno 2030"
+const DAY_MONTH_YEAR = new RegExp(`${NOT_LETTER}(\\d{1,2})\\.?\\s+(?:de\\s+)?${MONTH},?\\s+(?:de\\s+)?(\\d{4})(?!\\d)`, 'giu');
+// "June 10, 2030", "Jun 10 Mo, 2030" (a short weekday after the day)
+const MONTH_DAY_YEAR = new RegExp(`${NOT_LETTER}${MONTH}\\s+(\\d{1,2})(?:\\s+\\p{L}{2,3}\\.?)?,?\\s+(\\d{4})(?!\\d)`, 'giu');
 
 function isoDate(year: string, month: number, day: string): string | null {
   const d = Number(day);
@@ -25,8 +50,8 @@ function isoDate(year: string, month: number, day: string): string | null {
 export function datesIn(text: string): string[] {
   const found: Array<[number, string | null]> = [];
   for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) found.push([m.index, isoDate(m[1]!, Number(m[2]), m[3]!)]);
-  for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2})\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'))) found.push([m.index, isoDate(m[3]!, MONTHS.indexOf(m[2]!.slice(0, 3).toLowerCase()) + 1, m[1]!)]);
-  for (const m of text.matchAll(new RegExp(`\\b${MONTH}\\s+(\\d{1,2}),?\\s+(\\d{4})\\b`, 'gi'))) found.push([m.index, isoDate(m[3]!, MONTHS.indexOf(m[1]!.slice(0, 3).toLowerCase()) + 1, m[2]!)]);
+  for (const m of text.matchAll(DAY_MONTH_YEAR)) found.push([m.index, isoDate(m[3]!, monthOf(m[2]!), m[1]!)]);
+  for (const m of text.matchAll(MONTH_DAY_YEAR)) found.push([m.index, isoDate(m[3]!, monthOf(m[1]!), m[2]!)]);
   return found.sort((a, b) => a[0] - b[0]).map(([, d]) => d).filter((d): d is string => d !== null);
 }
 
@@ -61,12 +86,15 @@ export function heldDates(held: Held): string[] {
   return whenDates.length ? whenDates : datesIn(held.venue);
 }
 
+// The units in the languages of booking sites (es, it, de, fr, pt beside English).
+const PEOPLE = 'guests?|people|persons?|diners?|covers?|personas|persone|personen|personnes|pessoas|comensales|coperti|ospiti|invitados|g(?:ä|ae|a)ste|convives|couverts';
+const ADULTS = 'adults?|guests?|adultos|adulti|erwachsene|adultes|hu(?:é|e)spedes|h(?:ó|o)spedes|ospiti|g(?:ä|ae|a)ste|personas|persone|personen|personnes|pessoas';
 const UNITS: Record<SearchRequest['scenario'], RegExp> = {
-  restaurant: /\bparty of (\d+)|\b(\d+)\s*(?:guests?|people|persons?|diners?|covers?)\b/i,
-  hotel: /\b(\d+)\s*(?:adults?|guests?)\b/i,
-  flight: /\b(\d+)\s*(?:passengers?|travell?ers?|adults?)\b/i,
+  restaurant: new RegExp(`\\bparty of (\\d+)|\\b(\\d+)\\s*(?:${PEOPLE})(?![\\p{L}])`, 'iu'),
+  hotel: new RegExp(`\\b(\\d+)\\s*(?:${ADULTS})(?![\\p{L}])`, 'iu'),
+  flight: /\b(\d+)\s*(?:passengers?|travell?ers?|adults?|pasajeros|passeggeri|passagiere|passagers|passageiros|adultos|adulti|erwachsene|adultes)\b/i,
   // "2 tickets", "2 × $69.00 tickets"
-  activity: /\b(\d+)\s*(?:×\s*\S+\s*)?(?:tickets?|seats?)\b/i,
+  activity: /\b(\d+)\s*(?:×\s*\S+\s*)?(?:tickets?|seats?|entradas|biglietti|karten|billets|bilhetes|ingressos)\b/i,
 };
 
 /** How many people (or tickets) the text says, for the scenario; null when it does not say. */
@@ -76,26 +104,17 @@ export function quantityIn(scenario: SearchRequest['scenario'], text: string): n
   return Number.isInteger(n) ? n : null;
 }
 
-function words(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-}
-
 /**
- * The venue's name as the site shows it, when it is not the one asked for (null when it is). Sites
- * add the city ("Noma, Copenhagen", "Hotel Lutetia · Paris"); names are compared word for word,
- * ignoring case, accents and punctuation. Flights: the airline asked for must be the carrier.
+ * The venue's name as the site shows it, when it is not the one asked for (null when it is): by
+ * meaning, not byte for byte (names.ts: the city, a neighbourhood after a separator, accents and
+ * punctuation are the same name). Flights: the airline asked for must be the carrier.
  */
 function otherVenue(request: SearchRequest, held: Held): string | null {
-  const shown = words(held.venue);
   if (request.scenario === 'flight') {
     if (!request.airline) return null;
-    return ` ${shown} `.includes(` ${words(request.airline)} `) ? null : held.venue;
+    return ` ${nameWords(held.venue).join(' ')} `.includes(` ${nameWords(request.airline).join(' ')} `) ? null : held.venue;
   }
-  const city = words(request.city);
-  let name = shown;
-  if (city && name.endsWith(` ${city}`)) name = name.slice(0, -city.length - 1);
-  else if (city && name.startsWith(`${city} `)) name = name.slice(city.length + 1);
-  if (name === words(request.venue)) return null;
+  if (held.venue.trim() === '' || sameName(request.venue, held.venue, request.city).same) return null;
   // The name without the city the site appended, as the site writes it.
   return held.venue.replace(new RegExp(`\\s*[,·(–-]?\\s*${request.city.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)?\\s*$`, 'i'), '').trim() || held.venue;
 }

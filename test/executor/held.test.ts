@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkHeld, datesIn, firstTimeIn, quantityIn, roomsIn, timesIn } from '../../src/executor/held.ts';
+import { sameName } from '../../src/executor/names.ts';
 import type { Held, SearchRequest } from '../../src/providers/types.ts';
 
 // Reading back what a provider holds, as each sandbox site writes it on its review page (the strings
@@ -112,5 +113,28 @@ describe('what is held against what was asked', () => {
     assert.deepEqual(checkHeld(stay, held('Lutetia Annex · Paris', 'Dec 2, 2026 → Dec 4, 2026', '2 adults'), undefined), { kind: 'venue_switch', from: 'Hotel Lutetia', to: 'Lutetia Annex' });
     assert.deepEqual(checkHeld(flight, held('NC 310 · Northwind Connect, LHR → JFK', 'Saturday, 12 December 2026, 10:00 → 12:15', '1 passenger'), '10:00'), { kind: 'venue_switch', from: 'Northwind Airways', to: 'NC 310 · Northwind Connect, LHR → JFK' });
     assert.deepEqual(checkHeld({ ...flight, airline: undefined }, held('NC 310 · Northwind Connect, LHR → JFK', 'Saturday, 12 December 2026, 10:00', '1 passenger'), '10:00'), { kind: 'as_asked' }, 'no airline asked for: any carrier');
+  });
+});
+
+describe('a venue name as sites write it', () => {
+  test('the same place: a neighbourhood after a separator, the city, accents, "&", a generic word', () => {
+    for (const [asked, shown, city] of [
+      ['Casa Lumen', 'Casa Lumen Porto · Ribeira', 'Porto'],
+      ['Cafe Lumiere', 'Café Lumière', 'Paris'],
+      ['Hotel Lutetia', 'Lutetia — Paris Saint-Germain', 'Paris'],
+      ['Barbs and Co', 'Barbs & Co.', 'Leeds'],
+      ['Noma', 'Restaurant Noma (Copenhagen)', 'Copenhagen'],
+    ] as const) {
+      const m = sameName(asked, shown, city);
+      assert.equal(m.same, true, `${asked} / ${shown}: ${m.evidence}`);
+      assert.match(m.evidence, new RegExp(shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    }
+    assert.deepEqual(checkHeld(dinner, held('Noma Christianshavn · Copenhagen', 'Sunday, 29 November 2026 at 19:30', 'party of 2'), '19:30'), { kind: 'venue_switch', from: 'Noma', to: 'Noma Christianshavn' }, 'a word in the name itself that is not the city is another place');
+  });
+
+  test('another place: a sister venue\'s extra word, a missing word', () => {
+    assert.equal(sameName('Casa Lumen', 'Casa Lumen Annex', 'Porto').same, false);
+    assert.equal(sameName('Casa Lumen', 'Casa Azul · Lumen Street', 'Porto').same, false);
+    assert.match(sameName('Casa Lumen', 'Casa Lumen Annex', 'Porto').evidence, /adds "annex"/);
   });
 });

@@ -19,14 +19,14 @@ function page(lines: string[], headings: string[], extra: Partial<Snapshot> = {}
 
 function list(options: Array<[string, string]>, tag = 'select'): FieldInfo {
   return {
-    sel: '#f', tag, type: tag, name: 'f', autocomplete: '', label: '', text: '', placeholder: '', value: '', required: false, disabled: false, readOnly: false,
+    sel: '#f', tag, type: tag, name: 'f', autocomplete: '', label: '', labelFrom: '', hint: '', text: '', placeholder: '', value: '', required: false, disabled: false, readOnly: false,
     visible: true, checked: false, options: options.map(([value, text]) => ({ value, text, disabled: false })), form: 0, region: 'main', card: false,
-    invalid: false, validationMessage: '', stepper: null, inDialog: -1, combobox: false,
+    invalid: false, validationMessage: '', stepper: null, inDialog: -1, combobox: false, expanded: '',
   };
 }
 
 function control(text: string, inDialog: number): ControlInfo {
-  return { sel: `#${text.replace(/\W/g, '')}`, tag: 'button', type: 'button', text, name: '', value: '', role: '', form: -1, region: 'main', disabled: false, visible: true, submits: false, inDialog, item: text, itemSel: '', itemParent: '', itemTag: 'button', expanded: '' };
+  return { sel: `#${text.replace(/\W/g, '')}`, tag: 'button', type: 'button', text, name: '', value: '', role: '', form: -1, region: 'main', disabled: false, visible: true, submits: false, inDialog, item: text, itemSel: '', itemParent: '', itemTag: 'button', expanded: '', haspopup: '' };
 }
 
 describe('what a summary holds when nothing labels it', () => {

@@ -2,6 +2,7 @@ import { headcountOf } from '../../../jobs/search-request.ts';
 import { datesIn, timesIn } from '../../../executor/held.ts';
 import type { SearchRequest, Traveller } from '../../types.ts';
 import type { FieldInfo } from './snapshot.ts';
+import { either as also, FIELD_WORDS as W, phrase } from './words.ts';
 
 // Which field asks for what: by the HTML autocomplete token first (the standard a site publishes for
 // password managers), then by the input type, then by what a person reads (label, aria name,
@@ -24,19 +25,19 @@ interface Rule {
 
 const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
   restaurant: [
-    { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|location|where)\b/ },
-    { concept: 'date', types: ['date'], words: /\b(date|day|when)\b/, not: /\btime\b/ },
-    { concept: 'time', types: ['time'], words: /\btime\b/ },
-    { concept: 'quantity', words: /\b(party|guests?|people|persons?|diners?|covers?|how many|size|pax)\b/ },
-    { concept: 'venue', words: /\b(restaurant|venue|name|place|search|what)\b/, not: /\b(city|town|your name|first|last|given|family)\b/ },
+    { concept: 'city', tokens: ['address-level2'], words: also(/\b(city|town|location|where)\b/, W.city) },
+    { concept: 'date', types: ['date'], words: also(/\b(date|day|when)\b/, W.date), not: /\btime\b/ },
+    { concept: 'time', types: ['time'], words: also(/\btime\b/, W.time) },
+    { concept: 'quantity', words: also(/\b(party|guests?|people|persons?|diners?|covers?|how many|size|pax)\b/, W.people) },
+    { concept: 'venue', words: also(/\b(restaurant|venue|name|place|search|what)\b/, W.restaurant), not: /\b(city|town|your name|first|last|given|family)\b/ },
   ],
   hotel: [
-    { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|destination|location|where)\b/ },
-    { concept: 'checkIn', words: /\b(check ?in|arriv\w*|from|start)\b/, not: /\btime\b/ },
-    { concept: 'checkOut', words: /\b(check ?out|depart\w*|leave|leaving|until|end)\b/, not: /\btime\b/ },
-    { concept: 'quantity', words: /\b(adults?|guests?|people|persons?|travell?ers?)\b/, not: /\b(children|kids|infants?|rooms?)\b/ },
+    { concept: 'city', tokens: ['address-level2'], words: also(/\b(city|town|destination|location|where)\b/, W.city) },
+    { concept: 'checkIn', words: also(/\b(check ?in|arriv\w*|from|start)\b/, W.checkIn), not: /\btime\b/ },
+    { concept: 'checkOut', words: also(/\b(check ?out|depart\w*|leave|leaving|until|end)\b/, W.checkOut), not: /\btime\b/ },
+    { concept: 'quantity', words: also(/\b(adults?|guests?|people|persons?|travell?ers?)\b/, W.adults, W.people), not: /\b(children|kids|infants?|rooms?|ninos|bambini|kinder|enfants|criancas)\b/ },
     { concept: 'roomPreference', words: /\b(room|bed|preference)\b/, not: /\b(rooms|number of rooms|how many)\b/ },
-    { concept: 'venue', words: /\b(hotel|property|venue|accommodation|name|stay|search)\b/, not: /\b(city|town|destination|first|last|given|family|room)\b/ },
+    { concept: 'venue', words: also(/\b(hotel|property|venue|accommodation|name|stay|search)\b/, W.hotel), not: /\b(city|town|destination|first|last|given|family|room)\b/ },
   ],
   flight: [
     { concept: 'origin', words: /\b(from|origin|leaving from|departure (airport|city)|flying from)\b/, not: /\b(date|time)\b/ },
@@ -45,44 +46,44 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
     // A return fare's way back: asked apart, often marked optional (empty is one way).
     { concept: 'returnDate', words: /\b(return\w*|inbound|coming back|back on)\b/, not: /\btime\b/ },
     { concept: 'departureTime', types: ['time'], words: /\b(time|leave around|departure time)\b/ },
-    { concept: 'quantity', words: /\b(passengers?|travell?ers?|adults?|people|persons?|pax|seats?)\b/, not: /\b(children|infants?)\b/ },
+    { concept: 'quantity', words: also(/\b(passengers?|travell?ers?|adults?|people|persons?|pax|seats?)\b/, W.adults), not: /\b(children|infants?)\b/ },
     { concept: 'airline', words: /\b(airline|carrier)\b/ },
     { concept: 'cabin', words: /\b(cabin|class)\b/ },
   ],
   activity: [
-    { concept: 'city', tokens: ['address-level2'], words: /\b(city|town|where|location)\b/ },
-    { concept: 'date', types: ['date'], words: /\b(date|day|when)\b/ },
-    { concept: 'quantity', words: /\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats|adults?|participants?|travell?ers?|visitors?)\b/, not: /\b(type|section|children|kids|infants?)\b/ },
+    { concept: 'city', tokens: ['address-level2'], words: also(/\b(city|town|where|location)\b/, W.city) },
+    { concept: 'date', types: ['date'], words: also(/\b(date|day|when)\b/, W.date) },
+    { concept: 'quantity', words: also(/\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats|adults?|participants?|travell?ers?|visitors?)\b/, W.tickets, W.people, W.adults), not: /\b(type|section|children|kids|infants?)\b/ },
     { concept: 'seatType', words: /\b(seat type|seating|section|ticket type|seat|category|class)\b/ },
-    { concept: 'venue', words: /\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, not: /\b(city|town|date|first|last|given|family)\b/ },
+    { concept: 'venue', words: also(/\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, W.event), not: /\b(city|town|date|first|last|given|family)\b/ },
   ],
 };
 
 const GUEST_RULES: Rule[] = [
-  { concept: 'email', tokens: ['email'], types: ['email'], words: /\be ?mail\b/ },
+  { concept: 'email', tokens: ['email'], types: ['email'], words: also(/\be ?mail\b/, W.email) },
   // The phone's calling code asked apart (a list of "+44"…): the number then goes in without it.
   { concept: 'telCountryCode', tokens: ['tel-country-code'], words: /\b(country ?(\/ ?territory )?code|dial(l?ing)? code|calling code|country prefix)\b/ },
-  { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: /\b(phone|mobile|telephone|tel|cell)\b/ },
-  { concept: 'givenName', tokens: ['given-name'], words: /\b(first ?name|given ?names?|forename|first)\b/ },
-  { concept: 'familyName', tokens: ['family-name'], words: /\b(last ?name|surname|family ?name|last)\b/ },
+  { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: also(/\b(phone|mobile|telephone|tel|cell)\b/, W.tel) },
+  { concept: 'givenName', tokens: ['given-name'], words: also(/\b(first ?name|given ?names?|forename|first)\b/, W.givenName), not: phrase(W.fullName, ['apellido', 'apellidos', 'cognome', 'nachname', 'sobrenome', 'nom de famille']) },
+  { concept: 'familyName', tokens: ['family-name'], words: also(/\b(last ?name|surname|family ?name|last)\b/, W.familyName), not: phrase(W.fullName, ['prénom']) },
   // A date of birth asked in three parts (the bday-day, bday-month, bday-year tokens, or Day, Month and
   // Year under a "Date of birth" legend) before the whole one, so that a part is never given the whole date.
   { concept: 'bdayDay', tokens: ['bday-day'], words: /\b(birth|dob|born)\b.*\b(day|dd)\b|\b(day|dd)\b.*\b(birth|dob|born)\b/ },
   { concept: 'bdayMonth', tokens: ['bday-month'], words: /\b(birth|dob|born)\b.*\b(month|mm)\b|\b(month|mm)\b.*\b(birth|dob|born)\b/ },
   { concept: 'bdayYear', tokens: ['bday-year'], words: /\b(birth|dob|born)\b.*\b(year|yyyy|yy)\b|\b(year|yyyy|yy)\b.*\b(birth|dob|born)\b/ },
-  { concept: 'bday', tokens: ['bday'], words: /\b(birth|dob|born)\b/ },
+  { concept: 'bday', tokens: ['bday'], words: also(/\b(birth|dob|born)\b/, W.birth) },
   { concept: 'passportNumber', words: /\b(passport|document) ?(number|no|#)?\b|\bpassport\b/, not: /\b(country|issu\w*|expir\w*|nationality)\b/ },
   // Nationality and the passport's issuing country are two questions (both answered with the
   // passport's country): the `country` token is the one a nationality list usually carries.
   { concept: 'nationality', tokens: ['country', 'country-name'], words: /\b(nationality|citizenship|citizen)\b/ },
   { concept: 'passportCountry', words: /\b(country|issued by|issuing|issuer|issue)\b/, not: /\b(nationality|citizenship|dial\w*|calling|phone|mobile|tel)\b/ },
   { concept: 'knownTraveler', words: /\b(known travell?er|ktn|redress)\b/ },
-  { concept: 'fullName', tokens: ['name'], words: /\b(full name|your name|name)\b/, not: /\b(first|last|given|family|sur|user|card|company|hotel|restaurant|event)/ },
+  { concept: 'fullName', tokens: ['name'], words: also(/\b(full name|your name|name)\b/, W.fullName), not: /\b(first|last|given|family|sur|user|card|company|hotel|restaurant|event)/ },
 ];
 
 /** Lowercase words of a field's description, identifiers split (`checkIn`, `check_in` → "check in"). */
 export function wordsOf(text: string): string {
-  return text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[_\-[\]|.:()*]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.replace(/([a-z])([A-Z])/g, '$1 $2').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[_\-[\]|.:()*]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 function token(f: FieldInfo): string {
@@ -260,12 +261,31 @@ export function valueFor(f: FieldInfo, value: string, concept?: Concept): string
   if (f.tag === 'select') return optionFor(f, value);
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (iso && f.type !== 'date') {
-    const hint = `${f.placeholder} ${f.text}`.toLowerCase();
-    const [, y, m, d] = iso;
-    if (/dd\s*[/.-]\s*mm/.test(hint)) return `${d}${hint.match(/dd\s*([/.-])/)![1]}${m}${hint.match(/dd\s*[/.-]\s*mm\s*([/.-])/)?.[1] ?? '/'}${y}`;
-    if (/mm\s*[/.-]\s*dd/.test(hint)) return `${m}${hint.match(/mm\s*([/.-])/)![1]}${d}${hint.match(/mm\s*[/.-]\s*dd\s*([/.-])/)?.[1] ?? '/'}${y}`;
+    const typed = dateInFormat(iso[0], `${f.placeholder} | ${f.hint} | ${f.text}`);
+    if (typed) return typed;
   }
   return value;
+}
+
+/**
+ * A date (YYYY-MM-DD) written in the format a text states ("mm/dd/yyyy", "DD.MM.YYYY", "JJ/MM/AAAA",
+ * "TT.MM.JJJJ", "gg/mm/aaaa", "yyyy/mm/dd"), or null when it states none.
+ */
+export function dateInFormat(iso: string, text: string): string | null {
+  const [y, m, d] = iso.split('-') as [string, string, string];
+  const hint = text.toLowerCase().replace(/\b(jj|tt|gg)\b/g, 'dd').replace(/\b(aaaa|jjjj|tttt)\b/g, 'yyyy');
+  const dmy = /\bdd\s*([/.-])\s*mm\s*([/.-])\s*yyyy\b/.exec(hint);
+  if (dmy) return `${d}${dmy[1]}${m}${dmy[2]}${y}`;
+  const mdy = /\bmm\s*([/.-])\s*dd\s*([/.-])\s*yyyy\b/.exec(hint);
+  if (mdy) return `${m}${mdy[1]}${d}${mdy[2]}${y}`;
+  const ymd = /\byyyy\s*([/.])\s*mm\s*([/.])\s*dd\b/.exec(hint);
+  if (ymd) return `${y}${ymd[1]}${m}${ymd[2]}${d}`;
+  // Without the year's part named ("dd/mm"): day before month, as most of the world writes it.
+  const dm = /\bdd\s*([/.-])\s*mm\b/.exec(hint);
+  if (dm) return `${d}${dm[1]}${m}${dm[1]}${y}`;
+  const md = /\bmm\s*([/.-])\s*dd\b/.exec(hint);
+  if (md) return `${m}${md[1]}${d}${md[1]}${y}`;
+  return null;
 }
 
 /** The option of a list that means `value`: same value, same text, the number in its text, or the date/month named. */

@@ -4,15 +4,17 @@ import type { Person, Traveller } from '../../types.ts';
 import { assign, fillable, guestRules, guestValue, splitPhone, valueFor, type Concept } from './fields.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { clearOverlays } from './overlays.ts';
-import { describeFields, submitOf } from './search.ts';
+import { describeFields, labelSources, submitOf } from './search.ts';
 import type { FieldInfo, Snapshot } from './snapshot.ts';
+import { CONSENT_WORDS, either } from './words.ts';
+import { chooseInList, isPressList } from './widgets.ts';
 
 // Guest details: the form asking for a person (by autocomplete token: given-name, family-name,
 // name, email, tel, bday, country; labels as the fallback; passport fields by label). Only the
 // booking's required agreement boxes are ticked; a newsletter box or an upsell is left alone.
 
-const AGREE = /\b(terms|conditions|agree|accept|policy|policies|rules)\b/i;
-const LEAVE = /\b(newsletter|offers|marketing|subscribe|news|promotions?|insurance|upgrade|add)\b/i;
+const AGREE = either(/\b(terms|conditions|agree|accept|policy|policies|rules)\b/, CONSENT_WORDS.agree);
+const LEAVE = either(/\b(newsletter|offers|marketing|subscribe|news|promotions?|insurance|upgrade|add)\b/, CONSENT_WORDS.leave);
 
 function guestForm(s: Snapshot): { form: number; fields: FieldInfo[] } | null {
   let best: { form: number; fields: FieldInfo[]; n: number } | null = null;
@@ -68,6 +70,7 @@ async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, 
   const asked = Math.max(assigned.get('givenName')?.length ?? 0, assigned.get('familyName')?.length ?? 0);
   const sections = Math.max(1, Math.min(people.length, asked || (assigned.get('fullName')?.length ?? 0)));
   const typed: Array<[string, string]> = [];
+  const listed: Array<[FieldInfo, string]> = [];
   // A calling code asked apart: the code goes in its own field and the number without it.
   const phone = lead.phone;
   const codeField = assigned.get('telCountryCode')?.[0];
@@ -76,7 +79,8 @@ async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, 
     if (PER_PERSON.has(concept)) {
       for (const [i, field] of fields.slice(0, sections).entries()) {
         const value = guestValue(people[i]!, concept);
-        const v = value ? valueFor(field, value, concept) : null;
+        if (value && isPressList(field)) listed.push([field, value]);
+        const v = value && !isPressList(field) ? valueFor(field, value, concept) : null;
         if (v !== null) typed.push([field.sel, v]);
       }
       continue;
@@ -85,14 +89,19 @@ async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, 
     if (value === undefined || value === '') continue;
     // The contact is asked once; email often twice ("confirm your email"): every email field takes it.
     for (const field of concept === 'email' ? fields : fields.slice(0, 1)) {
+      if (isPressList(field)) {
+        listed.push([field, value]);
+        continue;
+      }
       const v = valueFor(field, value, concept);
       if (v !== null) typed.push([field.sel, v]);
     }
   }
   if (typed.length) await page.fillForm(typed);
+  for (const [field, value] of listed) await chooseInList(page, field, value, 'guest details');
   for (const box of agreementsToTick(s, found.form)) await page.check(box.sel);
   const submit = submitOf(s, found.form);
   if (!submit) throw new NotUnderstood('guest details', page.url(), 'the button that sends the guest details', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
-  await page.press(submit.sel, `send the guest details (${submit.text})`);
+  await page.press(submit.sel, `send the guest details (${submit.text})${labelSources([...assigned.values()].flat())}`);
   return sections;
 }

@@ -2,6 +2,7 @@ import { datesIn, quantityIn, timesIn } from '../../../executor/held.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
 import type { Held, SearchRequest } from '../../types.ts';
 import type { Snapshot } from './snapshot.ts';
+import { CONTROL_WORDS, either, FIELD_WORDS as W } from './words.ts';
 
 // What the site holds, read from its review or payment page: schema.org Reservation data where the
 // page publishes it, else its label–value pairs (definition lists, two-cell rows, "Label: value"
@@ -9,13 +10,13 @@ import type { Snapshot } from './snapshot.ts';
 
 type Scenario = SearchRequest['scenario'];
 
-const VENUE = /\b(restaurant|hotel|property|venue|event|show|performer|attraction|activity|flight|airline|carrier|route|city|location|where)\b/i;
-const WHEN = /\b(date|dates|time|when|check ?-?in|check ?-?out|arriv\w*|depart\w*|schedule|stay|nights?|starts?|doors|return\w*|outbound|inbound)\b/i;
-const QUANTITY = /\b(party|party size|guests?|people|persons?|adults?|passengers?|travell?ers?|tickets?|quantity|qty|covers|diners|seats)\b/i;
+const VENUE = either(/\b(restaurant|hotel|property|venue|event|show|performer|attraction|activity|flight|airline|carrier|route|city|location|where)\b/, W.restaurant, W.hotel, W.event, ['lugar', 'luogo', 'lieu', 'local', 'hôtel']);
+const WHEN = either(/\b(date|dates|time|when|check ?-?in|check ?-?out|arriv\w*|depart\w*|schedule|stay|nights?|starts?|doors|return\w*|outbound|inbound)\b/, W.date, W.time, W.checkIn, W.checkOut, ['fechas', 'date', 'daten', 'datas', 'noches', 'notti', 'nächte', 'nuits', 'noites']);
+const QUANTITY = either(/\b(party|party size|guests?|people|persons?|adults?|passengers?|travell?ers?|tickets?|quantity|qty|covers|diners|seats)\b/, W.people, W.adults, W.tickets);
 const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|table|category)\b/i;
-const PRICE = /\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/i;
-const PERSONAL = /\b(name|e-?mail|phone|mobile|tel|contact|buyer|attendee|lead guest|passenger \d+|requests?|notes?|address|born|passport)\b/i;
-const GENERIC_HEADING = /\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire|guests?|travell?ers?|passengers?|contact|who)\b/i;
+const PRICE = either(/\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/, ['totale', 'gesamt', 'gesamtbetrag', 'importe', 'precio', 'prezzo', 'preis', 'prix', 'preço', 'montant', 'betrag', 'valor', 'importo', 'depósito', 'caparra', 'anzahlung', 'acompte']);
+const PERSONAL = either(/\b(name|e-?mail|phone|mobile|tel|contact|buyer|attendee|lead guest|passenger \d+|requests?|notes?|address|born|passport)\b/, W.givenName, W.familyName, W.fullName, W.tel, W.email, W.birth, W.passport, ['contacto', 'contatto', 'kontakt', 'notas', 'note', 'notizen', 'dirección', 'indirizzo', 'adresse', 'endereço']);
+const GENERIC_HEADING = either(/\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire|guests?|travell?ers?|passengers?|contact|who)\b/, CONTROL_WORDS.pay, ['riepilogo', 'resumen', 'zusammenfassung', 'récapitulatif', 'resumo', 'tu reserva', 'la tua prenotazione', 'ihre buchung', 'votre réservation', 'sua reserva', 'conferma', 'confirmación', 'bestätigung', 'i tuoi dati', 'tus datos', 'ihre daten', 'vos coordonnées', 'seus dados']);
 const CARD_BRAND = /\b(visa|mastercard|master card|amex|american express|discover|diners club|jcb|maestro)\b[^\n]{0,16}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const CARD_ON_FILE = /\bcard\b[^\n]{0,24}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const UNIT: Record<Scenario, string> = { restaurant: 'guests', hotel: 'adults', flight: 'passengers', activity: 'tickets' };

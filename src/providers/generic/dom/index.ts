@@ -11,6 +11,8 @@ import { clearOverlays } from './overlays.ts';
 import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
 import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
 import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
+import { CONTROL_WORDS, either } from './words.ts';
+import { openHiddenChoices } from './widgets.ts';
 import { datesIn } from '../../../executor/held.ts';
 
 // The page as a person and a screen reader see it: every step reads the page once (snapshot), works
@@ -18,8 +20,10 @@ import { datesIn } from '../../../executor/held.ts';
 // and acts through the guarded page API only. It never declines: it is the last strategy.
 
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
-const NOT_ONWARD = /\b(edit|back|modify|cancel|change|remove|sign ?in|log ?in|start over|new search|previous|help)\b/i;
-const ONWARD = /\b(pay|payment|checkout|check out|confirm|book|reserve|proceed|complete|continue|place order|purchase|next|buy)\b/i;
+const NOT_ONWARD = either(/\b(edit|back|modify|cancel|change|remove|sign ?in|log ?in|start over|new search|previous|help)\b/, CONTROL_WORDS.back);
+const ONWARD = either(/\b(pay|payment|checkout|check out|confirm|book|reserve|proceed|complete|continue|place order|purchase|next|buy)\b/, CONTROL_WORDS.onward);
+const PAY_OR_CONFIRM = either(/\b(pay|purchase|place order|complete|buy|book|confirm)\b/, CONTROL_WORDS.pay, ['confirmar', 'conferma', 'bestätigen', 'confirmer', 'comprar', 'acquista', 'kaufen', 'acheter']);
+const PAY_WORDS = either(/\b(pay|payment|checkout|card)\b/, CONTROL_WORDS.pay);
 const NO_CARD = /\b(no card|pay (at|on) (the )?(venue|restaurant|hotel|property|door|airport|arrival|night|box office)|pay later|no (online )?payment|nothing (is |will be )?charged|pay on the (door|night))\b/i;
 
 interface DomNotes {
@@ -73,6 +77,7 @@ export const domStrategy: Strategy = {
 
   async availability(ctx): Promise<Availability> {
     let s = await clearOverlays(ctx.page);
+    s = (await openHiddenChoices(ctx.page, s)) ?? s;
     const request = ctx.state.request;
     let offers = readOffers(s, ctx.provider.scenario);
     for (let depth = 0; request && depth < 3; depth++) {
@@ -160,7 +165,7 @@ export const domStrategy: Strategy = {
     if (s.fields.some((f) => f.visible && !f.card && f.type !== 'checkbox' && f.type !== 'radio' && (f.invalid || (f.required && f.value === '')))) return null;
     const next = onward(s);
     if (!next || datesIn(withIsoDates(s.text, s.lang)).length === 0) return null;
-    return { held: readHeld(s, scenario), noCardStep: NO_CARD.test(s.text) && !/\b(pay|payment|checkout|card)\b/i.test(next.text) };
+    return { held: readHeld(s, scenario), noCardStep: NO_CARD.test(s.text) && !PAY_WORDS.test(next.text) };
   },
 
   async confirmReview(ctx) {
@@ -190,7 +195,7 @@ export const domStrategy: Strategy = {
     const card = s.fields.find((f) => f.card && f.visible);
     const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && !CHROME.has(c.region) && !NOT_ONWARD.test(c.text));
     const control = (card && card.form >= 0 ? usable.find((c) => c.form === card.form && c.submits) : undefined)
-      ?? usable.find((c) => /\b(pay|purchase|place order|complete|buy|book|confirm)\b/i.test(c.text))
+      ?? usable.find((c) => PAY_OR_CONFIRM.test(c.text))
       ?? usable.find((c) => c.submits);
     if (!control) {
       // The card form is a payment partner's frame with its own Pay button (hosted fields, another

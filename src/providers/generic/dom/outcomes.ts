@@ -1,5 +1,6 @@
 import type { Availability, Offer } from '../../types.ts';
 import type { Snapshot } from './snapshot.ts';
+import { either, NONE_PHRASES } from './words.ts';
 
 // What an availability page is, in the order a careful person would tell: a CAPTCHA (its frames,
 // its words), a sign-in wall (a password field and sign-in words before any offer), the offers, an
@@ -8,7 +9,7 @@ import type { Snapshot } from './snapshot.ts';
 const CAPTCHA_FRAME = /recaptcha|hcaptcha|challenges\.cloudflare\.com|turnstile|captcha/i;
 const CAPTCHA_WORDS = /\b(verify (that )?you are (a )?human|are you a robot|i'?m not a robot|captcha|security check|prove you('| a)re human|unusual (activity|traffic))\b/i;
 const LOGIN_WORDS = /\b(sign ?in|log ?in|members? only|create an account|your account)\b/i;
-export const NONE_WORDS = /\b(no (availability|tables?|rooms?|flights?|tickets?|seats?|results?|times?|slots?|options?)( (are|is))?( (available|left|found))?|not available|nothing (is )?available|sold out|fully booked|no longer available|there (is|are) no (availability|seats|tables|rooms|flights|tickets))\b/i;
+export const NONE_WORDS = either(/\b(no (availability|tables?|rooms?|flights?|tickets?|seats?|results?|times?|slots?|options?)( (are|is))?( (available|left|found))?|not available|nothing (is )?available|sold out|fully booked|no longer available|there (is|are) no (availability|seats|tables|rooms|flights|tickets))\b/, NONE_PHRASES);
 
 export interface FrameFacts {
   url: string;

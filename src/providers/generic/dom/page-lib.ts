@@ -19,8 +19,15 @@ export function shown(el: Element): boolean {
   return false;
 }
 
-/** The accessible name, as a screen reader would announce it (the parts a booking page uses). */
+/**
+ * The accessible name, as a screen reader announces it: the browser's own (Chromium's accessibility
+ * tree, `computedName`, exposed by the ComputedAccessibilityInfo blink feature the executor's browser
+ * is launched with); on a browser without it (a remote one), the parts of the algorithm a booking
+ * page uses, done here.
+ */
 export function nameOf(el: Element): string {
+  const computed = (el as Element & { computedName?: unknown }).computedName;
+  if (typeof computed === 'string' && computed.trim() !== '') return clean(computed);
   const doc = el.ownerDocument;
   const by = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => clean(doc.getElementById(id)?.textContent)).filter(Boolean);
   if (by.length) return by.join(' ');
@@ -80,11 +87,43 @@ export function regionOf(el: Element): string {
   return role === 'banner' ? 'header' : role === 'navigation' ? 'nav' : role === 'contentinfo' ? 'footer' : role === 'complementary' ? 'aside' : region.tagName.toLowerCase();
 }
 
-/** The text a field is described by: its labels, aria, name, id, placeholder, and its fieldset's legend. */
+/** The text a field is described by: its labels, aria, name, id, placeholder, its fieldset's legend, and (with no name) the words beside it. */
 export function describedBy(el: Element): string {
   const attr = (n: string) => el.getAttribute(n) ?? '';
   const legend = el.closest('fieldset')?.querySelector(':scope > legend');
-  return clean([nameOf(el), attr('name'), attr('id'), attr('placeholder'), attr('title'), legend ? legend.textContent : ''].join(' | '));
+  return clean([nameOf(el), attr('name'), attr('id'), attr('placeholder'), attr('title'), legend ? legend.textContent : '', nameOf(el) ? '' : besideOf(el).text].join(' | '));
+}
+
+/**
+ * The words that stand for a label where a page gives a field none (legacy table layouts, a bare
+ * "Cognome" before the box): the cell before the field's cell in its row, else the text just before
+ * it in its container. `from` says which, for the audit.
+ */
+export function besideOf(el: Element): { text: string; from: string } {
+  const cell = el.closest('td,th');
+  if (cell) {
+    for (let prev = cell.previousElementSibling; prev; prev = prev.previousElementSibling) {
+      const text = clean(prev.textContent);
+      if (text) return { text: text.slice(0, 60), from: 'table cell' };
+    }
+  }
+  let node: Node | null = el;
+  for (let up = 0; node && up < 3; up++, node = node.parentNode) {
+    for (let prev = node.previousSibling; prev; prev = prev.previousSibling) {
+      if (prev.nodeType === 1 && (prev as Element).matches('input,select,textarea,button')) return { text: '', from: '' };
+      const text = clean(prev.textContent);
+      if (text) return { text: text.slice(-60), from: 'preceding text' };
+    }
+  }
+  return { text: '', from: '' };
+}
+
+/** What a field says of the format it takes: its description (aria-describedby), pattern and title. */
+export function hintOf(el: Element): string {
+  const doc = el.ownerDocument;
+  const described = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((id) => clean(doc.getElementById(id)?.textContent));
+  const computed = (el as Element & { computedDescription?: unknown }).computedDescription;
+  return clean([...described, typeof computed === 'string' ? computed : '', el.getAttribute('pattern') ?? '', el.getAttribute('title') ?? '', el.getAttribute('data-date-format') ?? '', el.getAttribute('data-format') ?? ''].join(' | ')).slice(0, 200);
 }
 
 /** Is this a control a person presses (button, link, or something scripted to act as one)? */
@@ -98,4 +137,4 @@ export function isControl(el: Element): boolean {
 }
 
 /** The helpers as page source (with the guard's card-field classifier, which the analysis also asks). */
-export const PAGE_LIB = [clean, shown, nameOf, selectorOf, regionOf, describedBy, isControl].map((f) => f.toString()).join('\n');
+export const PAGE_LIB = [clean, shown, nameOf, selectorOf, regionOf, describedBy, besideOf, hintOf, isControl].map((f) => f.toString()).join('\n');

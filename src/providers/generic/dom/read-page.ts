@@ -1,5 +1,5 @@
 import { cardChoiceOf, IN_PAGE_CLASSIFIER } from '../../../executor/guard/card-fields.ts';
-import { clean, describedBy, isControl, nameOf, PAGE_LIB, regionOf, selectorOf, shown } from './page-lib.ts';
+import { besideOf, clean, describedBy, hintOf, isControl, nameOf, PAGE_LIB, regionOf, selectorOf, shown } from './page-lib.ts';
 import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
 
 // The snapshot's reading, done in the page. Every function here is sent to the page as its source,
@@ -48,13 +48,17 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
     const type = el.tagName === 'INPUT' ? (el.getAttribute('type') ?? 'text').toLowerCase() : el.tagName.toLowerCase();
     if (type === 'hidden') continue;
     const numeric = type === 'number' || el.getAttribute('role') === 'spinbutton' || el.getAttribute('inputmode') === 'numeric';
+    const named = nameOf(el);
+    const beside = named ? { text: '', from: '' } : besideOf(el);
     fields.push({
       sel: selectorOf(el),
       tag: el.tagName.toLowerCase(),
       type,
       name: el.getAttribute('name') ?? '',
       autocomplete: (el.getAttribute('autocomplete') ?? '').toLowerCase(),
-      label: nameOf(el),
+      label: named || beside.text,
+      labelFrom: named ? 'accessible name' : beside.from || (el.getAttribute('name') ? 'name attribute' : el.id ? 'id' : el.getAttribute('placeholder') ? 'placeholder' : ''),
+      hint: hintOf(el),
       text: describedBy(el),
       placeholder: el.getAttribute('placeholder') ?? '',
       value: type === 'checkbox' || type === 'radio' ? (el.getAttribute('value') ?? '') : input.value ?? '',
@@ -73,8 +77,45 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       stepper: numeric ? stepperOf(el) : null,
       inDialog: dialogIndex(el),
       combobox: el.getAttribute('role') === 'combobox' || /^(list|both)$/i.test(el.getAttribute('aria-autocomplete') ?? ''),
+      expanded: el.getAttribute('aria-expanded') ?? '',
     });
   }
+  // Lists chosen from by pressing (WAI-ARIA): a select-only combobox (role=combobox on an element that
+  // is not a text field, its listbox popup named by aria-controls or aria-owns), and a listbox that no
+  // combobox owns. Their options are read where the page already holds them (a closed popup's too).
+  const popupOf = (el: Element) => {
+    const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/).filter(Boolean);
+    for (const id of ids) {
+      const box = doc.getElementById(id);
+      if (box) return box.getAttribute('role') === 'listbox' ? box : box.querySelector('[role="listbox"]');
+    }
+    return el.parentElement?.querySelector('[role="listbox"]') ?? null;
+  };
+  const owned = new Set<Element>();
+  const optionsOf = (box: Element | null) => (box ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
+  const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string) => {
+    const named = nameOf(el);
+    fields.push({
+      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type, name: el.getAttribute('name') ?? '', autocomplete: '',
+      label: named, labelFrom: 'accessible name', hint: hintOf(el), text: describedBy(el), placeholder: '', value,
+      required: el.getAttribute('aria-required') === 'true', disabled: el.getAttribute('aria-disabled') === 'true', readOnly: false, visible: shown(el), checked: false,
+      options: optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', validationMessage: '',
+      stepper: null, inDialog: dialogIndex(el), combobox: false, expanded: el.getAttribute('aria-expanded') ?? '',
+    });
+  };
+  for (const el of Array.from(doc.querySelectorAll('[role="combobox"]'))) {
+    if (el.matches('input,select,textarea') || el.querySelector('input:not([type="hidden"]),textarea')) continue;
+    const box = popupOf(el);
+    if (box) owned.add(box);
+    // Its value is what it shows (not the options of a popup it happens to hold).
+    const own = Array.from(el.childNodes).filter((n) => !(n.nodeType === 1 && (n as Element).matches('[role="listbox"]'))).map((n) => n.textContent ?? '').join(' ');
+    pressList(el, 'combobox', box, clean(own));
+  }
+  for (const box of Array.from(doc.querySelectorAll('[role="listbox"]'))) {
+    if (owned.has(box) || box.matches('select') || box.closest('[role="combobox"]')) continue;
+    pressList(box, 'listbox', box, Array.from(box.querySelectorAll('[role="option"][aria-selected="true"]')).map((o) => clean(o.textContent)).join(', '));
+  }
+
   // A stepper's number may be shown as text (an <output> or a role=spinbutton) rather than a field.
   for (const el of Array.from(doc.querySelectorAll('output,[role="spinbutton"]:not(input)'))) {
     const stepper = stepperOf(el);
@@ -87,9 +128,9 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
     const named = own && own !== clean(el.textContent) ? own : groupName || clean(el.parentElement?.textContent).replace(/[+−–\-\d]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
     fields.push({
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
-      label: named, text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
+      label: named, labelFrom: 'accessible name', hint: '', text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
-      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false,
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false, expanded: '',
     });
   }
 
@@ -105,9 +146,9 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
     const named = nameOf(group) || legend;
     fields.push({
       sel: selectorOf(number), tag: number.tagName.toLowerCase(), type: 'stepper', name: '', autocomplete: '',
-      label: named, text: named, placeholder: '', value: clean(number.textContent),
+      label: named, labelFrom: 'group name', hint: '', text: named, placeholder: '', value: clean(number.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(number), checked: false, options: [], form: formIndex(group), region: regionOf(group),
-      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group), combobox: false,
+      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group), combobox: false, expanded: '',
     });
   }
   return fields;
@@ -157,6 +198,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       itemParent: item.parentElement ? selectorOf(item.parentElement) : '',
       itemTag: item.tagName.toLowerCase(),
       expanded: el.getAttribute('aria-expanded') ?? '',
+      haspopup: (el.getAttribute('aria-haspopup') ?? '').toLowerCase(),
     });
   }
   // Radio inputs as choices: their item is their row, card or list item (or their label).
@@ -167,7 +209,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       role: el.getAttribute('role') ?? '', form: formIndex(el), region: regionOf(el),
       disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
       item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
-      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '',
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '', haspopup: '',
     });
   }
   // Siblings of offer items that have no control at all (a sold-out row shows no button).

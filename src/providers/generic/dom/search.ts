@@ -6,13 +6,16 @@ import { clearOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../executor/failures.ts';
+import { CONTROL_WORDS, either } from './words.ts';
+import { chooseInList, isPressList } from './widgets.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
 // box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
 // than types (a custom date picker's day, a quantity stepper), and submit it.
 
-const SUBMIT_WORDS = /\b(search|find|check|availability|show|see|go|look|book|continue|next|submit|let'?s go|get)\b/i;
-const STRONG_SUBMIT = /\b(search|find|check availability|show (times|results|availability|rooms|flights|tickets))\b/i;
+const SUBMIT_WORDS = either(/\b(search|find|check|availability|show|see|go|look|book|continue|next|submit|let'?s go|get)\b/, CONTROL_WORDS.search, CONTROL_WORDS.onward);
+const STRONG_SUBMIT = either(/\b(search|find|check availability|show (times|results|availability|rooms|flights|tickets))\b/, ['buscar', 'cerca', 'suchen', 'rechercher', 'pesquisar', 'procurar']);
+const NOT_SUBMIT = either(/\b(reset|clear|cancel|back)\b/, CONTROL_WORDS.back);
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 
 export interface Plan {
@@ -78,11 +81,13 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
   const typed: Array<[string, string]> = [];
   const clicked: Array<[Concept, FieldInfo, string]> = [];
   const pending: Concept[] = [];
+  const listed: Array<[FieldInfo, string]> = [];
   for (const [concept, fields] of plan.fields) {
     const value = searchValue(request, concept);
     if (value === undefined) continue;
     const field = fields[0]!;
     if (field.type === 'stepper' || (field.readOnly && field.stepper)) clicked.push([concept, field, value]);
+    else if (isPressList(field)) listed.push([field, value]);
     else if (field.readOnly) pending.push(concept);
     else {
       const v = valueFor(field, value);
@@ -95,6 +100,7 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     const field = [...plan.fields.values()].flat().find((f) => f.sel === sel);
     if (field?.combobox) await pickSuggestion(page, field, value);
   }
+  for (const [field, value] of listed) await chooseInList(page, field, value, stepName);
   for (const [, field, value] of clicked) {
     if (field.visible) {
       await step(page, field, Number(value));
@@ -124,7 +130,7 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
   s = await snapshot(page);
   const submit = submitOf(s, plan.form);
   if (!submit) throw new NotUnderstood(stepName, page.url(), 'the button that sends the search', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
-  await page.press(submit.sel, `search (${submit.text})`);
+  await page.press(submit.sel, `search (${submit.text})${labelSources([...plan.fields.values()].flat())}`);
   await clearOverlays(page);
 }
 
@@ -133,7 +139,7 @@ export function submitOf(s: Snapshot, form: number): ControlInfo | null {
   const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio');
   if (form >= 0) {
     const inForm = usable.filter((c) => c.form === form);
-    return inForm.find((c) => c.submits && !/\b(reset|clear|cancel|back)\b/i.test(c.text)) ?? inForm.find((c) => SUBMIT_WORDS.test(c.text)) ?? null;
+    return inForm.find((c) => c.submits && !NOT_SUBMIT.test(c.text)) ?? inForm.find((c) => SUBMIT_WORDS.test(c.text)) ?? null;
   }
   const main = usable.filter((c) => !CHROME.has(c.region) && c.tag !== 'a');
   return main.find((c) => STRONG_SUBMIT.test(c.text)) ?? main.find((c) => SUBMIT_WORDS.test(c.text) && !/\b(next|previous) (month|week)\b/i.test(c.text)) ?? null;
@@ -213,6 +219,12 @@ async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: Fiel
   }
   if (!target) throw new NotUnderstood('search', page.url(), `a date field or a date picker offering ${iso}`, `dates shown: ${s.controls.filter((c) => datesIn(c.text).length).slice(0, 5).map((c) => c.text).join(', ') || 'none'}`);
   await page.press(target.sel, `choose ${iso} in the date picker`);
+}
+
+/** For the audit: the fields known by something other than an accessible name, and by what (", fields without a label read by: "Giorno" from the table cell"). */
+export function labelSources(fields: FieldInfo[]): string {
+  const other = fields.filter((f) => f.labelFrom && f.labelFrom !== 'accessible name');
+  return other.length ? `; fields without a label read by ${other.slice(0, 6).map((f) => `"${f.label || f.name}" from the ${f.labelFrom}`).join(', ')}` : '';
 }
 
 export function describeFields(s: Snapshot): string {

@@ -9,11 +9,16 @@ import { FRAME_FACTS, READ_PAGE } from './read-page.ts';
 export interface FieldInfo {
   sel: string;
   tag: string;
+  /** The input's type, the tag of a select or text area, or 'combobox' / 'listbox' / 'stepper' for ARIA widgets. */
   type: string;
   name: string;
   autocomplete: string;
-  /** Accessible name. */
+  /** Accessible name (with none: the table cell or the text beside it). */
   label: string;
+  /** Where the label came from: 'accessible name', 'table cell', 'preceding text', 'name attribute'… (quoted in the audit). */
+  labelFrom: string;
+  /** What it says of the format it takes (aria-describedby, pattern, title): "mm/dd/yyyy". */
+  hint: string;
   /** Everything that describes it (label, name, id, placeholder, legend), for matching. */
   text: string;
   placeholder: string;
@@ -37,6 +42,8 @@ export interface FieldInfo {
   inDialog: number;
   /** A combobox that suggests values as it is typed in (role=combobox, aria-autocomplete=list|both). */
   combobox: boolean;
+  /** Its aria-expanded ('true', 'false'; '' when it has none): a combobox's popup open or closed. */
+  expanded: string;
 }
 
 export interface ControlInfo {
@@ -60,6 +67,8 @@ export interface ControlInfo {
   itemTag: string;
   /** Its aria-expanded ('true', 'false'; '' when it discloses nothing). */
   expanded: string;
+  /** Its aria-haspopup ('dialog', 'listbox', 'true'…; '' when none). */
+  haspopup: string;
 }
 
 export interface FormInfo {

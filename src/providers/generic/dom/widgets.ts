@@ -1,0 +1,67 @@
+import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import { optionFor } from './fields.ts';
+import { NotUnderstood } from './not-understood.ts';
+import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
+import { either } from './words.ts';
+
+// Widgets operated as the WAI-ARIA Authoring Practices describe them, by role and state, never by a
+// site's classes. Here: the choice of one value from a list that is not a native <select>, a
+// select-only combobox (role=combobox on a focusable element, a listbox popup, no text input) and a
+// listbox (role=listbox of role=option): open it when it is closed, press the option, and read back
+// that it took. Steppers, date grids and suggestion comboboxes are in search.ts.
+
+/** A list a person chooses from by pressing (type 'combobox' or 'listbox' in the snapshot). */
+export function isPressList(f: FieldInfo): boolean {
+  return f.type === 'combobox' || f.type === 'listbox';
+}
+
+/** The visible options of the list `f` (its popup once open), as the list's own options where the reading found them. */
+function optionsShown(s: Snapshot, f: FieldInfo): ControlInfo[] {
+  const options = s.controls.filter((c) => c.role === 'option' && c.visible && !c.disabled);
+  // The popup the combobox controls, when the page says which; else any list open now.
+  const own = f.options.length ? options.filter((c) => f.options.some((o) => o.text === c.text)) : [];
+  return own.length ? own : options;
+}
+
+/** Chooses `value` in a select-only combobox or a listbox: opened if closed, the matching option pressed, read back. */
+export async function chooseInList(page: GuardedPage, f: FieldInfo, value: string, stepName: string): Promise<void> {
+  let s = await snapshot(page);
+  let current = s.fields.find((x) => x.sel === f.sel) ?? f;
+  if (f.type === 'combobox' && current.expanded !== 'true') {
+    await page.press(f.sel, `open the list "${f.label || 'choose'}"`);
+    s = await snapshot(page);
+    current = s.fields.find((x) => x.sel === f.sel) ?? f;
+  }
+  const shown = optionsShown(s, current);
+  const asList: FieldInfo = { ...current, options: shown.map((o) => ({ value: o.sel, text: o.text, disabled: o.disabled })) };
+  const sel = optionFor(asList, value);
+  const option = shown.find((o) => o.sel === sel);
+  if (!option) throw new NotUnderstood(stepName, page.url(), `the option "${value}" in the list "${f.label || f.name}"`, `options: ${shown.slice(0, 8).map((o) => `"${o.text}"`).join(', ') || 'none shown'}`);
+  await page.press(option.sel, `choose "${option.text.slice(0, 40)}" in "${(f.label || 'the list').slice(0, 40)}"`);
+  const after = (await snapshot(page)).fields.find((x) => x.sel === f.sel);
+  if (after && !after.value.includes(option.text) && after.value !== option.text) {
+    throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the list'}" showing "${option.text}" once chosen`, `it shows "${after.value.slice(0, 60)}"`);
+  }
+}
+
+const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
+/** A control that shows the options rather than choosing one: "See rates", "Show times", "Ver horarios". */
+const SEE_OPTIONS = either(
+  /\b(see|show|view|check|compare|select|choose)\b.{0,24}\b(rates?|times?|prices?|options?|availability|rooms?|tickets?|fares?|dates?|slots?|offers?|deals?|seats?|packages?)\b/,
+  ['ver tarifas', 'ver horarios', 'ver disponibilidad', 'ver precios', 'vedi tariffe', 'vedi orari', 'mostra orari', 'tarife anzeigen', 'zeiten anzeigen', 'preise anzeigen', 'voir les tarifs', 'voir les horaires', 'voir les disponibilités', 'ver tarifas', 'ver horários'],
+);
+
+/**
+ * Choices (radio inputs) the page holds but does not show yet: behind a disclosure or in a dialog
+ * that a button opens ("See rates" → a modal of rates). The button is pressed, and the page read
+ * again; null when there is nothing to open.
+ */
+export async function openHiddenChoices(page: GuardedPage, s: Snapshot): Promise<Snapshot | null> {
+  const radios = s.controls.filter((c) => c.type === 'radio' && !c.disabled && !CHROME.has(c.region));
+  if (radios.length === 0 || radios.some((r) => r.visible)) return null;
+  const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && !c.submits && !CHROME.has(c.region));
+  const opener = usable.find((c) => c.haspopup === 'dialog' || c.haspopup === 'true') ?? usable.find((c) => SEE_OPTIONS.test(c.text)) ?? usable.find((c) => c.expanded === 'false');
+  if (!opener) return null;
+  await page.press(opener.sel, `show the options ("${opener.text.slice(0, 40)}")`);
+  return snapshot(page);
+}

@@ -1,0 +1,71 @@
+// The words booking sites use for one idea, in the common languages of booking sites: English,
+// Spanish, Italian, German, French and Portuguese. Each list is one idea; `phrase` makes a pattern
+// of lists that matches a whole word or phrase (letters of any script count as word letters, so
+// "disponibilità" ends where it should), with or without its accents. Month and weekday names are
+// not here: they come from Intl (src/executor/held.ts).
+
+/** Text without accents, lower case ("Bestätigen" → "bestatigen"). */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** A pattern matching any of the words or phrases (spaces in a phrase match any run of spaces), accents optional. */
+export function phrase(...lists: ReadonlyArray<readonly string[]>): RegExp {
+  const all = new Set<string>();
+  for (const w of lists.flat()) {
+    all.add(w.toLowerCase());
+    all.add(fold(w));
+  }
+  const alts = [...all].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+}
+
+/** An English pattern, or any of the lists' words (the same idea in the other languages). */
+export function either(english: RegExp, ...others: ReadonlyArray<readonly string[]>): RegExp {
+  return new RegExp(`(?:${english.source})|${phrase(...others).source}`, 'iu');
+}
+
+/** Field concepts (search and guest forms), beyond the English the rules already hold. */
+export const FIELD_WORDS = {
+  city: ['ciudad', 'localidad', 'città', 'località', 'stadt', 'ort', 'ville', 'lieu', 'cidade', 'localidade'],
+  date: ['fecha', 'día', 'data', 'giorno', 'datum', 'tag', 'jour', 'dia', 'quando', 'cuándo', 'wann', 'quand'],
+  time: ['hora', 'ora', 'orario', 'horario', 'horário', 'uhrzeit', 'zeit', 'heure'],
+  people: ['personas', 'persone', 'personen', 'personnes', 'pessoas', 'comensales', 'coperti', 'ospiti', 'invitados', 'gäste', 'convives', 'couverts', 'commensali', 'número de personas', 'numero di persone', 'anzahl personen', 'nombre de personnes'],
+  adults: ['adultos', 'adulti', 'erwachsene', 'adultes', 'huéspedes', 'hóspedes', 'viajeros', 'viaggiatori', 'reisende', 'voyageurs', 'viajantes', 'pasajeros', 'passeggeri', 'passagiere', 'passagers', 'passageiros'],
+  checkIn: ['llegada', 'entrada', 'arrivo', 'anreise', 'arrivée', 'chegada', 'check-in'],
+  checkOut: ['salida', 'partenza', 'abreise', 'départ', 'saída', 'partida', 'check-out'],
+  hotel: ['alojamiento', 'albergo', 'alloggio', 'unterkunft', 'hébergement', 'alojamento'],
+  restaurant: ['restaurante', 'ristorante'],
+  event: ['evento', 'veranstaltung', 'événement', 'espectáculo', 'spettacolo', 'experiencia', 'esperienza', 'erlebnis', 'expérience', 'experiência', 'experience', 'actividad', 'attività', 'aktivität', 'activité', 'atividade', 'tour'],
+  tickets: ['entradas', 'biglietti', 'karten', 'tickets', 'billets', 'bilhetes', 'ingressos', 'cantidad', 'quantità', 'anzahl', 'quantité', 'quantidade'],
+  email: ['correo', 'correo electrónico', 'posta elettronica', 'courriel', 'adresse e-mail', 'mail'],
+  tel: ['teléfono', 'telefono', 'telefon', 'téléphone', 'telefone', 'móvil', 'cellulare', 'handy', 'portable', 'celular', 'telemóvel'],
+  givenName: ['nombre', 'nome', 'vorname', 'prénom', 'primeiro nome'],
+  familyName: ['apellido', 'apellidos', 'cognome', 'nachname', 'familienname', 'nom de famille', 'nom', 'sobrenome', 'apelido'],
+  fullName: ['nombre completo', 'nombre y apellidos', 'nome completo', 'nome e cognome', 'vollständiger name', 'vor- und nachname', 'nom complet', 'nom et prénom'],
+  birth: ['nacimiento', 'nascita', 'geburtsdatum', 'geburt', 'naissance', 'nascimento'],
+  passport: ['pasaporte', 'passaporto', 'reisepass', 'passeport', 'passaporte'],
+} as const;
+
+/** Controls: what sends a search, what goes on, what goes back. */
+export const CONTROL_WORDS = {
+  search: ['buscar', 'busca', 'cerca', 'cercare', 'suchen', 'rechercher', 'recherche', 'pesquisar', 'procurar', 'comprobar', 'verifica', 'prüfen', 'vérifier', 'verificar', 'disponibilidad', 'disponibilità', 'verfügbarkeit', 'disponibilité', 'disponibilidade', 'mostrar', 'mostra', 'anzeigen', 'afficher', 'ver'],
+  onward: ['continuar', 'continua', 'continuare', 'weiter', 'continuer', 'avanti', 'siguiente', 'suivant', 'próximo', 'seguinte', 'prenota', 'prenotare', 'reservar', 'buchen', 'réserver', 'confirmar', 'conferma', 'confermare', 'bestätigen', 'confirmer', 'pagar', 'paga', 'pagare', 'bezahlen', 'zahlen', 'payer', 'comprar', 'acquista', 'kaufen', 'acheter', 'zur kasse', 'procedi', 'proceder', 'fortfahren', 'valider', 'enviar', 'invia', 'absenden', 'envoyer', 'jetzt buchen', 'reservieren'],
+  back: ['modificar', 'modifica', 'ändern', 'modifier', 'atrás', 'indietro', 'zurück', 'retour', 'volver', 'voltar', 'cancelar', 'annulla', 'abbrechen', 'annuler', 'editar', 'bearbeiten'],
+  pay: ['pagar', 'paga', 'pagare', 'bezahlen', 'zahlen', 'payer', 'pagamento', 'pago', 'paiement', 'zahlung', 'kasse', 'caja'],
+} as const;
+
+/** Required agreements to tick, and the boxes to leave alone (marketing, upsells). */
+export const CONSENT_WORDS = {
+  agree: ['acepto', 'aceptar', 'accetto', 'accetta', 'akzeptiere', 'akzeptieren', 'zustimmen', 'einverstanden', "j'accepte", 'accepte', 'aceito', 'aceitar', 'condiciones', 'condizioni', 'bedingungen', 'agb', 'conditions générales', 'termos', 'términos', 'termini'],
+  leave: ['boletín', 'ofertas', 'offerte', 'angebote', 'offres', 'promociones', 'promozioni', 'werbung', 'seguro', 'assicurazione', 'versicherung', 'assurance', 'novità', 'neuigkeiten', 'nouveautés', 'novidades'],
+} as const;
+
+/** A page's words that nothing is available. */
+export const NONE_PHRASES = [
+  'no hay disponibilidad', 'sin disponibilidad', 'no disponible', 'agotado',
+  'nessuna disponibilità', 'non disponibile', 'esaurito', 'tutto esaurito',
+  'keine verfügbarkeit', 'nicht verfügbar', 'ausgebucht', 'ausverkauft',
+  'aucune disponibilité', 'non disponible', 'épuisé',
+  'sem disponibilidade', 'indisponível', 'esgotado', 'lotado',
+] as const;

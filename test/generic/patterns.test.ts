@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
+import { startPatternSites, type PatternSites } from './fixtures/patterns.ts';
+import { attempt, newContext } from './harness.ts';
+
+// The generic driver on sites each built around one pattern it had not met (fixtures/patterns.ts):
+// it books each to the pause at the card code, the site receives what was asked (its own record),
+// and no card code reaches it. Each site's first try, before any change to the driver, is in
+// docs/reach.md.
+
+const WANT = { date: '2030-06-10', time: '19:30', party: 3 };
+
+describe('the generic driver on WAI-ARIA patterns, other languages and real naming', { timeout: SUITE_TIMEOUT }, () => {
+  let sites: PatternSites;
+  let browser: Browser;
+  let context: BrowserContext;
+  before(async () => {
+    sites = await startPatternSites();
+    browser = await launchBrowser();
+    context = await newContext(browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await sites?.close();
+  });
+
+  const cases: Array<[site: string, venue: string, what: string]> = [
+    ['lumen', 'Casa Lumen', 'a venue that calls itself "Casa Lumen Porto · Ribeira" is the "Casa Lumen" asked for'],
+    ['spin', 'Spindle', 'sets a read-only spinbutton with its − and + buttons'],
+    ['rates', 'Ratebook', 'opens "See times" and chooses a radio inside the modal dialog'],
+    ['combo', 'Combo Kitchen', 'operates a select-only combobox (role=combobox, listbox popup, no text input)'],
+    ['tavolo', 'Trattoria Da Nino', 'fills an Italian table layout with no labels, and a date list reading "Jun 10 Mo, 2030"'],
+    ['hint', 'Hintergarten', 'types the date in the format its description gives (mm/dd/yyyy)'],
+  ];
+  for (const [site, venue, what] of cases) {
+    test(`${site}: ${what}`, async () => {
+      const codesBefore = sites.cardCodes;
+      const provider = { id: site, name: venue, scenario: 'restaurant' as const, startUrl: sites.url(site) };
+      const o = await attempt(context, provider, { scenario: 'restaurant', venue, city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+      assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : '');
+      if (o.kind !== 'paused') return;
+      try {
+        assert.equal(sites.cardCodes, codesBefore, 'no card code reached the site');
+        assert.equal(o.decisions.switched, undefined, 'no venue switch');
+        if (site === 'lumen') {
+          const review = o.events.find((e) => e.type === 'step_started' && /^Reviewing/.test(e.message));
+          assert.match(review?.message ?? '', /the venue asked for: "Casa Lumen Porto · Ribeira" is "Casa Lumen" with "porto", "ribeira" added/, 'the audit quotes why the names are one venue');
+        }
+        if (site === 'tavolo') {
+          const pressed = o.events.filter((e) => e.type === 'action_allowed').map((e) => e.message).join('\n');
+          assert.match(pressed, /to search \(Cerca\); fields without a label read by "Giorno" from the table cell, "Ora" from the table cell, "Persone" from the table cell/, 'the audit says where each unlabelled field\'s name came from');
+          assert.match(pressed, /to send the guest details \(Continua\); fields without a label read by .*"Cognome" from the table cell/);
+        }
+        await o.page.locator('input[autocomplete="cc-csc"]').fill('123');
+        await Promise.all([o.page.waitForURL(/\/pay\//), o.page.locator('form button').last().click()]);
+        await o.page.getByRole('heading', { name: 'Booked' }).waitFor();
+        const booked = sites.bookings.find((b) => b.site === site);
+        assert.deepEqual(booked && { date: booked.date, time: booked.time, party: booked.party, name: booked.name, email: booked.email }, { ...WANT, name: 'Ada Lovelace', email: 'ada@example.com' });
+      } finally {
+        await o.page.close();
+      }
+    });
+  }
+});
