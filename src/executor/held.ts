@@ -36,9 +36,9 @@ const MONTH = `(${[...MONTH_NUMBER.keys()].sort((a, b) => b.length - a.length).j
 const monthOf = (name: string) => MONTH_NUMBER.get(name.toLowerCase().replace(/\.$/, '')) ?? MONTH_NUMBER.get(name.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\.$/, '')) ?? 0;
 const NOT_LETTER = '(?<![\\p{L}\\p{N}])';
 // "10 June 2030", "10 de junio de 2030", "10. Juni 2030", "lunedì 10 giugno 2030"
-const DAY_MONTH_YEAR = new RegExp(`${NOT_LETTER}(\\d{1,2})\\.?\\s+(?:de\\s+)?${MONTH},?\\s+(?:de\\s+)?(\\d{4})(?!\\d)`, 'giu');
-// "June 10, 2030", "Jun 10 Mo, 2030" (a short weekday after the day)
-const MONTH_DAY_YEAR = new RegExp(`${NOT_LETTER}${MONTH}\\s+(\\d{1,2})(?:\\s+\\p{L}{2,3}\\.?)?,?\\s+(\\d{4})(?!\\d)`, 'giu');
+const DAY_MONTH_YEAR = new RegExp(`${NOT_LETTER}(\\d{1,2})(?:st|nd|rd|th|er|º|ª)?\\.?\\s+(?:de\\s+)?${MONTH},?\\s+(?:de\\s+)?(\\d{4})(?!\\d)`, 'giu');
+// "June 10, 2030", "June 10th, 2030", "Jun 10 Mo, 2030" (a short weekday after the day)
+const MONTH_DAY_YEAR = new RegExp(`${NOT_LETTER}${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:\\s+\\p{L}{2,3}\\.?)?,?\\s+(\\d{4})(?!\\d)`, 'giu');
 
 function isoDate(year: string, month: number, day: string): string | null {
   const d = Number(day);

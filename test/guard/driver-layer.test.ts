@@ -28,7 +28,7 @@ after(async () => {
 });
 
 describe('payment guard, driver layer alone', () => {
-  test('filling any disguised card-code field is refused (fill and fillForm), ordinary fields are filled', async () => {
+  test('filling any disguised card-code field is refused (fill, type and fillForm), ordinary fields are filled', async () => {
     const context = await browser.newContext();
     const log = new GuardLog();
     const page = await context.newPage();
@@ -37,6 +37,7 @@ describe('payment guard, driver layer alone', () => {
       await g.goto(`${sandbox.origin('adversarial')}${a.path}`);
       for (const field of a.fields) {
         await assert.rejects(g.fill(field, '735'), GuardRefusal, `${a.path} ${field}`);
+        await assert.rejects(g.type(field, '735'), GuardRefusal, `typed key by key: ${a.path} ${field}`);
         assert.equal(await page.inputValue(field), '');
       }
     }

@@ -86,6 +86,19 @@ export class GuardedPage {
     await target.fill(value, { timeout: this.#timeout });
   }
 
+  /**
+   * Types into a field key by key, as a person does (keydown, input, keyup for each character): for
+   * widgets that listen to keys rather than to the value (a date picker's year box). Same refusal as fill.
+   */
+  async type(selector: string, value: string): Promise<void> {
+    this.#acts++;
+    const target = await this.#one(selector);
+    const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
+    if (field) this.#refuse(field, 'fill');
+    await target.fill('', { timeout: this.#timeout });
+    await target.pressSequentially(value, { timeout: this.#timeout });
+  }
+
   /** Fills several fields at once (all or none: a card-code field among them is refused). */
   async fillForm(fields: Array<[string, string]>): Promise<void> {
     if (fields.length === 0) return;

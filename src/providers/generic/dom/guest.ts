@@ -7,7 +7,7 @@ import { clearOverlays } from './overlays.ts';
 import { describeFields, labelSources, submitOf } from './search.ts';
 import type { FieldInfo, Snapshot } from './snapshot.ts';
 import { CONSENT_WORDS, either } from './words.ts';
-import { chooseInList, isPressList } from './widgets.ts';
+import { chooseInList, isPressList, revealFields } from './widgets.ts';
 
 // Guest details: the form asking for a person (by autocomplete token: given-name, family-name,
 // name, email, tel, bday, country; labels as the fallback; passport fields by label). Only the
@@ -46,8 +46,14 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
   const people = travellersOf(traveller);
   let next = 0;
   for (let form = 0; next < people.length; form++) {
-    const s = await clearOverlays(page);
-    const found = guestForm(s);
+    let s = await clearOverlays(page);
+    let found = guestForm(s);
+    // The guest form in a modal or a collapsed section that a button opens ("Enter your details").
+    const revealed = !found && form === 0 ? await revealFields(page, s) : null;
+    if (revealed) {
+      s = revealed;
+      found = guestForm(s);
+    }
     if (!found) {
       if (form > 0) return; // the page after the last form: the review's to read
       throw new NotUnderstood('guest details', page.url(), 'a form asking for the guest (name, email, phone by autocomplete token or label)', describeFields(s));

@@ -103,7 +103,8 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       stepper: null, inDialog: dialogIndex(el), combobox: false, expanded: el.getAttribute('aria-expanded') ?? '',
     });
   };
-  for (const el of Array.from(doc.querySelectorAll('[role="combobox"]'))) {
+  // (A button that pops up a listbox is the same widget in the older APG wording: Headless UI's Listbox.)
+  for (const el of Array.from(doc.querySelectorAll('[role="combobox"],[aria-haspopup="listbox"]'))) {
     if (el.matches('input,select,textarea') || el.querySelector('input:not([type="hidden"]),textarea')) continue;
     const box = popupOf(el);
     if (box) owned.add(box);
@@ -169,7 +170,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
     }
     return item;
   };
-  const controlEls = Array.from(doc.querySelectorAll('button,a,input,[role]')).filter(isControl);
+  const controlEls = Array.from(doc.querySelectorAll('button,a,input,[role],[tabindex][aria-label]')).filter(isControl);
   // Choices: radio inputs, and ARIA radios (role=radio in a role=radiogroup, checked by aria-checked).
   const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...Array.from(doc.querySelectorAll('[role="radio"]')).filter((el) => el.tagName !== 'INPUT')];
   const candidates = [...controlEls, ...radios];

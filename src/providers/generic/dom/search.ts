@@ -1,7 +1,7 @@
 import { datesIn } from '../../../executor/held.ts';
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { SearchRequest } from '../../types.ts';
-import { assign, fillable, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
+import { assign, dateInFormat, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
 import { clearOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
@@ -101,6 +101,7 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     if (field?.combobox) await pickSuggestion(page, field, value);
   }
   for (const [field, value] of listed) await chooseInList(page, field, value, stepName);
+  await confirmTypedDates(page, plan, request);
   for (const [, field, value] of clicked) {
     if (field.visible) {
       await step(page, field, Number(value));
@@ -210,6 +211,14 @@ async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: Fiel
       target = day(s);
     } else if (optional && !s.controls.some((c) => c.visible && datesIn(c.text).length)) return;
   }
+  // A picker with its own month list and year box (flatpickr, many others): set them, then the day.
+  if (!target) {
+    const moved = await toMonth(page, s, iso);
+    if (moved) {
+      s = moved;
+      target = day(s);
+    }
+  }
   for (let months = 0; !target && months < 24; months++) {
     const next = s.controls.find((c) => c.visible && !c.disabled && NEXT_MONTH.test(c.text));
     if (!next) break;
@@ -225,6 +234,63 @@ async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: Fiel
 export function labelSources(fields: FieldInfo[]): string {
   const other = fields.filter((f) => f.labelFrom && f.labelFrom !== 'accessible name');
   return other.length ? `; fields without a label read by ${other.slice(0, 6).map((f) => `"${f.label || f.name}" from the ${f.labelFrom}`).join(', ')}` : '';
+}
+
+/** The date formats a person would try, in the page's language's order (en-US and bare "en": month first). */
+function localFormats(lang: string): string[] {
+  return /^en(-us)?$/i.test(lang) || lang === '' ? ['mm/dd/yyyy', 'dd/mm/yyyy'] : ['dd/mm/yyyy', 'mm/dd/yyyy'];
+}
+
+/**
+ * A date typed into a text field that states no format, where the field opens a date picker: the
+ * picker is what tells whether the site read the date as meant ("06/10" is June or October). The
+ * day is pressed in the picker (which also closes it); when the typed date did not bring the
+ * picker to its month, the page's language's formats are typed, then the picker is walked.
+ */
+async function confirmTypedDates(page: GuardedPage, plan: Plan, request: SearchRequest): Promise<void> {
+  for (const concept of ['date', 'checkIn', 'checkOut', 'returnDate'] as Concept[]) {
+    const field = plan.fields.get(concept)?.[0];
+    const value = searchValue(request, concept);
+    if (!field || value === undefined || field.type === 'date' || field.tag === 'select' || field.readOnly || isPressList(field) || field.type === 'stepper') continue;
+    if (dateInFormat(value, `${field.placeholder} | ${field.hint} | ${field.text}`)) continue;
+    await page.press(field.sel, `open the date picker of "${field.label || concept}"`);
+    let s = await snapshot(page);
+    const grid = () => s.controls.filter((c) => c.visible && !c.disabled && datesIn(c.text).length > 0);
+    if (grid().length < 7) continue;
+    const day = () => grid().find((c) => namesDate(c.text, value));
+    let target = day();
+    for (const format of localFormats(s.lang)) {
+      if (target) break;
+      await page.type(field.sel, dateInFormat(value, format)!);
+      s = await snapshot(page);
+      target = day();
+    }
+    if (!target) {
+      await pickDate(page, s, value, undefined, concept, false);
+      continue;
+    }
+    await page.press(target.sel, `choose ${value} in the date picker`);
+  }
+}
+
+const MONTH_FIELD = either(/\bmonth\b/, ['mes', 'mese', 'monat', 'mois', 'mês', 'maand']);
+const YEAR_FIELD = either(/\byear\b/, ['año', 'anno', 'jahr', 'année', 'ano', 'jaar']);
+
+/** Sets a date picker's own month list and year box (or list) to the month of `iso`; the page read after, or null when it has none. */
+async function toMonth(page: GuardedPage, s: Snapshot, iso: string): Promise<Snapshot | null> {
+  const month = s.fields.find((f) => f.visible && !f.disabled && f.tag === 'select' && MONTH_FIELD.test(f.label));
+  const year = s.fields.find((f) => f.visible && !f.disabled && f !== month && YEAR_FIELD.test(f.label) && (f.tag === 'select' || f.type === 'number' || f.type === 'text'));
+  if (!month || !year) return null;
+  const [y, m] = iso.split('-');
+  const monthName = new Intl.DateTimeFormat(s.lang || 'en', { month: 'long', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+  const monthValue = month.options.find((o) => o.text.toLowerCase() === monthName.toLowerCase())?.value
+    ?? month.options.find((o) => Number(o.value) === Number(m) || o.text === String(Number(m)))?.value;
+  if (monthValue === undefined) return null;
+  if (year.tag === 'select') await page.select(year.sel, optionFor(year, y!) ?? y!);
+  // Typed key by key: a year box often acts on its keys, not on its value (flatpickr's on keyup).
+  else await page.type(year.sel, y!);
+  await page.select(month.sel, monthValue);
+  return snapshot(page);
 }
 
 export function describeFields(s: Snapshot): string {

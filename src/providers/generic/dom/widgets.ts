@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import { optionFor } from './fields.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
-import { either } from './words.ts';
+import { CONTROL_WORDS, either } from './words.ts';
 
 // Widgets operated as the WAI-ARIA Authoring Practices describe them, by role and state, never by a
 // site's classes. Here: the choice of one value from a list that is not a native <select>, a
@@ -64,4 +65,29 @@ export async function openHiddenChoices(page: GuardedPage, s: Snapshot): Promise
   if (!opener) return null;
   await page.press(opener.sel, `show the options ("${opener.text.slice(0, 40)}")`);
   return snapshot(page);
+}
+
+const NOT_AN_OPENER = either(/\b(edit|back|modify|cancel|remove|sign ?in|log ?in|help|close|menu|search)\b/, CONTROL_WORDS.back);
+const OPENS_A_FORM = either(/\b(details|guests?|contact|enter|fill|add|continue|book|reserve|next|checkout)\b/, CONTROL_WORDS.onward);
+
+/**
+ * A form the page holds but does not show yet (a modal opened by a button, a collapsed section):
+ * the button that opens it is pressed, and the page read again; null when nothing was hidden or
+ * nothing opened it. Only a button that stays on the page (not a link, not a submit) is pressed.
+ */
+export async function revealFields(page: GuardedPage, s: Snapshot): Promise<Snapshot | null> {
+  const hidden = s.fields.filter((f) => !f.visible && !f.card && f.type !== 'hidden' && f.type !== 'radio' && f.type !== 'checkbox');
+  if (hidden.length < 2) return null;
+  const usable = s.controls.filter((c) => c.visible && !c.disabled && c.tag !== 'a' && c.type !== 'radio' && !c.submits && !CHROME.has(c.region) && !NOT_AN_OPENER.test(c.text));
+  const opener = usable.find((c) => c.haspopup === 'dialog' || c.haspopup === 'true') ?? usable.find((c) => c.expanded === 'false' && OPENS_A_FORM.test(c.text)) ?? usable.find((c) => OPENS_A_FORM.test(c.text));
+  if (!opener) return null;
+  await page.press(opener.sel, `open "${opener.text.slice(0, 40)}"`);
+  // A modal may show its content only once its backdrop's transition ends (Bootstrap's fade): read
+  // again for a moment, until the hidden fields show.
+  for (let tries = 0; ; tries++) {
+    const after = await snapshot(page, tries > 0);
+    if (after.fields.some((f) => f.visible && hidden.some((h) => h.sel === f.sel))) return after;
+    if (tries === 20) return null;
+    await sleep(100);
+  }
 }
