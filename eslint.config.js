@@ -16,4 +16,9 @@ export default tseslint.config(
     files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // The widget gauntlet's page scripts run in the browser, bundled by esbuild (JSX included).
+    files: ['test/generic/fixtures/gauntlet/**'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly' }, parserOptions: { ecmaFeatures: { jsx: true } } },
+  },
 );
