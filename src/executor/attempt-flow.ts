@@ -27,6 +27,8 @@ interface Flow {
   held?: Held;
   /** How the venue shown was read as the one asked for, when the names differ (quoted in the review step). */
   venueEvidence?: string;
+  /** The site took a request, not a booking: its words (ReviewPage.requestSent). */
+  requestSent?: string;
   payment?: PaymentPage;
   /** Starts a named step: checks the abort and the soft cap, records the step, waits the test delay. */
   step(name: string, message: string): Promise<void>;
@@ -68,6 +70,7 @@ export async function flow(deps: AttemptDeps, driver: Driver, page: Page, state:
     const offers = await offersFound(run);
     const choice = await chosen(run, offers);
     run.held = await heldAsAsked(run, choice);
+    if (run.requestSent !== undefined) return { kind: 'completed', held: run.held, code: null, requestSent: run.requestSent, decisions: run.decisions };
     return await paidOrPaused(run, run.held);
   } catch (error) {
     if (error instanceof CardStepReached) {
@@ -143,6 +146,11 @@ async function heldAsAsked(run: Flow, choice: OfferChosen): Promise<Held> {
       : `${driver.name} did not show its review page after the guest details (page title "${await g.title()}")`);
   }
   const held = review.held;
+  // A request the site answers later: what was asked is what the request says; the page may not repeat it.
+  if (review.requestSent !== undefined) {
+    run.requestSent = review.requestSent;
+    return held;
+  }
   // A careful agent reads back what the site holds before going on to pay for it.
   // After opening a venue the site suggested, that venue is what must be held.
   const opened = decisions.switched && plan.request.scenario !== 'flight' ? { ...plan.request, venue: decisions.switched.to } : plan.request;

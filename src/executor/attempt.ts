@@ -60,7 +60,8 @@ export interface Decisions {
 export type AttemptOutcome =
   /** `field`: the card-code field the guard stopped at; null when the payment page asks for none (stopped before Pay). */
   | { kind: 'paused'; page: Page; guarded: GuardedPage; held?: Held; payment?: PaymentPage; step: string; control: string; field: string | null; decisions: Decisions }
-  | { kind: 'completed'; held?: Held; code: string; decisions: Decisions }
+  /** Booked with no card step (`code`: the site's reference), or a request the site will answer itself (`requestSent`: its words; no code). */
+  | { kind: 'completed'; held?: Held; code: string | null; requestSent?: string; decisions: Decisions }
   | { kind: 'failed'; failure: Failure };
 
 export interface Failure {

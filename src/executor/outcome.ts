@@ -120,6 +120,11 @@ export function completedSummary(driver: Driver, what: string, code: string, dec
   return `Booked at ${driver.name}: ${what}. Confirmation ${code}. No card was needed: payment at the venue.${decisionNotes(decisions)}`;
 }
 
+export function requestedSummary(driver: Driver, asked: string, words: string, email: string | undefined, decisions: Decisions): string {
+  const quoted = /[.!?]$/.test(words) ? `"${words}"` : `"${words}".`;
+  return `Reservation request sent to ${driver.name} for ${asked}; nothing is booked yet. The site says: ${quoted} It will answer ${email ? `at ${email}` : 'the person'} itself; no card was asked for.${decisionNotes(decisions)}`;
+}
+
 export function failedSummary(status: JobStatus, request: SearchRequest, failures: Failure[], providerNames: Record<string, string>): string {
   const tried = failures.map((f) => `${providerNames[f.provider] ?? f.provider}: ${f.message}`).join('; ');
   const lead: Partial<Record<JobStatus, string>> = {

@@ -6,7 +6,7 @@ import { saveEvidence } from './evidence.ts';
 import { within, type AbortReason } from './failures.ts';
 import type { GuardControls } from './guard/index.ts';
 import { handoffToken, handoffTokenHash } from './handoff.ts';
-import { completedSummary, failedSummary, finalStatus, heldDescription, heldRecord, pausedSummary } from './outcome.ts';
+import { completedSummary, failedSummary, finalStatus, heldDescription, heldRecord, pausedSummary, requestedSummary } from './outcome.ts';
 import { RunSuperseded } from './recorder.ts';
 import { describeRequest } from './request.ts';
 import type { Run } from './run-job.ts';
@@ -60,8 +60,9 @@ export async function holdPaused(run: Run, driver: Driver, outcome: Paused, cont
   }
 }
 
-/** A booking the provider confirmed with no card step (payment at the venue). */
+/** A booking the provider confirmed with no card step (payment at the venue), or a request it will answer itself. */
 export async function recordCompleted(run: Run, driver: Driver, outcome: Completed): Promise<void> {
+  if (outcome.code === null) return recordRequested(run, driver, outcome.requestSent ?? '', outcome);
   const what = heldDescription(run.plan.request, outcome.held, undefined, 'review');
   await run.recorder.transition({
     to: 'completed',
@@ -72,6 +73,26 @@ export async function recordCompleted(run: Run, driver: Driver, outcome: Complet
       providerId: driver.id,
       message: `Booked at ${driver.name} with no card step (payment at the venue): confirmation ${outcome.code}.`,
       data: { providerOutcome: 'accepted', confirmationCode: outcome.code, held: outcome.held ? heldRecord(driver, run.plan.request, outcome.held, undefined, outcome.decisions) : null },
+    },
+  });
+}
+
+/**
+ * A request sent, not a booking: the job is complete (nothing more for Concierge or the person to do
+ * here), and its summary says plainly that the site has confirmed nothing yet and will answer
+ * itself. No confirmation code: there is none.
+ */
+async function recordRequested(run: Run, driver: Driver, words: string, outcome: Completed): Promise<void> {
+  const asked = describeRequest(run.plan.request);
+  await run.recorder.transition({
+    to: 'completed',
+    from: ['running'],
+    set: { summary: requestedSummary(driver, asked, words, run.plan.traveller.email, outcome.decisions), provider_id: driver.id, confirmation_code: null },
+    event: {
+      type: 'job_completed',
+      providerId: driver.id,
+      message: `Sent a reservation request to ${driver.name}, not a confirmed booking: the site says "${words}".`,
+      data: { providerOutcome: 'requested', confirmationCode: null, requested: asked },
     },
   });
 }

@@ -116,7 +116,8 @@ export function statusReport(job: Job, handoffUrl: string | null, sessionUrl: st
         ...(job.confirmationCode ? { confirmationCode: job.confirmationCode } : {}),
         instruction: job.confirmationCode
           ? `The booking is confirmed. Give the user the confirmation code ${job.confirmationCode}. Stop polling.`
-          : 'The booking is confirmed. Stop polling.',
+          // Completed with no code: the provider took a request it will answer itself (job summary says so).
+          : 'The provider took a reservation request, not a booking: nothing is confirmed yet. Tell the user what the summary says; the provider answers them itself. Stop polling.',
       };
     case 'captcha':
       return { ...base, reason: failureReason(job), instruction: 'A CAPTCHA blocked the automated booking. Tell the user; they can book directly on the provider\'s website or try again later. Stop polling.' };

@@ -82,6 +82,11 @@ export interface ReviewPage {
   held: Held;
   /** The site books without a card step ("pay at the venue"). */
   noCardStep: boolean;
+  /**
+   * The site took a request, not a booking ("Request for reservation sent; the hotel confirms by
+   * email"): its own words. Nothing is confirmed and nothing is paid; there is no later step.
+   */
+  requestSent?: string;
 }
 
 export interface PaymentPage {

@@ -34,6 +34,18 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
     ['tavolo', 'Trattoria Da Nino', 'fills an Italian table layout with no labels, and a date list reading "Jun 10 Mo, 2030"'],
     ['hint', 'Hintergarten', 'types the date in the format its description gives (mm/dd/yyyy)'],
   ];
+  test('pedido: a site that takes requests is a completed request with its own words, no code, nothing claimed as booked', async () => {
+    const provider = { id: 'pedido', name: 'Casa Pedido', scenario: 'restaurant' as const, startUrl: sites.url('pedido') };
+    const o = await attempt(context, provider, { scenario: 'restaurant', venue: 'Casa Pedido', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+    assert.equal(o.kind, 'completed', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
+    if (o.kind !== 'completed') return;
+    assert.equal(o.code, null, 'no confirmation code is claimed');
+    assert.match(o.requestSent ?? '', /^Request for reservation sent\. Thank you, Ada Lovelace\. Casa Pedido will confirm your table for 3 on Monday, 10 June 2030 at 19:30 by email within 24 hours\.$/);
+    const sent = sites.requests.find((r) => r.site === 'pedido');
+    assert.deepEqual(sent && { date: sent.date, time: sent.time, party: sent.party, name: sent.name, email: sent.email }, { ...WANT, name: 'Ada Lovelace', email: 'ada@example.com' });
+    assert.equal(sites.bookings.some((b) => b.site === 'pedido'), false);
+  });
+
   for (const [site, venue, what] of cases) {
     test(`${site}: ${what}`, async () => {
       const codesBefore = sites.cardCodes;

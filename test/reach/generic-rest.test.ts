@@ -9,6 +9,7 @@ import { until } from '../helpers/wait.ts';
 import { createJob, requests, venue, waitForJob } from '../executor/helpers.ts';
 import { launchChromium, waitForLiveFrames } from '../handoff/browsers.ts';
 import { startedTogether } from '../helpers/together.ts';
+import { startPatternSites, type PatternSites } from '../generic/fixtures/patterns.ts';
 
 // Booking reach, end to end as a new provider would meet it: a site registered with
 // `--driver generic` (here through the store the CLI uses), booked over REST, paused at the card
@@ -68,13 +69,27 @@ describe('the generic driver, registered and booked through REST, paid on the ha
   let service: TestService;
   let key: string;
   let person: Browser;
+  let patterns: PatternSites;
   before(async () => {
-    [service, person] = await startedTogether([startTestService('pglite:memory:', { WORKERS: '2' }, { sandbox: true }), launchChromium()]);
+    [service, person, patterns] = await startedTogether([startTestService('pglite:memory:', { WORKERS: '2' }, { sandbox: true }), launchChromium(), startPatternSites()]);
     key = await service.mintKey();
   });
   after(async () => {
     await person?.close();
     await service?.close();
+    await patterns?.close();
+  });
+
+  test('a site that takes requests: completed, no confirmation code, no handoff, a summary that says nothing is booked yet', async () => {
+    await addProvider(service.services.db, { id: 'pedido', name: 'Casa Pedido', scenario: 'restaurant', startUrl: patterns.url('pedido'), driver: 'generic', mode: 'test', priority: 500 }, { allowPrivate: true });
+    const jobId = await createJob(service, key, requests.restaurant({ restaurant_name: 'Casa Pedido', city: 'Porto', covers: 3 }, { allowedProviders: ['pedido'] }));
+    const done = await waitForJob(service, key, jobId, { until: ['completed', 'error', 'no_availability'], timeoutMs: 240_000 });
+    assert.equal(done.status, 'completed', done.summary);
+    assert.equal(done.confirmationCode ?? null, null);
+    assert.equal(done.handoffUrl, null);
+    assert.match(done.summary, /^Reservation request sent to Casa Pedido for .*; nothing is booked yet\. The site says: "Request for reservation sent\. Thank you, .* will confirm your table for 3 on .* by email within 24 hours\." It will answer at \S+@\S+ itself; no card was asked for\.$/);
+    assert.equal(patterns.requests.filter((r) => r.site === 'pedido').length, 1, 'the site received the request once');
+    assert.equal(patterns.bookings.some((b) => b.site === 'pedido'), false);
   });
 
   const sites: Array<{ id: string; scenario: Scenario; startUrl: () => string; site: ProviderId | CorpusId }> = [

@@ -6,7 +6,7 @@ import { agreementsToTick, fillGuest } from './guest.ts';
 import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, readOffers, starRating } from './offers.ts';
-import { classify } from './outcomes.ts';
+import { classify, requestSentIn } from './outcomes.ts';
 import { clearOverlays } from './overlays.ts';
 import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
 import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
@@ -155,6 +155,9 @@ export const domStrategy: Strategy = {
   async review(ctx): Promise<ReviewPage | null> {
     const s = await clearOverlays(ctx.page);
     const scenario = ctx.provider.scenario;
+    // A request the site answers later ("Request for reservation sent"): no review, nothing to pay.
+    const requested = requestSentIn(s);
+    if (requested) return { held: readHeld(s, scenario), noCardStep: true, requestSent: requested };
     // A page that takes the card code at once is review and payment in one.
     if (await cardField(ctx.page, s)) {
       notes(ctx).reviewIsPayment = true;

@@ -73,3 +73,27 @@ function hostOf(url: string): string {
     return 'an iframe';
   }
 }
+
+// A request the site will answer itself, not a booking ("Request for reservation sent", "the hotel
+// will confirm by email"), in the languages of booking sites.
+const REQUEST_SENT = either(
+  /\b(request|enquiry|inquiry)\b[^.]{0,40}\b(sent|received|submitted|has been sent|was sent)\b|\b(reservation|booking) request\b|\bwe will (confirm|contact you|get back to you)\b|\bwill confirm (your|the) (booking|reservation|request)\b|\b(awaiting|pending) confirmation\b/,
+  ['solicitud enviada', 'solicitud recibida', 'hemos recibido su solicitud', 'le confirmaremos', 'richiesta inviata', 'richiesta ricevuta', 'abbiamo ricevuto la tua richiesta', 'ti confermeremo', 'anfrage gesendet', 'anfrage erhalten', 'ihre anfrage wurde', 'wir bestätigen', 'demande envoyée', 'demande reçue', 'nous vous confirmerons', 'pedido enviado', 'pedido recebido', 'solicitação enviada', 'confirmaremos'],
+);
+
+/**
+ * The site's words that it took a request rather than made a booking, or null: said in a heading or
+ * a message, on a page that asks for nothing more (no field to fill, no card).
+ */
+export function requestSentIn(s: Snapshot): string | null {
+  // A review of a "booking request" still has its button to go on: only a page with nothing left to do is the end.
+  if (s.fields.some((f) => f.visible && !f.disabled && f.type !== 'hidden' && f.region === 'main' && (f.card || f.type !== 'checkbox'))) return null;
+  if (s.controls.some((c) => c.visible && !c.disabled && c.submits && c.region === 'main')) return null;
+  const said = s.headings.find((h) => REQUEST_SENT.test(h)) ?? s.alerts.find((a) => REQUEST_SENT.test(a));
+  if (!said) return null;
+  // The heading and the two sentences after it (who will confirm, how, when), as the page says them.
+  const at = s.text.indexOf(said);
+  const after = at >= 0 ? s.text.slice(at + said.length).trim() : '';
+  const next = /^(?:[^.!?]{3,200}[.!?](?:\s|$)){1,2}/.exec(after)?.[0].trim() ?? '';
+  return `${said}${/[.!?]$/.test(said) ? '' : '.'}${next ? ` ${next}` : ''}`.slice(0, 300);
+}
