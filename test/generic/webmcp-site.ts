@@ -110,6 +110,27 @@ document.modelContext.registerTool({ name: 'find_tables', description: 'Find fre
   execute: (input) => { setTimeout(() => location.assign('/declarative/results?date=' + input.date + '&party_size=' + input.party_size), 300); return { content: [{ type: 'text', text: 'Opening the free tables.' }] }; } });
 </script>`));
     }
+    // Tools that chain as a real site's did (issue 25): the search returns slots under `id`, and one
+    // tool holds a slot by `slot_ref` and takes the guest at once (a full name, not first and last).
+    if (route === 'GET /chained') {
+      return send(res, 200, 'text/html', PAGE('Book a table', `<h1>Harbour Table</h1><script>
+const api = (path, body) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+const text = (value) => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
+document.modelContext.registerTool({ name: 'availability', description: 'Free tables at Harbour Table on a day, for a number of guests.',
+  inputSchema: { type: 'object', properties: { day: { type: 'string', format: 'date' }, guests: { type: 'integer' } }, required: ['day', 'guests'] },
+  annotations: { readOnlyHint: true },
+  execute: async (input) => { const r = await api('/api/search', { date: input.day, party_size: input.guests }); return text({ results: r.slots.map((s) => ({ id: s.slot_id, time: s.time, label: s.label, price_per_person: s.price_per_person, currency: s.currency, available: s.available })) }); } });
+document.modelContext.registerTool({ name: 'reserve_table', description: 'Reserve one of the tables availability returned, in the guest\\'s name.',
+  inputSchema: { type: 'object', properties: {
+    slot_ref: { type: 'string', description: 'The id of a table availability returned' },
+    guest: { type: 'string', description: 'The guest\\'s full name' },
+    contact_email: { type: 'string', format: 'email' }, contact_phone: { type: 'string' },
+  }, required: ['slot_ref', 'guest', 'contact_email', 'contact_phone'] },
+  execute: async (input) => { const hold = await api('/api/hold', { slot_id: input.slot_ref }); const [first, ...rest] = String(input.guest).split(' ');
+    const guest = await api('/api/guest', { hold_id: hold.hold_id, first_name: first, last_name: rest.join(' '), email: input.contact_email, phone: input.contact_phone });
+    return text({ reservation: hold.hold_id, status: 'held', next_url: guest.next_url }); } });
+</script>`));
+    }
     if (route === 'GET /declarative/results') {
       const q = url.searchParams;
       return send(res, 200, 'text/html', PAGE('Free tables', `<h1>Free tables on ${q.get('date')} for ${q.get('party_size')}</h1><ul>${SLOTS.map(([time]) => `<li>${time}</li>`).join('')}</ul>`));

@@ -98,6 +98,21 @@ describe('generic driver, WebMCP strategy', () => {
     await context.close();
   });
 
+  test('tools that chain: the search\'s slot id goes to a hold tool that takes the guest too (a full name from first and last), at the guest step', async () => {
+    const codesBefore = site.cardCodesReceived().length;
+    const { outcome, recorder, context } = await attempt(plan(2, '19:30'), '/chained');
+    assert.equal(outcome.kind, 'paused', JSON.stringify(outcome.kind === 'failed' ? outcome.failure : null));
+    if (outcome.kind !== 'paused') return;
+    assert.equal(outcome.field, 'cvc');
+    assert.deepEqual(outcome.held && { when: outcome.held.when, quantity: outcome.held.quantity }, { when: '2030-06-01 at 19:30', quantity: '2 guests' });
+    const calls = recorder.events.filter((e) => e.type === 'action_allowed' && /WebMCP tool/.test(e.message)).map((e) => e.message);
+    assert.equal(calls.length, 2, calls.join('\n'));
+    assert.match(calls[1]!, /'reserve_table' .* with the inputs slot_ref, guest, contact_email, contact_phone:/);
+    assert.match(await outcome.page.locator('#held').innerText(), /Guest\s+Ada Lovelace/, 'the site holds the slot in the guest\'s full name');
+    assert.equal(site.cardCodesReceived().length, codesBefore, 'no card code reached the site');
+    await context.close();
+  });
+
   test('a hold tool that says it charges the card is never called: the attempt pauses there for the person, with no code field', async () => {
     const before = site.confirmations().length;
     const { outcome, recorder, context } = await attempt(plan(2), '/?prepaid');

@@ -21,7 +21,15 @@ interface Notes {
   search?: ToolReading;
   /** A page of the same site a tool said the booking goes on at. */
   next?: string;
+  /** An option chosen whose hold tool also takes the guest: held at the guest step, with the guest. */
+  holdWithGuest?: ToolOffer;
 }
+
+/**
+ * Stands in for the traveller when asking whether a hold tool could be filled once the guest is known
+ * (never sent: a tool is only called with the real traveller, at the guest step).
+ */
+const SOMEONE: Traveller = { givenName: 'A', familyName: 'B', email: 'a@b.invalid', phone: '+10000000000', birthDate: '2000-01-01', passportNumber: 'X', passportCountry: 'GB' };
 
 function notes(ctx: StepContext): Notes {
   let n = ctx.state.notes.get(WEBMCP) as Notes | undefined;
@@ -93,14 +101,32 @@ async function choose(ctx: StepContext, offer: Offer): Answer<void> {
   const n = notes(ctx);
   const mine = n.offers.find((o) => o.offer.key === offer.key);
   if (ctx.state.offeredBy !== WEBMCP || !mine || !ctx.state.request) return DECLINE;
-  const called = await callFor(ctx, 'hold', await ctx.page.tools(), { request: ctx.state.request, carried: n.carried, offer: { idKey: mine.idKey, id: mine.id } });
+  const tools = await ctx.page.tools();
+  const offerKnown = { request: ctx.state.request, carried: n.carried, offer: { idKey: mine.idKey, id: mine.id } };
+  const called = await callFor(ctx, 'hold', tools, offerKnown);
+  if (called) return undefined;
+  // A tool that holds the option and takes the guest in one call (slot id, full name, email, phone):
+  // the choice is kept, and the tool called at the guest step, when the guest is known.
+  if (chooseTool(tools, 'hold', { ...offerKnown, traveller: SOMEONE })) {
+    n.holdWithGuest = mine;
+    return undefined;
+  }
   // The options came from a tool: only a tool can choose one of them.
-  if (!called) throw new ProviderFailure('unexpected_page', `${ctx.provider.name}'s WebMCP tools listed options but none of them holds one (tools: ${(await ctx.page.tools()).map((t) => t.name).slice(0, 10).join(', ')})`);
-  return undefined;
+  throw new ProviderFailure('unexpected_page', `${ctx.provider.name}'s WebMCP tools listed options but none of them holds one (tools: ${tools.map((t) => t.name).slice(0, 10).join(', ')})`);
 }
 
 async function guestDetails(ctx: StepContext, traveller: Traveller, request: SearchRequest): Answer<void> {
   const n = notes(ctx);
+  if (n.holdWithGuest) {
+    const mine = n.holdWithGuest;
+    n.holdWithGuest = undefined;
+    const held = await callFor(ctx, 'hold', await ctx.page.tools(), { request, traveller, carried: n.carried, offer: { idKey: mine.idKey, id: mine.id } });
+    if (!held) throw new ProviderFailure('unexpected_page', `${ctx.provider.name}'s WebMCP tool that holds an option with the guest's details no longer takes them`);
+    const next = n.next;
+    n.next = undefined;
+    if (next && next !== ctx.page.url()) await ctx.page.goto(next);
+    return undefined;
+  }
   let tools = await ctx.page.tools();
   if (!tools.length && n.next) {
     await ctx.page.goto(n.next);

@@ -63,6 +63,8 @@ function rawValue(p: Property, known: Known): string | number | undefined {
     if (first(key, /passport (country|issuing)|nationality|citizenship/)) return t.passportCountry;
     if (first(key, /known traveler|ktn/)) return t.knownTravelerNumber;
     if (first(key, /^(full )?name$|(guest|contact|customer|traveller|traveler|passenger|lead) name/)) return `${t.givenName} ${t.familyName}`;
+    // A person's key whose description says it wants the name ("guest": "The guest's full name").
+    if (str(p.node.type) !== 'array' && first(key, /^(guest|contact|customer|traveller|traveler|passenger|lead|booker|holder)$/) && first(w, /\bname\b/)) return `${t.givenName} ${t.familyName}`;
   }
   if (p.node.format === 'date' || first(w, /\bdate\b|\bday\b|check ?in|check ?out|arriv|depart/)) {
     if (r.scenario === 'hotel') return first(w, /check ?out|depart|end|until|leav/) ? r.checkOut : r.checkIn;
