@@ -187,6 +187,17 @@ async function paidOrPaused(run: Flow, held: Held): Promise<AttemptOutcome> {
   if (!pay) throw new ProviderFailure('unexpected_page', `${driver.name} did not show its payment page after the review (page title "${await g.title()}")`);
   run.payment = pay;
   await run.step('payment', `Reached ${driver.name}'s payment page: ${pay.price ?? held.price}, card on file ${pay.cardOnFile ?? 'not shown'}.`);
+  // An order placed without a card (bank transfer, invoice) is as binding as a charge: the person
+  // places it on the handoff page, after reading what it commits them to.
+  if (pay.bindingOrder) {
+    recorder.record({
+      type: 'action_denied',
+      providerId: driver.id,
+      message: `Not pressing '${pay.bindingOrder}' at ${driver.name}: it places an order the person must then pay, with no card step. Stopping here for the person to place it.`,
+      data: { reason: 'binding_order' },
+    }).catch(() => {});
+    return { kind: 'paused', page, guarded: g, held, payment: pay, step: 'payment', control: pay.bindingOrder, field: null, decisions };
+  }
   // Pay is pressed only to meet the guard's refusal at the card-code field: that refusal is the
   // pause. A payment page that asks for no code would charge the card on file at that press, and
   // an irreversible charge is the person's to approve (the contract's invariant): stop before it.

@@ -95,6 +95,11 @@ export interface PaymentPage {
   holdExpiresAt?: Date;
   /** Selector of the card-code field (focused for the person at the pause; never filled). */
   cardField: string;
+  /**
+   * The page places a binding order with no card step (bank transfer, invoice, "Place binding
+   * order"): the control's words. Pressing it commits the person to pay, so it is theirs to press.
+   */
+  bindingOrder?: string;
 }
 
 export interface Driver {

@@ -46,6 +46,28 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
     assert.equal(sites.bookings.some((b) => b.site === 'pedido'), false);
   });
 
+  test('vincolo: a binding order without a card (bank transfer) is the person\'s to place: paused before "Place binding order", nothing ordered', async () => {
+    const provider = { id: 'vincolo', name: 'Tasca Vinculo', scenario: 'restaurant' as const, startUrl: sites.url('vincolo') };
+    const o = await attempt(context, provider, { scenario: 'restaurant', venue: 'Tasca Vinculo', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+    assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
+    if (o.kind !== 'paused') return;
+    try {
+      assert.equal(o.control, 'Place binding order');
+      assert.equal(o.field, null);
+      assert.equal(o.held?.price, '€75.00');
+      assert.equal(sites.bookings.some((b) => b.site === 'vincolo'), false, 'no order was placed');
+      const denied = o.events.find((e) => e.type === 'action_denied' && /binding/.test(e.message));
+      assert.match(denied?.message ?? '', /Not pressing 'Place binding order' at Tasca Vinculo: it places an order the person must then pay, with no card step/);
+      // The person reads it, ticks the terms and places the order on the live view.
+      await o.page.getByLabel('I accept the terms and conditions').check();
+      await o.page.getByRole('button', { name: 'Place binding order' }).click();
+      await o.page.getByRole('heading', { name: 'Booked' }).waitFor();
+      assert.equal(sites.bookings.filter((b) => b.site === 'vincolo').length, 1);
+    } finally {
+      await o.page.close();
+    }
+  });
+
   for (const [site, venue, what] of cases) {
     test(`${site}: ${what}`, async () => {
       const codesBefore = sites.cardCodes;

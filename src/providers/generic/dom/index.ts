@@ -6,7 +6,7 @@ import { agreementsToTick, fillGuest } from './guest.ts';
 import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, readOffers, starRating } from './offers.ts';
-import { classify, requestSentIn } from './outcomes.ts';
+import { bindingOrderOn, classify, requestSentIn } from './outcomes.ts';
 import { clearOverlays } from './overlays.ts';
 import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
 import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
@@ -158,8 +158,9 @@ export const domStrategy: Strategy = {
     // A request the site answers later ("Request for reservation sent"): no review, nothing to pay.
     const requested = requestSentIn(s);
     if (requested) return { held: readHeld(s, scenario), noCardStep: true, requestSent: requested };
-    // A page that takes the card code at once is review and payment in one.
-    if (await cardField(ctx.page, s)) {
+    // A page that takes the card code at once is review and payment in one; so is one whose button
+    // places a binding order without a card (the person's to press).
+    if (await cardField(ctx.page, s) || bindingOrderOn(s)) {
       notes(ctx).reviewIsPayment = true;
       return { held: readHeld(s, scenario), noCardStep: false };
     }
@@ -188,6 +189,8 @@ export const domStrategy: Strategy = {
     const price = amountDue(s);
     const card = cardOnFileIn(s);
     if (field) return { cardField: field, ...(price ? { price } : {}), ...(card ? { cardOnFile: card } : {}) };
+    const binding = bindingOrderOn(s);
+    if (binding) return { cardField: '', bindingOrder: binding.text, ...(price ? { price } : {}) };
     // A payment page that asks for no code (it would charge the card on file): the executor stops before Pay.
     if (card && /\b(pay|payment|checkout|purchase)\b/i.test(`${s.title} ${s.headings.join(' ')}`)) return { cardField: 'input[autocomplete~="cc-csc"]', ...(price ? { price } : {}), cardOnFile: card };
     return null;

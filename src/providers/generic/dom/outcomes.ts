@@ -1,5 +1,5 @@
 import type { Availability, Offer } from '../../types.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { ControlInfo, Snapshot } from './snapshot.ts';
 import { either, NONE_PHRASES } from './words.ts';
 
 // What an availability page is, in the order a careful person would tell: a CAPTCHA (its frames,
@@ -96,4 +96,19 @@ export function requestSentIn(s: Snapshot): string | null {
   const after = at >= 0 ? s.text.slice(at + said.length).trim() : '';
   const next = /^(?:[^.!?]{3,200}[.!?](?:\s|$)){1,2}/.exec(after)?.[0].trim() ?? '';
   return `${said}${/[.!?]$/.test(said) ? '' : '.'}${next ? ` ${next}` : ''}`.slice(0, 300);
+}
+
+// A control that places an order the person must pay without a card step: named binding in so many
+// words, or an order/buy control on a page that pays by transfer or invoice.
+const BINDING_WORDS = either(/\b(binding order|obligation to pay|order with obligation)\b/, ['zahlungspflichtig bestellen', 'kostenpflichtig bestellen', 'pedido vinculante', 'obbligo di pagamento', 'obligation de paiement', 'obrigação de pagamento', 'compra vinculante']);
+const ORDER_WORDS = either(/\b(place (your |my )?order|complete (your |my )?(order|purchase)|submit order|order now|buy now|confirm (and|&) pay|purchase)\b/, ['jetzt kaufen', 'bestellen', 'realizar pedido', 'comprar ahora', 'confirmar compra', 'effettua ordine', 'conferma ordine', 'acquista ora', 'passer la commande', 'commander', 'acheter maintenant', 'finalizar encomenda', 'finalizar compra', 'comprar agora']);
+const NO_CARD_METHOD = either(/\b(bank transfer|wire transfer|pay by transfer|invoice|direct debit)\b/, ['überweisung', 'vorkasse', 'rechnung', 'lastschrift', 'transferencia', 'bonifico', 'virement', 'transferência', 'boleto', 'pix', 'multibanco']);
+
+/** The control that would place a binding order with no card step (the person's to press), or null. */
+export function bindingOrderOn(s: Snapshot): ControlInfo | null {
+  if (s.fields.some((f) => f.card && f.visible) || s.frames.length > 0 && s.frames.some((f) => /pay|card|checkout/i.test(`${f.src} ${f.title}`))) return null;
+  const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && c.region === 'main' && (c.submits || c.tag === 'button' || c.role === 'button'));
+  const named = usable.find((c) => BINDING_WORDS.test(c.text));
+  if (named) return named;
+  return NO_CARD_METHOD.test(s.text) ? usable.find((c) => ORDER_WORDS.test(c.text)) ?? null : null;
 }
