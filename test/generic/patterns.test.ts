@@ -33,6 +33,7 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
     ['combo', 'Combo Kitchen', 'operates a select-only combobox (role=combobox, listbox popup, no text input)'],
     ['tavolo', 'Trattoria Da Nino', 'fills an Italian table layout with no labels, and a date list reading "Jun 10 Mo, 2030"'],
     ['hint', 'Hintergarten', 'types the date in the format its description gives (mm/dd/yyyy)'],
+    ['formato', 'Formato', 'types the date again as the site\'s refusal says (dd.mm.yyyy), once'],
   ];
   test('pedido: a site that takes requests is a completed request with its own words, no code, nothing claimed as booked', async () => {
     const provider = { id: 'pedido', name: 'Casa Pedido', scenario: 'restaurant' as const, startUrl: sites.url('pedido') };
@@ -82,6 +83,7 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
           const review = o.events.find((e) => e.type === 'step_started' && /^Reviewing/.test(e.message));
           assert.match(review?.message ?? '', /the venue asked for: "Casa Lumen Porto · Ribeira" is "Casa Lumen" with "porto", "ribeira" added/, 'the audit quotes why the names are one venue');
         }
+        if (site === 'formato') assert.deepEqual(sites.refused.filter((r) => r.site === 'formato').map((r) => r.form.when), ['2030-06-10'], 'refused once (the ISO date), then sent as the site said');
         if (site === 'tavolo') {
           const pressed = o.events.filter((e) => e.type === 'action_allowed').map((e) => e.message).join('\n');
           assert.match(pressed, /to search \(Cerca\); fields without a label read by "Giorno" from the table cell, "Ora" from the table cell, "Persone" from the table cell/, 'the audit says where each unlabelled field\'s name came from');

@@ -76,7 +76,7 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
  * a date picker) and submits it. A date the form does not ask for at all is left for a later page
  * (many sites ask for the day once the venue is chosen).
  */
-export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: SearchRequest, stepName: string): Promise<void> {
+export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
   let s: Snapshot;
   const typed: Array<[string, string]> = [];
   const clicked: Array<[Concept, FieldInfo, string]> = [];
@@ -132,7 +132,26 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
   const submit = submitOf(s, plan.form);
   if (!submit) throw new NotUnderstood(stepName, page.url(), 'the button that sends the search', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
   await page.press(submit.sel, `search (${submit.text})${labelSources([...plan.fields.values()].flat())}`);
-  await clearOverlays(page);
+  const after = await clearOverlays(page);
+  // The same form back with a new message that states the date format it wants ("Enter your date
+  // as dd.mm.yyyy"): a validation failure, not the next step. Filled again, the dates as it says
+  // (a form sent back may have lost every value), and sent once more; a second refusal is left for
+  // the next step to report in the site's words.
+  const refusal = formatRefusal(s, after, request);
+  if (refusal && !corrected) {
+    const again = searchForm(after, request)!;
+    const told = new Map([...again.fields].map(([concept, fields]) => [concept, isDateConcept(concept) ? fields.map((f) => ({ ...f, hint: `${refusal} | ${f.hint}` })) : fields]));
+    await fillAndSubmit(page, { ...again, fields: told }, request, stepName, true);
+  }
+}
+
+const isDateConcept = (c: Concept) => c === 'date' || c === 'checkIn' || c === 'checkOut' || c === 'returnDate';
+
+/** The site's new message, when it sent the search form back saying how a date must be written. */
+function formatRefusal(before: Snapshot, after: Snapshot, request: SearchRequest): string | null {
+  const fresh = after.alerts.filter((a) => !before.alerts.includes(a));
+  if (fresh.length === 0 || !searchForm(after, request)) return null;
+  return fresh.find((a) => dateInFormat('2000-01-02', a) !== null) ?? null;
 }
 
 /** The form's submit button; on a page without <form>, the main area's button that reads as "search". */
