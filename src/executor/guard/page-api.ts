@@ -110,6 +110,14 @@ export class GuardedPage {
     if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
   }
 
+  /**
+   * Whether pressing this control now would hit something else (an overlay shown over it, a consent
+   * box fading in): Playwright's trial click, which acts on nothing, within `waitMs`.
+   */
+  async covered(selector: string, waitMs = 1_000): Promise<boolean> {
+    return this.#page.locator(selector).first().click({ trial: true, timeout: waitMs }).then(() => false, () => true);
+  }
+
   /** Which of these selectors match something on the page (one round trip). */
   async present(selectors: string[]): Promise<boolean[]> {
     return this.#bounded(this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors), 'look for parts of the page');

@@ -3,7 +3,7 @@ import { travellersOf } from '../../shared/travellers.ts';
 import type { Person, Traveller } from '../../types.ts';
 import { assign, fillable, guestRules, guestValue, splitPhone, valueFor, type Concept } from './fields.ts';
 import { NotUnderstood } from './not-understood.ts';
-import { clearOverlays } from './overlays.ts';
+import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { describeFields, labelSources, submitOf } from './search.ts';
 import type { FieldInfo, Snapshot } from './snapshot.ts';
 import { CONSENT_WORDS, either } from './words.ts';
@@ -108,6 +108,6 @@ async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, 
   for (const box of agreementsToTick(s, found.form)) await page.check(box.sel);
   const submit = submitOf(s, found.form);
   if (!submit) throw new NotUnderstood('guest details', page.url(), 'the button that sends the guest details', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
-  await page.press(submit.sel, `send the guest details (${submit.text})${labelSources([...assigned.values()].flat())}`);
+  await pressPastOverlays(page, submit.sel, `send the guest details (${submit.text})${labelSources([...assigned.values()].flat())}`);
   return sections;
 }

@@ -7,7 +7,7 @@ import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, readOffers, starRating } from './offers.ts';
 import { bindingOrderOn, classify, requestSentIn } from './outcomes.ts';
-import { clearOverlays } from './overlays.ts';
+import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
 import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
 import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
@@ -179,7 +179,7 @@ export const domStrategy: Strategy = {
     if (!next) throw new NotUnderstood('review', ctx.page.url(), 'the button that goes on from the review (continue, payment, confirm)', evidence(s));
     // The booking's own required agreement ("I accept the conditions"), as on the guest form.
     for (const box of agreementsToTick(s)) await ctx.page.check(box.sel);
-    await ctx.page.press(next.sel, `go on from the review (${next.text})`);
+    await pressPastOverlays(ctx.page, next.sel, `go on from the review (${next.text})`);
     await clearOverlays(ctx.page);
   },
 

@@ -37,6 +37,18 @@ export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): Co
 }
 
 /**
+ * Presses a control that sends the step on (a search, the guest details, the review), after
+ * answering what stands over the page now: a consent box shows a moment after load (its script
+ * waits, then fades it in), often after the page was first read. If the control is still covered,
+ * the overlay is given a moment to finish showing and answered again.
+ */
+export async function pressPastOverlays(page: GuardedPage, selector: string, what: string): Promise<void> {
+  await clearOverlays(page, await snapshot(page, true));
+  if (await page.covered(selector)) await clearOverlays(page, await snapshot(page, true));
+  await page.press(selector, what);
+}
+
+/**
  * Answers the overlays the page shows, until none is left (at most a few: a consent banner may
  * open its own settings). Returns the last snapshot, current.
  */

@@ -2,7 +2,7 @@ import { datesIn } from '../../../executor/held.ts';
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { SearchRequest } from '../../types.ts';
 import { assign, dateInFormat, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
-import { clearOverlays } from './overlays.ts';
+import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../executor/failures.ts';
@@ -131,7 +131,7 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
   s = await snapshot(page);
   const submit = submitOf(s, plan.form);
   if (!submit) throw new NotUnderstood(stepName, page.url(), 'the button that sends the search', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
-  await page.press(submit.sel, `search (${submit.text})${labelSources([...plan.fields.values()].flat())}`);
+  await pressPastOverlays(page, submit.sel, `search (${submit.text})${labelSources([...plan.fields.values()].flat())}`);
   const after = await clearOverlays(page);
   // The same form back with a new message that states the date format it wants ("Enter your date
   // as dd.mm.yyyy"): a validation failure, not the next step. Filled again, the dates as it says
