@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
+import type { EgressProxy } from './egress.ts';
 
 // One Chromium per worker process, launched when the first job needs it, shared by every job of the
 // process (playwright-core itself is loaded then too: importing it cost start-up about half a second
@@ -30,11 +31,15 @@ export const CHROMIUM_ARGS = [
   // Element.computedName / computedRole: the generic driver reads names and roles from Chromium's own
   // accessibility tree (src/providers/generic/dom/page-lib.ts), not from a hand-written copy of it.
   '--enable-blink-features=ComputedAccessibilityInfo',
+  // WebRTC's UDP would go around the egress proxy (src/browser/egress.ts): only proxied traffic.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 export interface BrowserPoolOptions {
   chromiumPath: string;
   wsEndpoint?: string;
+  /** The proxy every context's connections go through (the public-web-only egress policy), if any. */
+  egress?: EgressProxy;
   /** How long connecting to wsEndpoint may take (CONNECT_TIMEOUT_MS unless set; tests shorten it). */
   connectTimeoutMs?: number;
 }
@@ -55,16 +60,23 @@ export class BrowserPool {
     this.#options = options;
   }
 
-  /** A fresh context for one job. Service workers are blocked (the payment guard's network layer must see every request). */
+  /**
+   * A fresh context for one job. Service workers are blocked (the payment guard's network layer must
+   * see every request). With an egress proxy, every connection of the context goes through it.
+   */
   async newContext(): Promise<BrowserContext> {
     const browser = await this.browser();
-    return browser.newContext({
+    const proxy = this.#options.egress?.settingsFor();
+    const context = await browser.newContext({
       serviceWorkers: 'block',
       acceptDownloads: false,
       viewport: { width: 1280, height: 860 },
       locale: 'en-GB',
       timezoneId: 'UTC',
+      ...(proxy ? { proxy } : {}),
     });
+    if (proxy) this.#options.egress!.adopt(context, proxy);
+    return context;
   }
 
   async browser(): Promise<Browser> {

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import { flow, throwIfAborted, throwIfPastCap } from './attempt-flow.ts';
-import { asFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
+import { asFailure, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
+import { navigationsRefused, refusedNavigations } from '../browser/egress.ts';
 import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
 import type { GuardedPage } from './guard/page-api.ts';
 import type { JobRecorder } from './recorder.ts';
@@ -103,6 +104,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
     if (n === 1) deps.started?.();
     const state = { step: 'search' };
     deps.progress.step = 'search';
+    const refusedBefore = navigationsRefused(deps.context);
     let page: Page;
     try {
       page = await within(deps.context.newPage(), deps.timeoutMs, 'open a tab');
@@ -118,7 +120,11 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
       return outcome;
     } catch (error) {
       const url = page.url();
-      const failure = deps.signal.aborted || error instanceof RunAborted ? null : asFailure(error);
+      // A page or frame the egress policy refused is why, whatever the driver made of what it saw.
+      const blocked = refusedNavigations(deps.context, refusedBefore)[0];
+      const failure = deps.signal.aborted || error instanceof RunAborted ? null
+        : blocked ? new ProviderFailure('blocked_address', `the site led the browser to ${blocked}, which is not on the public internet: the egress policy refused it`)
+        : asFailure(error);
       // The failure that ends this provider (conclusive, or the last try): its page is kept as evidence, before the tab goes.
       const evidence = deps.keepEvidence && failure && (failure.kind !== 'transient' || n === tries) ? await captureEvidence(page, driver.id, Math.min(deps.timeoutMs, EVIDENCE_CAPTURE_MS)) : null;
       await page.close().catch(() => {});

@@ -12,6 +12,7 @@ export type FailureKind =
   | 'outage' // the site is down (HTTP 503)
   | 'transient' // errors a retry may cure (HTTP 502, 504, 429, timeouts, dropped connections)
   | 'unexpected_page' // the page is not what the driver knows (changed or broken site)
+  | 'blocked_address' // the site led the browser off the public web (src/browser/egress.ts)
   | 'error'; // anything else
 
 export class ProviderFailure extends Error {

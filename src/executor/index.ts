@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { JobWithMetadata } from 'pg-boss';
 import type { Logger } from 'pino';
+import { EgressProxy } from '../browser/egress.ts';
 import { BrowserPool } from '../browser/pool.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
@@ -29,10 +30,26 @@ export interface Executor {
   stop(): Promise<void>;
 }
 
+/**
+ * In production the browser reaches only the public web: its contexts go through the egress proxy
+ * (src/browser/egress.ts), unless the operator allows private addresses (a provider on their own
+ * network). A remote browser cannot reach this node's loopback proxy: its own network must keep it
+ * off private addresses, which the log says at start.
+ */
+async function egressFor(config: Config, log: Logger): Promise<EgressProxy | null> {
+  if (config.NODE_ENV !== 'production' || config.PROVIDER_ALLOW_PRIVATE_ADDRESSES) return null;
+  if (config.BROWSER_WS_ENDPOINT) {
+    log.warn('the remote browser (BROWSER_WS_ENDPOINT) is not behind this node\'s egress proxy: keep its network off loopback and private addresses');
+    return null;
+  }
+  return EgressProxy.start();
+}
+
 export async function startExecutor(options: { config: Config; db: Kysely<DB>; queue: Queue; log: Logger; secretKey: string }): Promise<Executor> {
   const { config, db, queue, log } = options;
   const holds = new HoldRegistry(db, log, randomUUID());
-  const pool = new BrowserPool({ chromiumPath: config.CHROMIUM_PATH, wsEndpoint: config.BROWSER_WS_ENDPOINT });
+  const egress = await egressFor(config, log);
+  const pool = new BrowserPool({ chromiumPath: config.CHROMIUM_PATH, wsEndpoint: config.BROWSER_WS_ENDPOINT, ...(egress ? { egress } : {}) });
   const stopping = new AbortController();
   const deps: RunDeps = {
     db,
@@ -110,6 +127,7 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
         await queue.boss.offWork(BOOKING_DEAD_LETTER_QUEUE, { wait: true }).catch(() => {});
         await holds.stop();
         await pool.close();
+        await egress?.close();
       })();
       return stopped;
     },
