@@ -33,8 +33,32 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
     ['combo', 'Combo Kitchen', 'operates a select-only combobox (role=combobox, listbox popup, no text input)'],
     ['tavolo', 'Trattoria Da Nino', 'fills an Italian table layout with no labels, and a date list reading "Jun 10 Mo, 2030"'],
     ['hint', 'Hintergarten', 'types the date in the format its description gives (mm/dd/yyyy)'],
+    ['pousada', 'Pousada do Rio', 'a site that never names itself is the registered provider\'s venue, not a switch'],
     ['formato', 'Formato', 'types the date again as the site\'s refusal says (dd.mm.yyyy), once'],
   ];
+  test('muto: a field the site refuses silently (its label turns red, no message) is reported by name, not read as a missing review', async () => {
+    const provider = { id: 'muto', name: 'Muto', scenario: 'restaurant' as const, startUrl: sites.url('muto') };
+    const o = await attempt(context, provider, { scenario: 'restaurant', venue: 'Muto', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+    assert.equal(o.kind === 'failed' && o.failure.kind, 'error', o.kind === 'failed' ? o.failure.message : o.kind);
+    if (o.kind === 'failed') assert.equal(o.failure.message, 'Muto did not accept the guest details: Phone is marked as not accepted (in red, with no message)');
+  });
+
+  test('esperienza: a search of one field, an editable combobox that filters as it is typed; the experience\'s page asks the day and how many', async () => {
+    const codesBefore = sites.cardCodes;
+    const provider = { id: 'esperienza', name: 'Lisbon Walks', scenario: 'activity' as const, startUrl: sites.url('esperienza') };
+    const o = await attempt(context, provider, { scenario: 'activity', venue: 'Alfama Food Walk', city: 'Lisbon', date: WANT.date, tickets: 3 });
+    assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
+    if (o.kind !== 'paused') return;
+    try {
+      assert.equal(sites.cardCodes, codesBefore);
+      assert.match(o.held?.venue ?? '', /Alfama Food Walk/);
+      assert.match(o.held?.quantity ?? '', /^3 tickets$/);
+      assert.equal(o.decisions.switched, undefined);
+    } finally {
+      await o.page.close();
+    }
+  });
+
   test('pedido: a site that takes requests is a completed request with its own words, no code, nothing claimed as booked', async () => {
     const provider = { id: 'pedido', name: 'Casa Pedido', scenario: 'restaurant' as const, startUrl: sites.url('pedido') };
     const o = await attempt(context, provider, { scenario: 'restaurant', venue: 'Casa Pedido', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });

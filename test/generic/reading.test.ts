@@ -21,7 +21,7 @@ function list(options: Array<[string, string]>, tag = 'select'): FieldInfo {
   return {
     sel: '#f', tag, type: tag, name: 'f', autocomplete: '', label: '', labelFrom: '', hint: '', text: '', placeholder: '', value: '', required: false, disabled: false, readOnly: false,
     visible: true, checked: false, options: options.map(([value, text]) => ({ value, text, disabled: false })), form: 0, region: 'main', card: false,
-    invalid: false, validationMessage: '', stepper: null, inDialog: -1, combobox: false, expanded: '',
+    invalid: false, flagged: false, validationMessage: '', stepper: null, inDialog: -1, combobox: false, expanded: '',
   };
 }
 

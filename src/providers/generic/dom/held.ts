@@ -66,8 +66,12 @@ function fromSchema(r: Record<string, unknown>, scenario: Scenario): Partial<Hel
   return out;
 }
 
-/** The held booking as the page states it. */
-export function readHeld(s: Snapshot, scenario: Scenario): Held {
+/**
+ * The held booking as the page states it. `namedAs`: the provider's own name, when it is the venue
+ * asked for (a small hotel's own site, whose pages never name the hotel): the venue when the page
+ * states none in data or labels, before any heading (which is then the room's or the table's).
+ */
+export function readHeld(s: Snapshot, scenario: Scenario, namedAs?: string): Held {
   const schema = schemaReservation(s);
   const fromData = schema ? fromSchema(schema, scenario) : {};
   const venues = pairsMatching(s, VENUE, /\b(date|time|depart|arriv)\b/i);
@@ -76,7 +80,7 @@ export function readHeld(s: Snapshot, scenario: Scenario): Held {
   const prices = pairsMatching(s, PRICE).filter((p) => priceIn(p.value));
 
   let venue = fromData.venue ?? venues.map((p) => p.value).join(', ');
-  if (!venue) venue = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? summaryLead(s);
+  if (!venue) venue = namedAs ?? s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? summaryLead(s);
 
   let when = withIsoDates(fromData.when ?? whens.filter((p) => datesIn(withIsoDates(p.value, s.lang)).length || timesIn(p.value).length).map((p) => p.value).join(' · '), s.lang);
   if (!datesIn(when).length) {

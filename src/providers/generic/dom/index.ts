@@ -14,6 +14,7 @@ import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapsh
 import { CONTROL_WORDS, either } from './words.ts';
 import { openHiddenChoices } from './widgets.ts';
 import { datesIn } from '../../../executor/held.ts';
+import { sameName } from '../../../executor/names.ts';
 
 // The page as a person and a screen reader see it: every step reads the page once (snapshot), works
 // out what it is from web standards (labels, ARIA, autocomplete tokens, input types, schema.org),
@@ -157,19 +158,20 @@ export const domStrategy: Strategy = {
     const scenario = ctx.provider.scenario;
     // A request the site answers later ("Request for reservation sent"): no review, nothing to pay.
     const requested = requestSentIn(s);
-    if (requested) return { held: readHeld(s, scenario), noCardStep: true, requestSent: requested };
+    const namedAs = ownName(ctx);
+    if (requested) return { held: readHeld(s, scenario, namedAs), noCardStep: true, requestSent: requested };
     // A page that takes the card code at once is review and payment in one; so is one whose button
     // places a binding order without a card (the person's to press).
     if (await cardField(ctx.page, s) || bindingOrderOn(s)) {
       notes(ctx).reviewIsPayment = true;
-      return { held: readHeld(s, scenario), noCardStep: false };
+      return { held: readHeld(s, scenario, namedAs), noCardStep: false };
     }
     // Still a form asking for something (the guest details refused): not the review.
     // (An unticked required box is no refusal: a box the browser reads as invalid until ticked.)
     if (s.fields.some((f) => f.visible && !f.card && f.type !== 'checkbox' && f.type !== 'radio' && (f.invalid || (f.required && f.value === '')))) return null;
     const next = onward(s);
     if (!next || datesIn(withIsoDates(s.text, s.lang)).length === 0) return null;
-    return { held: readHeld(s, scenario), noCardStep: NO_CARD.test(s.text) && !PAY_WORDS.test(next.text) };
+    return { held: readHeld(s, scenario, namedAs), noCardStep: NO_CARD.test(s.text) && !PAY_WORDS.test(next.text) };
   },
 
   async confirmReview(ctx) {
@@ -227,9 +229,20 @@ export const domStrategy: Strategy = {
     const out = [...s.alerts];
     // The site's messages, then the browser's own for fields it refused to send (required, pattern).
     for (const f of s.fields) if ((f.invalid || f.validationMessage) && f.visible && !f.card) out.push(`${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ' is not accepted'}`);
+    // Fields the page marked in red and said nothing of (unless it colours every label so).
+    const shown = s.fields.filter((f) => f.visible && !f.card && f.type !== 'hidden');
+    const flagged = shown.filter((f) => f.flagged && !f.invalid);
+    if (flagged.length < shown.length) for (const f of flagged) out.push(`${f.label || f.name} is marked as not accepted (in red, with no message)`);
     return [...new Set(out)].slice(0, 10);
   },
 };
+
+/** The provider's registered name when it is the venue asked for (its site is that venue's own). */
+function ownName(ctx: StepContext): string | undefined {
+  const request = ctx.state.request;
+  if (!request || request.scenario === 'flight') return undefined;
+  return sameName(request.venue, ctx.provider.name, request.city).same ? ctx.provider.name : undefined;
+}
 
 /** The site's message when pressing on came back to the same choice unticked (null: it went on). */
 function notTaken(before: Snapshot, after: Snapshot, radioSel: string): string | null {

@@ -126,6 +126,21 @@ export function hintOf(el: Element): string {
   return clean([...described, typeof computed === 'string' ? computed : '', el.getAttribute('pattern') ?? '', el.getAttribute('title') ?? '', el.getAttribute('data-date-format') ?? '', el.getAttribute('data-format') ?? ''].join(' | ')).slice(0, 200);
 }
 
+/**
+ * Marked in red without a word (a site that refuses a field silently: its label or its box turns
+ * red): the label's own colour, or the box's border or outline, clearly red.
+ */
+export function flaggedRed(el: Element): boolean {
+  const red = (color: string) => {
+    const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(color);
+    return m !== null && Number(m[1]) >= 170 && Number(m[2]) <= 90 && Number(m[3]) <= 90;
+  };
+  const labels = Array.from((el as HTMLInputElement).labels ?? []);
+  if (labels.some((l) => red(getComputedStyle(l).color))) return true;
+  const style = getComputedStyle(el);
+  return (style.borderTopStyle !== 'none' && red(style.borderTopColor)) || (style.outlineStyle !== 'none' && red(style.outlineColor));
+}
+
 /** Is this a control a person presses (button, link, or something scripted to act as one)? */
 export function isControl(el: Element): boolean {
   const tag = el.tagName;
@@ -139,4 +154,4 @@ export function isControl(el: Element): boolean {
 }
 
 /** The helpers as page source (with the guard's card-field classifier, which the analysis also asks). */
-export const PAGE_LIB = [clean, shown, nameOf, selectorOf, regionOf, describedBy, besideOf, hintOf, isControl].map((f) => f.toString()).join('\n');
+export const PAGE_LIB = [clean, shown, nameOf, selectorOf, regionOf, describedBy, besideOf, hintOf, flaggedRed, isControl].map((f) => f.toString()).join('\n');

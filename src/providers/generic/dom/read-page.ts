@@ -1,5 +1,5 @@
 import { cardChoiceOf, IN_PAGE_CLASSIFIER } from '../../../executor/guard/card-fields.ts';
-import { besideOf, clean, describedBy, hintOf, isControl, nameOf, PAGE_LIB, regionOf, selectorOf, shown } from './page-lib.ts';
+import { besideOf, clean, describedBy, flaggedRed, hintOf, isControl, nameOf, PAGE_LIB, regionOf, selectorOf, shown } from './page-lib.ts';
 import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
 
 // The snapshot's reading, done in the page. Every function here is sent to the page as its source,
@@ -73,6 +73,7 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       card: cardChoiceOf(el) !== null,
       // validity, not checkValidity(): asking must not fire the page's 'invalid' handlers.
       invalid: el.getAttribute('aria-invalid') === 'true' || (input.willValidate && input.validity?.valid === false && input.value !== ''),
+      flagged: flaggedRed(el),
       validationMessage: input.willValidate && input.validity?.valid === false ? input.validationMessage ?? '' : '',
       stepper: numeric ? stepperOf(el) : null,
       inDialog: dialogIndex(el),
@@ -99,7 +100,7 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type, name: el.getAttribute('name') ?? '', autocomplete: '',
       label: named, labelFrom: 'accessible name', hint: hintOf(el), text: describedBy(el), placeholder: '', value,
       required: el.getAttribute('aria-required') === 'true', disabled: el.getAttribute('aria-disabled') === 'true', readOnly: false, visible: shown(el), checked: false,
-      options: optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', validationMessage: '',
+      options: optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
       stepper: null, inDialog: dialogIndex(el), combobox: false, expanded: el.getAttribute('aria-expanded') ?? '',
     });
   };
@@ -131,7 +132,7 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type: 'stepper', name: el.getAttribute('name') ?? '', autocomplete: '',
       label: named, labelFrom: 'accessible name', hint: '', text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
-      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false, expanded: '',
+      card: false, invalid: false, flagged: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false, expanded: '',
     });
   }
 
@@ -149,7 +150,7 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       sel: selectorOf(number), tag: number.tagName.toLowerCase(), type: 'stepper', name: '', autocomplete: '',
       label: named, labelFrom: 'group name', hint: '', text: named, placeholder: '', value: clean(number.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(number), checked: false, options: [], form: formIndex(group), region: regionOf(group),
-      card: false, invalid: false, validationMessage: '', stepper, inDialog: dialogIndex(group), combobox: false, expanded: '',
+      card: false, invalid: false, flagged: false, validationMessage: '', stepper, inDialog: dialogIndex(group), combobox: false, expanded: '',
     });
   }
   return fields;

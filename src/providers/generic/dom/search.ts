@@ -45,6 +45,10 @@ export function searchForm(s: Snapshot, request: SearchRequest): Plan | null {
     if (CHROME.has(region)) score -= 2;
     if (/newsletter|subscribe/i.test(info?.text ?? '') || fields.every((f) => f.type === 'email')) score = 0;
     if (fields.some((f) => f.type === 'password')) score = 0;
+    // A search of one field, for what to book, that suggests as it is typed (an "Experience"
+    // combobox): the site asks the day and how many on the page it leads to.
+    const only = [...assigned.entries()];
+    if (score === 1 && only.length === 1 && only[0]![0] === 'venue' && only[0]![1][0]!.combobox && !CHROME.has(region)) score = 2;
     if (score > 1 && (!best || score > best.score)) best = { form, fields: assigned, score };
   }
   return best;

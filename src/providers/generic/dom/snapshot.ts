@@ -35,6 +35,8 @@ export interface FieldInfo {
   /** A card-code field (never filled). */
   card: boolean;
   invalid: boolean;
+  /** Marked in red without a word (its label or its box): a refusal some sites give no message for. */
+  flagged: boolean;
   validationMessage: string;
   /** Buttons around it that step its number up and down (a quantity stepper). */
   stepper: { up: string; down: string } | null;
