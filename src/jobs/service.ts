@@ -12,12 +12,13 @@ import { describeRequest, searchRequestOf } from './search-request.ts';
 import type { Queue } from './queue.ts';
 import { loadProviders, modeProblem, type ProviderMode } from '../providers/registry.ts';
 import type { JobLinks } from './handoff-url.ts';
+import { ownsJob, withoutCapabilities } from './ownership.ts';
 import { DomainError, JOB_ID_PATTERN, ownerKey, SCENARIOS, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
 
 export interface JobDeps {
   db: Kysely<DB>;
   queue: Pick<Queue, 'enqueueBooking'> & Partial<Pick<Queue, 'wake'>>;
-  /** `none` restores the contract's open v1-alpha reads: any organisation reads any job. */
+  /** `none` restores the contract's open v1-alpha reads: any organisation reads any job's data (not its links, not its writes: ownership.ts). */
   readIsolation: 'organization' | 'none';
   /** Fills in the handoff URL of paused_payment events when they are read (it is never stored usable). */
   links: JobLinks;
@@ -178,6 +179,19 @@ export async function getJob(deps: JobDeps, reader: Reader | null, jobId: string
   return toJob(row);
 }
 
+/**
+ * The job a write of `owner` acts on; null when it does not exist or belongs to someone else. Open
+ * reads (readIsolation none) do not open writes: another owner's job is missing here, as for a read
+ * under isolation, so a refused write tells nothing a missing job would not.
+ */
+export async function getOwnJob(deps: Pick<JobDeps, 'db'>, owner: Reader, jobId: string): Promise<Job | null> {
+  if (!JOB_ID_PATTERN.test(jobId)) return null;
+  const row = await loadJob(deps.db, jobId.toLowerCase());
+  if (!row) return null;
+  const job = toJob(row);
+  return ownsJob(owner, job) ? job : null;
+}
+
 export interface JobAuditPage {
   jobId: string;
   count: number;
@@ -198,13 +212,15 @@ export async function getJobAudit(deps: JobDeps, reader: Reader | null, jobId: s
   const job = await getJob(deps, reader, jobId);
   if (!job) return null;
   const page = await listAuditPage(deps.db, job.jobId, limit, afterId);
-  const events = withHandoffUrls(deps, job, page.events);
+  const events = withHandoffUrls(deps, reader, job, page.events);
   return { jobId: job.jobId, count: events.length, events, nextCursor: page.nextCursor };
 }
 
-// The paused_payment event shows the handoff URL it issued. The database holds only the token's hash,
-// so the URL is recomputed here, as it is for the job itself.
-function withHandoffUrls(deps: JobDeps, job: Job, events: AuditEvent[]): AuditEvent[] {
+// The paused_payment event shows its owner the handoff URL it issued. The database holds only the
+// token's hash, so the URL is recomputed here, as it is for the job itself. Anyone else reading the
+// log (open reads) gets no link: it opens the person's payment screen.
+function withHandoffUrls(deps: JobDeps, reader: Reader | null, job: Job, events: AuditEvent[]): AuditEvent[] {
+  if (!ownsJob(reader, job)) return events.map(withoutCapabilities);
   const issued = deps.links.issuedHandoffUrl(job);
   if (!issued) return events;
   return events.map((e) => (e.type === 'paused_payment' ? { ...e, handoffUrl: issued } : e));
@@ -220,7 +236,7 @@ export async function getJobWithLog(deps: JobDeps, reader: Reader | null, jobId:
   if (!row || !visibleTo(deps, reader, row)) return null;
   const { decision_log: log, ...jobRow } = row;
   const job = toJob(jobRow);
-  return { job, decisionLog: withHandoffUrls(deps, job, log.map((e) => toAuditEvent(row.id, e))) };
+  return { job, decisionLog: withHandoffUrls(deps, reader, job, log.map((e) => toAuditEvent(row.id, e))) };
 }
 
 /**

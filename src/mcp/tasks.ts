@@ -1,13 +1,15 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { cancelJob } from '../executor/cancel.ts';
-import { getJob, getJobWithLatestMessage } from '../jobs/service.ts';
+import { getJobWithLatestMessage, getOwnJob } from '../jobs/service.ts';
+import { linksFor } from '../jobs/ownership.ts';
 import { DomainError, type Job } from '../jobs/types.ts';
 import { liveTabsOf } from '../web/live-tabs.ts';
 import { paymentInputKey, taskOfJob, type DetailedTask, type InputAnswer } from './task-of-job.ts';
 import type { ToolContext } from './tools/types.ts';
 
 // tasks/get, tasks/update and tasks/cancel of the Tasks extension, over the booking job that is
-// the task. Ownership is the job's: another owner's task reads exactly like a missing one.
+// the task. Ownership is the job's: another owner's task reads exactly like a missing one, and with
+// open reads (JOB_READ_ISOLATION=none) it is readable but never changed by anyone else.
 
 const ANSWER_ACTIONS: ReadonlySet<string> = new Set(['accept', 'decline', 'cancel']);
 
@@ -32,7 +34,7 @@ export async function getTask(context: ToolContext, taskId: string): Promise<Det
   const { job, latestMessage } = found;
   // Only a held job asks for input; every other state needs no second read.
   const answers = job.status === 'paused_payment' ? await answersOf(context, job.jobId) : [];
-  return taskOfJob(job, latestMessage, answers, context.services.links.handoffUrl(job));
+  return taskOfJob(job, latestMessage, answers, linksFor(context.services.links, context.caller.reader).handoffUrl(job));
 }
 
 /** Cancels the job (cooperatively: a final job, or a payment the person already submitted, stays as it is). */
@@ -54,8 +56,9 @@ export async function cancelTask(context: ToolContext, taskId: string): Promise<
  * a new key.
  */
 export async function updateTask(context: ToolContext, taskId: string, inputResponses: Record<string, unknown>): Promise<void> {
-  // The job's state only: its audit log is tasks/get's, not needed to take an answer.
-  const job = await getJob(context.services.jobs, context.caller.reader, taskId);
+  // The job's state only: its audit log is tasks/get's, not needed to take an answer. An answer
+  // accepts or declines the person's payment: only the job's owner gives one, whatever reads allow.
+  const job = await getOwnJob(context.services.jobs, context.caller.reader, taskId);
   if (!job) throw taskNotFound();
   if (job.status !== 'paused_payment') return;
   const answers = await answersOf(context, job.jobId);

@@ -3,6 +3,7 @@ import type { BrowserPool } from '../../src/browser/pool.ts';
 import type { HoldRegistry } from '../../src/executor/holds.ts';
 import type { Claim, RunDeps } from '../../src/executor/run-job.ts';
 import { createLogger } from '../../src/observability/logger.ts';
+import { transition } from '../../src/jobs/transition.ts';
 import { call } from '../helpers/http.ts';
 import type { TestService } from '../helpers/service.ts';
 
@@ -42,6 +43,21 @@ export async function waitForJob(service: TestService, key: string, jobId: strin
     if (Date.now() > deadline) assert.fail(`job ${jobId} still ${read.body.status} after ${options.timeoutMs ?? 150_000} ms`);
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 150));
   }
+}
+
+/**
+ * Moves a pending job as the executor would, without a browser: running, then held for payment (the
+ * hold ten minutes ahead, so the job shows its handoff link). Nothing holds a tab for it: a cancel
+ * or the person's decline releases it in the database alone.
+ */
+export async function pauseForPayment(service: TestService, jobId: string): Promise<void> {
+  const db = service.services.db;
+  await transition(db, jobId, { to: 'running', event: { type: 'job_started', message: 'test run' } });
+  await transition(db, jobId, {
+    to: 'paused_payment',
+    set: { provider_id: 'tablebook', hold_expires_at: new Date(Date.now() + 600_000), summary: 'Held at TableBook.' },
+    event: { type: 'paused_payment', message: 'held', providerId: 'tablebook' },
+  });
 }
 
 export async function auditOf(service: TestService, key: string, jobId: string): Promise<any[]> {

@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, type CreateTaskSessionFromClientOptions, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
 import { daysFromNow, FLIGHT_PROFILE, PROFILE, type TestService } from './service.ts';
 import { authenticateBearer } from '../../src/auth/resource-server.ts';
 import { callerOf } from '../../src/mcp/caller.ts';
@@ -102,4 +104,52 @@ export async function toolContextFor(service: TestService, org: string): Promise
     caller: callerOf(await authenticateBearer(service.services.db, `Bearer ${await service.mintKey(org)}`, resource)),
     log: createLogger('silent'),
   };
+}
+
+/** The Tasks extension, as a client declares it (io.modelcontextprotocol/tasks). */
+export const TASKS = { 'io.modelcontextprotocol/tasks': {} };
+export const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { extensions: TASKS } };
+
+/** The raw dispatch the ext-tasks session needs for the current revision's task traffic: one POST per request. */
+export function rawDispatch(baseUrl: string, bearer: string): RawClientDispatch {
+  let id = 0;
+  return async (request) => {
+    const message = request as { method: string; params?: { name?: string; taskId?: string } };
+    const name = message.params?.name ?? message.params?.taskId;
+    const response = await fetch(`${baseUrl}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN_REVISION, 'mcp-method': message.method, ...(name ? { 'mcp-name': name } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, ...(request as object) }),
+    });
+    const body = (await response.json()) as { result?: any; error?: any };
+    return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result };
+  };
+}
+
+/** The official SDK v2 client, pinned to the current revision and declaring the Tasks extension. */
+export async function tasksClient(baseUrl: string, bearer: string) {
+  const info = { name: 'concierge-test-tasks', version: '1.0.0' };
+  const client = new ModernClient(info, { capabilities: { extensions: TASKS }, versionNegotiation: { mode: { pin: MODERN_REVISION } } });
+  await client.connect(new ModernHttpTransport(new URL(`${baseUrl}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  return client;
+}
+
+/** The ext-tasks session over a tasksClient, as a host drives bookings as tasks. */
+export function tasksSession(client: ModernClient, baseUrl: string, bearer: string, options: Pick<CreateTaskSessionFromClientOptions, 'onInputRequest'> = {}) {
+  return createTaskSessionFromClient(client, {
+    endpointId: 'concierge-test',
+    rawDispatch: rawDispatch(baseUrl, bearer),
+    v2RequestFraming: { protocolVersion: MODERN_REVISION, clientInfo: { name: 'concierge-test-tasks', version: '1.0.0' }, clientCapabilities: { extensions: TASKS } },
+    ...options,
+  });
+}
+
+/** One hand-written request of the current revision, declaring the Tasks extension unless told otherwise. */
+export async function taskRpc(service: TestService, bearer: string, method: string, params: Record<string, unknown>, declare = true) {
+  const request = modernRequest(method, params, declare ? WITH_TASKS : {});
+  const name = typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {};
+  return rpc(service.url, request.body, { bearer, headers: { ...request.headers, ...name } });
 }

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, resultFromTaskOutcome, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { isCreateTaskResultV2, isDetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { transition } from '../../src/jobs/transition.ts';
 import { launchChromium, pointOnView, waitForLiveFrames } from '../handoff/browsers.ts';
-import { bookingArguments, MODERN_REVISION, modernRequest, rpc, textOf } from '../helpers/mcp.ts';
+import { bookingArguments, modernRequest, rpc, TASKS, taskRpc, tasksClient, tasksSession, textOf } from '../helpers/mcp.ts';
 import { BROWSER_BACKEND, daysFromNow, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
 import { startedTogether } from '../helpers/together.ts';
@@ -16,42 +15,6 @@ import { startedTogether } from '../helpers/together.ts';
 // polled with tasks/get until the person has paid on the handoff page (input_required, a URL-mode
 // elicitation) and the booking is completed with its confirmation code. The client is the official
 // one: the SDK v2 Client with the ext-tasks session on top (its own wire validation included).
-
-const TASKS = { 'io.modelcontextprotocol/tasks': {} };
-const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { extensions: TASKS } };
-
-/** The raw dispatch the ext-tasks session needs for the current revision's task traffic: one POST per request. */
-function rawDispatch(baseUrl: string, bearer: string): RawClientDispatch {
-  let id = 0;
-  return async (request) => {
-    const message = request as { method: string; params?: { name?: string; taskId?: string } };
-    const name = message.params?.name ?? message.params?.taskId;
-    const response = await fetch(`${baseUrl}/api/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN_REVISION, 'mcp-method': message.method, ...(name ? { 'mcp-name': name } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, ...(request as object) }),
-    });
-    const body = (await response.json()) as { result?: any; error?: any };
-    return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result };
-  };
-}
-
-async function tasksClient(baseUrl: string, bearer: string) {
-  const info = { name: 'concierge-test-tasks', version: '1.0.0' };
-  const client = new Client(info, { capabilities: { extensions: TASKS }, versionNegotiation: { mode: { pin: MODERN_REVISION } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
-  return client;
-}
-
-/** One request of the current revision, declaring the extension unless told otherwise. */
-async function taskRpc(service: TestService, key: string, method: string, params: Record<string, unknown>, declare = true) {
-  const request = modernRequest(method, params, declare ? WITH_TASKS : {});
-  const name = typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {};
-  return rpc(service.url, request.body, { bearer: key, headers: { ...request.headers, ...name } });
-}
 
 const restaurant = (restaurant_name: string) => ({ restaurant_name, city: 'Lisbon', date: daysFromNow(7), time: '19:30', covers: 2, profile: PROFILE });
 
@@ -91,10 +54,7 @@ describe('bookings as MCP tasks, paid by the person in Chromium', () => {
     const client = await tasksClient(service.url, key);
     assert.deepEqual(client.getServerCapabilities()?.extensions, TASKS, 'server/discover advertises the extension');
     const asked: Array<{ kind: string; params: any }> = [];
-    const session = createTaskSessionFromClient(client, {
-      endpointId: 'concierge-test',
-      rawDispatch: rawDispatch(service.url, key),
-      v2RequestFraming: { protocolVersion: MODERN_REVISION, clientInfo: { name: 'concierge-test-tasks', version: '1.0.0' }, clientCapabilities: { extensions: TASKS } },
+    const session = tasksSession(client, service.url, key, {
       onInputRequest: async (request) => {
         asked.push(request as { kind: string; params: any });
         const params = request.params as { mode: string; url: string; elicitationId: string };

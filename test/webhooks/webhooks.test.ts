@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { transition } from '../../src/jobs/transition.ts';
 import { encryptSecret, newSigningSecret } from '../../src/webhooks/secrets.ts';
 import { assertApiError, assertChangesNothing, assertNoLeak } from '../helpers/api-assert.ts';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
-import { auditOf, createJob } from '../executor/helpers.ts';
+import { auditOf, createJob, pauseForPayment as pause } from '../executor/helpers.ts';
 import { startReceiver, type Received, type Receiver } from './receiver.ts';
 import { startedTogether } from '../helpers/together.ts';
 
@@ -20,17 +19,6 @@ import { startedTogether } from '../helpers/together.ts';
 // production mode (WEBHOOK_ALLOW_PRIVATE=false) private targets are refused.
 
 const FAST = { WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0' };
-
-/** Moves a pending job as the executor would: running, then held for payment. */
-async function pause(service: TestService, jobId: string): Promise<void> {
-  const db = service.services.db;
-  await transition(db, jobId, { to: 'running', event: { type: 'job_started', message: 'test run' } });
-  await transition(db, jobId, {
-    to: 'paused_payment',
-    set: { provider_id: 'tablebook', hold_expires_at: new Date(Date.now() + 600_000), summary: 'Held at TableBook.' },
-    event: { type: 'paused_payment', message: 'held', providerId: 'tablebook' },
-  });
-}
 
 function verify(secret: string, received: Received): { type: string; timestamp: string; data: any } {
   const headers = { 'webhook-id': String(received.headers['webhook-id']), 'webhook-timestamp': String(received.headers['webhook-timestamp']), 'webhook-signature': String(received.headers['webhook-signature']) };

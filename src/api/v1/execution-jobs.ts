@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDIT_LIMIT } from '../../jobs/audit.ts';
 import { clampToRange } from '../../jobs/clamp.ts';
 import { createJobFromRequest, getJobAudit, getJobWithLog } from '../../jobs/service.ts';
+import { linksFor } from '../../jobs/ownership.ts';
 import type { Services } from '../../services.ts';
 import { cancelJob } from '../../executor/cancel.ts';
 import { liveTabsOf } from '../../web/live-tabs.ts';
@@ -44,19 +45,22 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
   resource(app, '/execution-jobs/:jobId', {
     GET: async (request) => {
       const jobId = jobIdOf(request);
-      const found = await getJobWithLog(services.jobs, readerOf(request), jobId);
+      const reader = readerOf(request);
+      const found = await getJobWithLog(services.jobs, reader, jobId);
       if (!found) throw notFound(jobId);
-      return presentJob(found.job, found.decisionLog, services.links);
+      return presentJob(found.job, found.decisionLog, linksFor(services.links, reader));
     },
   });
 
   resource(app, '/execution-jobs/:jobId/cancel', {
     POST: async (request) => {
       const jobId = jobIdOf(request);
-      const job = await cancelJob({ db: services.db, sessions: liveTabsOf(services).sessions }, readerOf(request), jobId);
-      const found = await getJobWithLog(services.jobs, readerOf(request), job.jobId);
+      const reader = readerOf(request);
+      // cancelJob checks ownership itself: open reads never open a cancel to another organisation.
+      const job = await cancelJob({ db: services.db, sessions: liveTabsOf(services).sessions }, reader, jobId);
+      const found = await getJobWithLog(services.jobs, reader, job.jobId);
       if (!found) throw notFound(jobId);
-      return presentJob(found.job, found.decisionLog, services.links);
+      return presentJob(found.job, found.decisionLog, linksFor(services.links, reader));
     },
   });
 

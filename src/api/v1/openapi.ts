@@ -166,7 +166,8 @@ export const OPERATIONS: readonly Operation[] = [
       "by a process that could not see the person's payment may still become `completed` within a few minutes, when the provider " +
       'confirms it (read once more 5 minutes after such an end). After a held booking ends, `handoffUrl` stays for 30 minutes and ' +
       'shows the outcome (the receipt). By default a key reads only its own organisation\'s jobs; another organisation\'s job is 404, exactly like a ' +
-      'missing one (the operator can restore open reads with JOB_READ_ISOLATION=none). A malformed id is 404 too.',
+      'missing one (the operator can restore open reads with JOB_READ_ISOLATION=none; another organisation then reads the job, ' +
+      'but its `handoffUrl` and `sessionUrl` are null: they are the owner\'s). A malformed id is 404 too.',
     parameters: [jobIdParam],
     success: { status: 200, description: 'The job', schema: 'ExecutionJob' },
     errors: ['missing_job_id', 'job_not_found'],
@@ -197,7 +198,8 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Read a job's audit log",
     description:
       'Every decision taken for the job, oldest first. 404 only when the job itself does not exist (for this key); a job without ' +
-      'events gives an empty list. Paginated by cursor: a reply holds at most `limit` events and `nextCursor`; pass it as `after` ' +
+      'events gives an empty list. With open reads (JOB_READ_ISOLATION=none) another organisation reads the log without the ' +
+      '`handoffUrl` of `paused_payment` events. Paginated by cursor: a reply holds at most `limit` events and `nextCursor`; pass it as `after` ' +
       'to read the next page, until `nextCursor` is null (the end of the log as it stood). Events appended while you page land ' +
       'after your cursor: none is lost or repeated. A client that ignores the cursor reads the first `limit` events, as before.',
     parameters: [

@@ -40,8 +40,8 @@ export const executionJobSchema = z
     status: z.enum(JOB_STATUSES).describe('Final: completed, no_availability, needs_login, captcha, error. Not final: pending, running, and paused_payment (the person is paying)'),
     scenario: z.enum(SCENARIOS),
     organizationName: z.string().nullable().describe('The owning organisation (null for a job created through OAuth on the tool endpoint)'),
-    handoffUrl: z.string().nullable().describe('Where the person completes the payment while paused_payment; after the held booking ended, the same link shows the outcome (the receipt) for 30 minutes, then null'),
-    sessionUrl: z.string().nullable().describe('A live view of the browser session, when one is held'),
+    handoffUrl: z.string().nullable().describe('Where the person completes the payment while paused_payment; after the held booking ended, the same link shows the outcome (the receipt) for 30 minutes, then null. Shown to the job\'s owner only (null for another organisation reading it under open reads)'),
+    sessionUrl: z.string().nullable().describe('A live view of the browser session, when one is held. Shown to the job\'s owner only'),
     summary: z.string().describe('One line on where the job stands'),
     decisionLog: z.array(decisionLogEntrySchema).describe('The audit log, oldest first (at most 2000 entries; the audit endpoint has the full events)'),
     attemptCount: z.number().int().describe('Provider attempts so far'),
@@ -68,7 +68,7 @@ export const auditEventSchema = z
     providerId: z.string().optional().describe('The provider the event concerns'),
     fromTime: z.string().optional().describe('HH:MM, on time_adjusted events'),
     toTime: z.string().optional().describe('HH:MM, on time_adjusted events'),
-    handoffUrl: z.string().optional().describe('On paused_payment events'),
+    handoffUrl: z.string().optional().describe('On paused_payment events, for the job\'s owner'),
   })
   .catchall(z.unknown())
   .describe('One decision or lifecycle step. Events may carry further fields (providerOutcome, reason, …).');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getJob } from '../../jobs/service.ts';
+import { linksFor } from '../../jobs/ownership.ts';
 import { statusReport } from '../status.ts';
 import { toolError, toolResult } from '../results.ts';
 import { invalidArguments, runGuarded } from './guard.ts';
@@ -31,7 +32,7 @@ export const getJobStatusTool: ToolDefinition = {
       // Another owner's job reads exactly like a missing one.
       const job = await getJob(context.services.jobs, context.caller.reader, parsed.value.jobId);
       if (!job) return jobNotFound(parsed.value.jobId);
-      const { links } = context.services;
+      const links = linksFor(context.services.links, context.caller.reader);
       return toolResult({ ...statusReport(job, links.handoffUrl(job), links.sessionUrl(job)) });
     }),
 };

@@ -13,9 +13,9 @@ export const jobStatusOutput = z
     nextPollSeconds: z.number().int().nullable().describe('Seconds to wait before polling again; null means stop polling'),
     instruction: z.string().describe('What to do next, and what to tell the user'),
     confirmationCode: z.string().optional().describe('On done: the booking\'s confirmation code'),
-    handoffUrl: z.url().nullable().optional().describe('On paused_payment: where the user completes the payment themselves (null until the link exists)'),
+    handoffUrl: z.url().nullable().optional().describe('On paused_payment: where the user completes the payment themselves (null until the link exists, and for anyone but the job\'s owner)'),
     holdExpiresAt: z.iso.datetime().nullable().optional().describe('On paused_payment: when the provider releases the held booking'),
-    sessionUrl: z.url().nullable().optional().describe('On running: a read-only live view of the booking in progress, for the user to watch (null once the run ends)'),
+    sessionUrl: z.url().nullable().optional().describe('On running: a read-only live view of the booking in progress, for the user to watch (null once the run ends, and for anyone but the job\'s owner)'),
     reason: z.string().optional().describe('On error, captcha and needs_login: why, e.g. no_availability'),
     personalDataErasedAt: z.iso.datetime().optional().describe('Present once the traveller\'s personal data was erased from the finished job: the summary reads [erased] where it quoted it'),
   })
