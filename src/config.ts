@@ -41,6 +41,32 @@ function baseUrlProblem(raw: string, production: boolean): string | null {
   return null;
 }
 
+/** A host name or IP literal as a PostgreSQL URL writes it (letters, digits, `-`, `_` in dot-separated labels, or `[IPv6]`). */
+const POSTGRES_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?)$/i;
+
+/**
+ * Why a postgres:// DATABASE_URL cannot be a database address, or null. The driver is lenient: it
+ * re-encodes a stray `%` and hands whatever is left to DNS, so a typo surfaces later as a bare
+ * `getaddrinfo ENOTFOUND`, which names neither the variable nor the mistake. The value itself is never
+ * quoted, not even in part: it holds the password.
+ */
+function postgresUrlProblem(raw: string): string | null {
+  const authority = /^postgres(?:ql)?:\/\/(?=.)([^/?#]*)/s.exec(raw)?.[1];
+  // Not a postgres:// URL at all: the pattern above names what is expected.
+  if (authority === undefined) return null;
+  if (/%(?![0-9a-f]{2})/i.test(raw)) return 'has a malformed percent-encoding (a % not followed by two hex digits; write a % in the password as %25)';
+  // After the last @: a password may hold an @ written as is, but never the host.
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const [, host = '', port] = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(hostPort) ?? [];
+  const hostParameter = /[?&]host=[^&#]/.test(raw);
+  if (host === '' && !hostParameter) return 'has no host (postgres://user:password@host:5432/database)';
+  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)) return 'has a bad port (a number from 1 to 65535 after the host; a / ? or # in the password must be percent-encoded)';
+  // A percent-encoded host starting with / is a Unix socket directory, as the driver reads it.
+  if (host !== '' && !decodeURIComponent(host).startsWith('/') && !POSTGRES_HOST.test(host)) return 'has an invalid host name';
+  if (!URL.canParse(raw)) return 'is not a valid URL (postgres://user:password@host:5432/database; percent-encode any reserved character in the user name or password)';
+  return null;
+}
+
 /** A comma-separated list, each item normalised by `parse`; an item it refuses (null) is named, with what was `expected`. */
 function commaList(parse: (item: string) => string | null, expected: string) {
   return z
@@ -81,7 +107,12 @@ const schema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, 'must be postgres://… or pglite:<dir> (pglite:memory: for an in-memory database)')
+    .refine((url) => postgresUrlProblem(url) === null, { error: (issue) => postgresUrlProblem(String(issue.input)) ?? 'is not a valid URL' })
     .default('pglite:./data'),
+  // How long a service node keeps trying a PostgreSQL it cannot reach at start (refused, timed out, a
+  // name not resolving yet) before it gives up: nodes started beside their database, or on a loaded
+  // machine, come up with it instead of one fewer. A wrong password or an unknown database is not waited for.
+  DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(180),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,40}$/, 'must be a lowercase SQL identifier').default('public'),
   WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

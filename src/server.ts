@@ -19,6 +19,7 @@ import type { Services } from './services.ts';
 import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 import { startInternalServer } from './cluster/internal-server.ts';
 import { NodeRecord } from './cluster/nodes.ts';
+import { answerWhileStarting, type StartingProbes } from './observability/starting-probes.ts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -34,7 +35,7 @@ export interface RunningService {
 
 /** Opens the database, applies migrations, starts the queue and the HTTP server. */
 export interface StartOptions {
-  /** Serve HTTP (false: a worker-only process). */
+  /** Serve HTTP (false: a worker-only process). The port answers the health probes from the start, before the database is reached. */
   listen?: boolean;
   /** Start the bundled sandbox provider sites (default: config.SANDBOX; never in a worker-only process). */
   sandbox?: boolean;
@@ -44,8 +45,27 @@ export interface StartOptions {
    * default the service opens config.DATABASE_URL itself.
    */
   database?: Promise<Database>;
+  /**
+   * The HTTP port, already answering the health probes (answerWhileStarting on HOST:PORT): `concierge
+   * serve` opens it before this module loads. By default the service opens it itself.
+   */
+  probes?: Promise<StartingProbes>;
 }
 
+
+/**
+ * The HTTP port, answering the probes while the database is opened (and waited for, if need be):
+ * /healthz 200, /readyz 503. A port that cannot be had fails the start, and the database, no longer
+ * wanted, is closed once it opens.
+ */
+async function probesWhile(opening: Promise<Database>, probes: Promise<StartingProbes>): Promise<StartingProbes> {
+  try {
+    return await probes;
+  } catch (error) {
+    void opening.then((database) => database.close(), () => {});
+    throw error;
+  }
+}
 
 /** The process's CPU time so far, user and system, in ms. */
 function cpuMs(): number {
@@ -63,9 +83,17 @@ export async function startService(config: Config, log: Logger, options: StartOp
     startup[name] = Math.round(now - phaseStart);
     phaseStart = now;
   };
-  const database = await (options.database ?? openServiceDatabase(config, log));
+  const opening = options.database ?? openServiceDatabase(config, log);
+  // Awaited below: until then a failure must not count as unhandled (which would end the process).
+  opening.catch(() => {});
+  const probes = options.listen === false ? null : await probesWhile(opening, options.probes ?? answerWhileStarting(config.HOST, config.PORT));
+  const database = await opening.catch(async (error: unknown) => {
+    await probes?.close();
+    throw error;
+  });
   phase('database');
   const closers: Array<() => Promise<void>> = [() => database.close()];
+  if (probes) closers.unshift(() => probes.close());
   try {
     const applied = await migrateToLatest(database.db, database.schema);
     if (applied.length) log.info({ migrations: applied }, 'database migrated');
@@ -132,8 +160,11 @@ export async function startService(config: Config, log: Logger, options: StartOp
     phase('app');
     closers.unshift(() => app.close());
     let url = config.BASE_URL;
-    if (options.listen !== false) {
-      const address = await app.listen({ host: config.HOST, port: config.PORT });
+    if (probes) {
+      // The port changes hands only once the app is ready, so it is refused for the least time.
+      await app.ready();
+      await probes.close();
+      const address = await app.listen({ host: config.HOST, port: probes.port });
       phase('listen');
       log.info({ address, baseUrl: config.BASE_URL, database: database.backend, startupMs: { total: Math.round(performance.now()), ...startup, cpu: cpuMs() } }, 'concierge is listening');
       url = address;

@@ -1,10 +1,11 @@
 import { flushCompileCache } from 'node:module';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../config.ts';
-import type { StartOptions } from '../server.ts';
+import type { RunningService, StartOptions } from '../server.ts';
 import { openDatabase } from '../db/index.ts';
 import { openServiceDatabase } from '../db/open-service.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { answerWhileStarting } from '../observability/starting-probes.ts';
 import { createLogger } from '../observability/logger.ts';
 import type { Command } from './command.ts';
 
@@ -15,6 +16,7 @@ const ENV_HELP = `
 Environment:
   PORT (3000)  HOST (127.0.0.1)  BASE_URL (http://localhost:$PORT; a bare origin, https:// in production)
   DATABASE_URL (pglite:./data; or postgres://…)  DATABASE_SCHEMA (public)
+  DATABASE_WAIT_SECONDS (180; how long a node starting keeps trying a PostgreSQL it cannot reach yet)
   WORKERS (1; 0 = no in-process workers)  LOG_LEVEL (info)  JOB_READ_ISOLATION (organization|none)
   NODE_ENV (development|production|test)  SECRET_KEY (required in production)
   OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (sign-in provider; required in production,
@@ -46,11 +48,25 @@ async function runUntilSignal(service: { drain(): Promise<void>; close(): Promis
  * Starts the service, the database opening while the server's modules load (PGlite's WebAssembly
  * compiles on other threads meanwhile), then runs it until a signal.
  */
-async function runService(config: Config, log: Logger, options: Omit<StartOptions, 'database'> = {}): Promise<void> {
-  const database = openServiceDatabase(config, log);
-  database.catch(() => {}); // awaited by startService; if the import fails first, the process exits anyway
-  const { startService } = await import('../server.ts');
-  const service = await startService(config, log, { ...options, database });
+async function runService(config: Config, log: Logger, options: Omit<StartOptions, 'database' | 'probes'> = {}): Promise<void> {
+  // A start that fails otherwise (its port taken) stops a wait for the database too, or the process
+  // would linger until DATABASE_WAIT_SECONDS ran out.
+  const abandon = new AbortController();
+  const database = openServiceDatabase(config, log, undefined, abandon.signal);
+  // The health probes answer while the server's modules load too: seconds on a loaded machine.
+  const probes = options.listen === false ? undefined : answerWhileStarting(config.HOST, config.PORT);
+  // Both awaited by startService.
+  database.catch(() => {});
+  probes?.catch(() => {});
+  let service: RunningService;
+  try {
+    const { startService } = await import('../server.ts');
+    service = await startService(config, log, { ...options, database, probes });
+  } catch (error) {
+    abandon.abort();
+    void probes?.then((started) => started.close(), () => {});
+    throw error;
+  }
   if (options.listen === false) log.info('worker started');
   // Written now, not only at exit: a process that is killed never writes it (src/main.ts).
   flushCompileCache();
