@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { startQueue } from './jobs/queue.ts';
 import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
-import { modeForPeople } from './providers/registry.ts';
+import { builtInsExist, modeForPeople } from './providers/registry.ts';
 import { scheduleEvidencePurge } from './executor/evidence-purge.ts';
 import { schedulePersonalDataPurge } from './jobs/retention-purge.ts';
 import { startExecutor } from './executor/index.ts';
@@ -138,7 +138,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       database,
       db: database.db,
       queue,
-      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, links, userJobMode: modeForPeople(config.NODE_ENV) },
+      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, builtInProviders: builtInsExist(config.NODE_ENV), links, userJobMode: modeForPeople(config.NODE_ENV) },
       links,
       executor,
       webhooks,

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { SCENARIOS } from '../jobs/types.ts';
-import { DRIVER_IDS } from '../providers/registry.ts';
+import { builtInsExist, DRIVER_IDS } from '../providers/registry.ts';
 import { checkNewProvider, insertProvider, listProviders, ProviderInputError, providerAddressPolicy, removeProvider, type ProviderView } from '../providers/store.ts';
 import { output, UsageError, type Command } from './command.ts';
 import { withDatabase } from './with-database.ts';
@@ -47,7 +47,7 @@ export const providersList: Command = {
   usage: 'concierge providers list [--json]',
   options: { json: { type: 'boolean' } },
   async run({ values }) {
-    const providers = await withDatabase((db) => listProviders(db));
+    const providers = await withDatabase((db, config) => listProviders(db, { builtIns: builtInsExist(config.NODE_ENV) }));
     output(values.json as boolean, providers, providers.map(describe).join('\n'));
   },
 };

@@ -4,6 +4,7 @@ import type { JobWithMetadata } from 'pg-boss';
 import type { Logger } from 'pino';
 import { EgressProxy } from '../browser/egress.ts';
 import { BrowserPool } from '../browser/pool.ts';
+import { builtInsExist } from '../providers/registry.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { BOOKING_DEAD_LETTER_QUEUE, BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
@@ -60,6 +61,7 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
     stopping: stopping.signal,
     settings: {
       holdSeconds: config.HOLD_SECONDS,
+      builtInProviders: builtInsExist(config.NODE_ENV),
       providerUrlTemplate: config.PROVIDER_URL_TEMPLATE,
       stepDelayMs: config.EXECUTOR_STEP_DELAY_MS,
       timeoutMs: 30_000,

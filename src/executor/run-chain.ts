@@ -16,7 +16,7 @@ export interface RunChain {
 /** The run's provider chain, recorded; null when no provider is left (the job has then failed as no_providers). */
 export async function openChain(run: Run, scenario: Scenario, mode: ProviderMode | null): Promise<RunChain | null> {
   const { deps, plan, recorder } = run;
-  const providers = await loadProviders(deps.db);
+  const providers = await loadProviders(deps.db, { builtIns: deps.settings.builtInProviders });
   const names: Record<string, string> = Object.fromEntries(providers.map((p) => [p.id, p.name]));
   const chain = providerChain(providers, scenario, plan.consent, mode);
   const links: RunChain['links'] = [];

@@ -27,6 +27,8 @@ import { holdPaused, recordCompleted, recordFailures, recordFallback, recordStop
 
 export interface ExecutorSettings {
   holdSeconds: number;
+  /** Whether the built-in (sandbox) providers exist: not in production (registry.ts builtInsExist). */
+  builtInProviders: boolean;
   providerUrlTemplate: string;
   stepDelayMs: number;
   /** Navigation and action timeout in the browser. */

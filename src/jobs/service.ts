@@ -20,6 +20,8 @@ export interface JobDeps {
   queue: Pick<Queue, 'enqueueBooking'> & Partial<Pick<Queue, 'wake'>>;
   /** `none` restores the contract's open v1-alpha reads: any organisation reads any job's data (not its links, not its writes: ownership.ts). */
   readIsolation: 'organization' | 'none';
+  /** Whether the built-in (sandbox) providers exist (registry.ts builtInsExist): not in production. */
+  builtInProviders: boolean;
   /** Fills in the handoff URL of paused_payment events when they are read (it is never stored usable). */
   links: JobLinks;
   /** The mode of jobs people create through OAuth clients (no API key to take it from): live in production, test otherwise. */
@@ -99,7 +101,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
     }
     // Test keys book on test providers only, live keys on live ones: a job that cannot is refused now, not after browsing.
     const mode = owner.kind === 'user' ? deps.userJobMode : (options.mode ?? 'test');
-    const mismatch = modeProblem(await loadProviders(deps.db), request.scenario, request.consent, mode);
+    const mismatch = modeProblem(await loadProviders(deps.db, { builtIns: deps.builtInProviders }), request.scenario, request.consent, mode);
     if (mismatch) throw new DomainError('invalid_request', `no provider of this job's ${mode} mode can serve the request; see details`, [mismatch]);
     let profile = request.profile as Record<string, unknown> | undefined;
     if (!profile) {

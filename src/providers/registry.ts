@@ -89,13 +89,22 @@ export async function refreshProviderNames(db: Kysely<DB>): Promise<void> {
   remember(await db.selectFrom('providers').select(['id', 'name']).execute());
 }
 
-/** Every provider, built-in and registered, in chain order. */
-export async function loadProviders(db: Kysely<DB>): Promise<Provider[]> {
+/**
+ * Whether the built-in providers exist: they are the bundled sandbox's sites, which production
+ * refuses to run, so there a test-key job books only on providers registered with `--mode test`
+ * (and the browser is never pointed at a sandbox address).
+ */
+export function builtInsExist(nodeEnv: string): boolean {
+  return nodeEnv !== 'production';
+}
+
+/** Every provider, built-in (where they exist: builtInsExist) and registered, in chain order. */
+export async function loadProviders(db: Kysely<DB>, options: { builtIns: boolean }): Promise<Provider[]> {
   const rows = await db.selectFrom('providers').selectAll().orderBy('created_at').orderBy('id').execute();
   remember(rows);
   const registered: Provider[] = rows.map((r) => ({ id: r.id, name: r.name, scenario: r.scenario as Scenario, driver: r.driver, startUrl: r.start_url, priority: r.priority, mode: r.mode, builtIn: false, createdAt: r.created_at }));
   // A stable sort: built-ins (listed first) before registered ones of equal priority, those in the order added.
-  return [...BUILT_IN_PROVIDERS, ...registered].sort((a, b) => a.priority - b.priority);
+  return [...(options.builtIns ? BUILT_IN_PROVIDERS : []), ...registered].sort((a, b) => a.priority - b.priority);
 }
 
 export interface Consent {

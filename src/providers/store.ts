@@ -119,8 +119,8 @@ export async function addProvider(db: Kysely<DB>, input: NewProvider, policy: Ad
   return insertProvider(db, await checkNewProvider(input, policy));
 }
 
-export async function listProviders(db: Kysely<DB>): Promise<ProviderView[]> {
-  return (await loadProviders(db)).map((p) => ({ ...p, createdAt: p.createdAt?.toISOString() ?? null }));
+export async function listProviders(db: Kysely<DB>, options: { builtIns: boolean }): Promise<ProviderView[]> {
+  return (await loadProviders(db, options)).map((p) => ({ ...p, createdAt: p.createdAt?.toISOString() ?? null }));
 }
 
 export type RemoveResult = 'removed' | 'built_in' | 'unknown';

@@ -142,6 +142,10 @@ for (const database of DATABASES) describe(`concierge providers against ${databa
     const allowed = await concierge(add({ ...GOOD, id: 'inner-ok', url: 'http://10.1.2.3/' }), { ...production, PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'true' });
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.deepEqual(await registeredIds(), ['inner-ok']);
+    // The built-ins are the sandbox's sites, which production does not run: they do not exist there.
+    const listed = await concierge(['providers', 'list', '--json'], { ...production, PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'true' });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(JSON.parse(listed.stdout).map((p: any) => [p.id, p.builtIn]), [['inner-ok', false]]);
     assert.equal((await concierge(['providers', 'remove', 'inner-ok'], env)).code, 0);
   });
 });

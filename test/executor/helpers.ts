@@ -98,7 +98,7 @@ export function directRunDeps(service: TestService, pool: BrowserPool, holds: Ho
     log: createLogger('silent'),
     secretKey: service.services.secretKey,
     stopping: new AbortController().signal,
-    settings: { holdSeconds: 900, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
+    settings: { holdSeconds: 900, builtInProviders: true, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
   };
 }
 

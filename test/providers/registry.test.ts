@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILT_IN_PROVIDERS, DRIVERS, driverFor, modeForPeople, modeProblem, providerChain, type Provider } from '../../src/providers/registry.ts';
+import { BUILT_IN_PROVIDERS, builtInsExist, DRIVERS, driverFor, modeForPeople, modeProblem, providerChain, type Provider } from '../../src/providers/registry.ts';
 
 // How a job's chain is made from the registry: order by priority (built-ins first on a tie, then
 // registered providers in the order added), the job's mode, and the consent's allowed/blocked lists.
@@ -60,6 +60,16 @@ describe('mode problems at job creation', () => {
     assert.deepEqual(modeProblem(all, 'restaurant', { allowedProviders: ['tablebook', 'dinenow'] }, 'live'), { path: 'consent.allowedProviders', message: 'names only test providers (tablebook, dinenow): jobs in live mode book only on live providers' });
     assert.equal(modeProblem(all, 'restaurant', { allowedProviders: ['real-tables', 'tablebook'] }, 'test'), null, 'one provider of the mode is enough');
     assert.equal(modeProblem(all, 'restaurant', { allowedProviders: ['nobody'] }, 'test'), null, 'unknown ids are left to the run, as before modes');
+  });
+});
+
+describe('the built-in providers in production', () => {
+  test('they do not exist there: a test job books only on providers registered in test mode, and says so when there is none', () => {
+    assert.equal(builtInsExist('production'), false);
+    assert.equal(builtInsExist('development'), true);
+    const production = [registered('real-tables', 10, { mode: 'live' })];
+    assert.deepEqual(modeProblem(production, 'restaurant', {}, 'test'), { path: 'request.scenario', message: 'no test provider books restaurant jobs: jobs in test mode book only on test providers' });
+    assert.deepEqual(providerChain(production, 'restaurant', {} as never, 'test').providers, [], 'never a sandbox address');
   });
 });
 

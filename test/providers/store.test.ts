@@ -67,7 +67,7 @@ for (const backend of BACKENDS) {
       const first = await addProvider(service.services.db, GOOD, OPEN);
       assert.deepEqual({ ...first, createdAt: null }, { id: 'acme-tables', name: 'Acme Tables', scenario: 'restaurant', driver: 'generic', startUrl: 'https://acme.example/book', priority: 100, mode: 'live', builtIn: false, createdAt: null });
       await assert.rejects(addProvider(service.services.db, { ...GOOD, name: 'Other', scenario: 'hotel' }, OPEN), /^ProviderInputError: --id acme-tables: a provider acme-tables is already registered/);
-      const listed = (await listProviders(service.services.db)).filter((p) => !p.builtIn);
+      const listed = (await listProviders(service.services.db, { builtIns: true })).filter((p) => !p.builtIn);
       assert.deepEqual(listed.map((p) => [p.id, p.name, p.scenario]), [['acme-tables', 'Acme Tables', 'restaurant']]);
       assert.equal(await removeProvider(service.services.db, 'acme-tables'), 'removed');
       assert.equal(await removeProvider(service.services.db, 'acme-tables'), 'unknown');

@@ -5,6 +5,7 @@ import { countJobsByStatus } from '../../jobs/status-counts.ts';
 import { JOB_STATUSES } from '../../jobs/types.ts';
 import { knownOrganizations } from '../../operator/organizations.ts';
 import { listProviders } from '../../providers/store.ts';
+import { builtInsExist } from '../../providers/registry.ts';
 import { sendOperatorPage, when } from './page.ts';
 
 // The console's front page (jobs by status) and the jobs overview: newest first, filtered by
@@ -13,7 +14,7 @@ import { sendOperatorPage, when } from './page.ts';
 type JobsQuery = { Querystring: { status?: string; org?: string; provider?: string; after?: string } };
 
 export function jobRoutes(app: FastifyInstance, services: Services): void {
-  const { db } = services;
+  const { db, config } = services;
 
   app.get('/operator', async (request, reply) => {
     const counts = await countJobsByStatus(db);
@@ -23,7 +24,7 @@ export function jobRoutes(app: FastifyInstance, services: Services): void {
   app.get('/operator/jobs', async (request: FastifyRequest<JobsQuery>, reply) => {
     const filter = jobFilterOf(request.query);
     const after = typeof request.query.after === 'string' ? request.query.after : null;
-    const [page, organizations, providers] = await Promise.all([listJobsOverview(db, filter, after), knownOrganizations(db), listProviders(db)]);
+    const [page, organizations, providers] = await Promise.all([listJobsOverview(db, filter, after), knownOrganizations(db), listProviders(db, { builtIns: builtInsExist(config.NODE_ENV) })]);
     const kept = new URLSearchParams({
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.organizationName ? { org: filter.organizationName } : {}),

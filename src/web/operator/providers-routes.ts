@@ -3,7 +3,7 @@ import type { Services } from '../../services.ts';
 import { SCENARIOS } from '../../jobs/types.ts';
 import { OperatorInputError } from '../../operator/errors.ts';
 import { addProviderAs, removeProviderAs } from '../../operator/providers.ts';
-import { DRIVER_IDS, PROVIDER_MODES } from '../../providers/registry.ts';
+import { builtInsExist, DRIVER_IDS, PROVIDER_MODES } from '../../providers/registry.ts';
 import { listProviders } from '../../providers/store.ts';
 import { sendErrorPage } from '../render.ts';
 import { operatorFor } from './gate.ts';
@@ -20,7 +20,7 @@ export function providerRoutes(app: FastifyInstance, services: Services): void {
   const { db, config } = services;
 
   async function page(extra: Record<string, unknown> = {}) {
-    const providers = await listProviders(db);
+    const providers = await listProviders(db, { builtIns: builtInsExist(config.NODE_ENV) });
     return {
       providers: providers.map((p) => ({ ...p, createdAt: when(p.createdAt) })),
       scenarios: SCENARIOS,
