@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
 import { GAUNTLET, startGauntlet, type GauntletSites } from './fixtures/gauntlet.ts';
+import { payAndReadBack } from './fixtures/site-engine.ts';
 import { attempt, newContext } from './harness.ts';
 
 // The generic driver against widgets nobody here wrote (fixtures/gauntlet.ts): each site's one
@@ -39,10 +40,7 @@ describe('the generic driver on widget libraries from npm', { timeout: SUITE_TIM
           const consent = (await o.page.context().cookies()).find((c) => c.name === 'cc_cookie');
           assert.deepEqual(JSON.parse(decodeURIComponent(consent?.value ?? '{}')).categories, ['necessary'], 'the consent box was answered with "Reject all"');
         }
-        await o.page.locator('input[autocomplete="cc-csc"]').fill('123');
-        await Promise.all([o.page.waitForURL(/\/pay\//), o.page.locator('form button').last().click()]);
-        await o.page.getByRole('heading', { name: 'Booked' }).waitFor();
-        const booked = sites.bookings.find((b) => b.site === site);
+        const booked = await payAndReadBack(o.page, sites, site);
         assert.deepEqual(booked && { date: booked.date, time: booked.time, party: booked.party, name: booked.name, email: booked.email }, { ...WANT, name: 'Ada Lovelace', email: 'ada@example.com' });
         if (site === 'intltel') assert.equal(booked!.phone, '+442079460000', 'the number in full, with its calling code');
       } finally {

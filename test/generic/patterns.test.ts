@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
 import { startPatternSites, type PatternSites } from './fixtures/patterns.ts';
+import { payAndReadBack } from './fixtures/site-engine.ts';
 import { attempt, newContext } from './harness.ts';
 
 // The generic driver on sites each built around one pattern it had not met (fixtures/patterns.ts):
@@ -113,10 +114,7 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
           assert.match(pressed, /to search \(Cerca\); fields without a label read by "Giorno" from the table cell, "Ora" from the table cell, "Persone" from the table cell/, 'the audit says where each unlabelled field\'s name came from');
           assert.match(pressed, /to send the guest details \(Continua\); fields without a label read by .*"Cognome" from the table cell/);
         }
-        await o.page.locator('input[autocomplete="cc-csc"]').fill('123');
-        await Promise.all([o.page.waitForURL(/\/pay\//), o.page.locator('form button').last().click()]);
-        await o.page.getByRole('heading', { name: 'Booked' }).waitFor();
-        const booked = sites.bookings.find((b) => b.site === site);
+        const booked = await payAndReadBack(o.page, sites, site);
         assert.deepEqual(booked && { date: booked.date, time: booked.time, party: booked.party, name: booked.name, email: booked.email }, { ...WANT, name: 'Ada Lovelace', email: 'ada@example.com' });
       } finally {
         await o.page.close();
