@@ -4,14 +4,16 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { internalRoutes } from '../web/internal-routes.ts';
-import { NODE_AUTH_HEADER, nodeKey, verifyCall } from './node-auth.ts';
+import { NODE_AUTH_HEADER, nodeKey } from './node-auth.ts';
+import { admitCall } from './used-calls.ts';
 
 // A node's internal port: where the other nodes reach the browser sessions this process holds
 // (src/web/internal-routes.ts). It runs in every process with booking workers (`serve` with
 // WORKERS > 0, `concierge worker`), on INTERNAL_HOST:INTERNAL_PORT (127.0.0.1 and a port the OS
 // picks by default: processes on one machine need no setting), and publishes INTERNAL_ADVERTISE_URL
-// (default: the address it bound). A call without a valid signature (node-auth.ts) gets no answer
-// at all: its connection is closed before anything is read or said.
+// (default: the address it bound). A call without a valid signature (node-auth.ts), or with one
+// already used (used-calls.ts), gets no answer at all: its connection is closed before anything is
+// read or said.
 
 export interface InternalServer {
   /** The address other nodes reach this one at (published in the nodes table). */
@@ -23,7 +25,8 @@ export async function startInternalServer(config: Config, services: Services, lo
   const key = nodeKey(services.secretKey);
   const app: FastifyInstance = Fastify({ loggerInstance: log.child({ port: 'internal' }) as unknown as FastifyBaseLogger, bodyLimit: 1024 });
   app.addHook('onRequest', async (request, reply) => {
-    if (verifyCall(key, request.method, request.url, request.headers[NODE_AUTH_HEADER])) return;
+    // A replay is refused as a forgery is: the caller learns nothing about which one it sent.
+    if (await admitCall(services.db, key, request.method, request.url, request.headers[NODE_AUTH_HEADER])) return;
     reply.hijack();
     request.raw.socket.destroy();
   });

@@ -15,6 +15,7 @@ import * as evidence from './migrations/012_evidence.ts';
 import * as personalDataErasure from './migrations/013_personal_data_erasure.ts';
 import * as operatorAudit from './migrations/014_operator_audit.ts';
 import * as taskInputAnswers from './migrations/015_task_input_answers.ts';
+import * as nodeCallSignatures from './migrations/016_node_call_signatures.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '013_personal_data_erasure': personalDataErasure,
   '014_operator_audit': operatorAudit,
   '015_task_input_answers': taskInputAnswers,
+  '016_node_call_signatures': nodeCallSignatures,
 };
 
 const provider: MigrationProvider = {

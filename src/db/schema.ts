@@ -278,6 +278,7 @@ export interface DB {
   nodes: NodesTable;
   operator_audit: OperatorAuditTable;
   task_input_answers: TaskInputAnswersTable;
+  node_call_signatures: NodeCallSignaturesTable;
 }
 
 /** A client's answer to one input request of an MCP task (src/mcp/tasks.ts). */
@@ -304,4 +305,10 @@ export interface RateLimitsTable {
   key: string;
   count: number;
   window_ends: Timestamp;
+}
+
+/** A signed node-to-node call already accepted (src/cluster/used-calls.ts), kept while it could be presented again. */
+export interface NodeCallSignaturesTable {
+  signature: string;
+  expires_at: Timestamp;
 }

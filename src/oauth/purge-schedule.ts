@@ -4,10 +4,11 @@ import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
 import { withoutQueryTimeout } from '../db/query-timeout.ts';
 import { scheduleJob } from '../jobs/scheduled.ts';
+import { purgeUsedCalls } from '../cluster/used-calls.ts';
 import { purgeExpired as purgeExpiredLimits } from '../limits/counter.ts';
 import { purgeExpired } from './purge.ts';
 
-/** The pg-boss queue and schedule of the OAuth, session and rate-limit purge. */
+/** The pg-boss queue and schedule of the OAuth, session, rate-limit and node-call-signature purge. */
 export const PURGE_QUEUE = 'oauth-purge';
 /** Every hour at minute 17 (UTC): often enough that the tables stay small, rarely enough to be free. */
 export const PURGE_CRON = '17 * * * *';
@@ -22,6 +23,8 @@ export async function scheduleOAuthPurge(boss: PgBoss, db: Kysely<DB>, log: Logg
     const counts = await withoutQueryTimeout(db, purgeExpired);
     // The shared rate-limit counters whose window has ended go in the same hourly run.
     const rateLimits = await withoutQueryTimeout(db, purgeExpiredLimits);
-    log.info({ purged: { ...counts, rateLimits } }, 'expired OAuth artefacts, sessions and rate-limit counters purged');
+    // So do the used node-call signatures, kept only while a copy could still be presented.
+    const nodeCallSignatures = await withoutQueryTimeout(db, purgeUsedCalls);
+    log.info({ purged: { ...counts, rateLimits, nodeCallSignatures } }, 'expired OAuth artefacts, sessions, rate-limit counters and used node-call signatures purged');
   } : null);
 }

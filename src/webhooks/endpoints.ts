@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { DB, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema.ts';
 import { WEBHOOK_QUEUE, type Queue } from '../jobs/queue.ts';
 import { DomainError } from '../jobs/types.ts';
+import { createWithinLimit } from '../limits/per-owner.ts';
 import { AddressPolicyError, assertPublicUrl } from '../net/address-policy.ts';
 import { encryptSecret, newSigningSecret } from './secrets.ts';
 
@@ -23,6 +24,7 @@ export interface EndpointDeps {
 
 /** Endpoints an organisation may have at once. */
 export const MAX_ENDPOINTS = 20;
+const ENDPOINT_LIMIT = { name: 'webhook.endpoints', max: MAX_ENDPOINTS };
 
 export interface WebhookEndpoint {
   id: string;
@@ -117,15 +119,23 @@ export async function createEndpoint(deps: EndpointDeps, organizationName: strin
   }
   const problem = await urlProblem(parsed.data.url, deps);
   if (problem) throw new DomainError('invalid_request', 'the request body failed validation; see details', [{ path: 'url', message: problem }]);
-  const count = await deps.db.selectFrom('webhook_endpoints').select(sql<number>`count(*)::int`.as('n')).where('organization_name', '=', organizationName).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-  if (count.n >= MAX_ENDPOINTS) throw new DomainError('webhook_endpoint_limit', `an organisation may have at most ${MAX_ENDPOINTS} webhook endpoints; remove one first`);
   const secret = newSigningSecret();
-  const row = await deps.db
-    .insertInto('webhook_endpoints')
-    .values({ id: randomUUID(), organization_name: organizationName, url: new URL(parsed.data.url).href, secret_ciphertext: encryptSecret(deps.secretKey, secret) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await createWithinLimit(deps.db, ENDPOINT_LIMIT, organizationName, {
+    count: (trx) => endpointCount(trx, organizationName),
+    create: (trx) =>
+      trx
+        .insertInto('webhook_endpoints')
+        .values({ id: randomUUID(), organization_name: organizationName, url: new URL(parsed.data.url).href, secret_ciphertext: encryptSecret(deps.secretKey, secret) })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    refusal: () => new DomainError('webhook_endpoint_limit', `an organisation may have at most ${MAX_ENDPOINTS} webhook endpoints; remove one first`),
+  });
   return { endpoint: toEndpoint(row), secret };
+}
+
+async function endpointCount(db: Kysely<DB>, organizationName: string): Promise<number> {
+  const { n } = await db.selectFrom('webhook_endpoints').select(sql<number>`count(*)::int`.as('n')).where('organization_name', '=', organizationName).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  return n;
 }
 
 export async function listEndpoints(db: Kysely<DB>, organizationName: string): Promise<WebhookEndpoint[]> {

@@ -29,14 +29,37 @@ describe('node-to-node signatures', () => {
   test('a signature is good for its own call, within its window, under its own key', () => {
     const now = Date.now();
     const header = signCall(key, 'POST', path, now);
-    assert.equal(verifyCall(key, 'POST', path, header, now), true);
-    assert.equal(verifyCall(key, 'POST', path, header, now + SIGNATURE_WINDOW_MS - 1), true);
-    assert.equal(verifyCall(key, 'POST', path, header, now + SIGNATURE_WINDOW_MS + 1), false, 'a copied call is useless after the window');
-    assert.equal(verifyCall(key, 'GET', path, header, now), false, 'another method');
-    assert.equal(verifyCall(key, 'POST', `${path}?x=1`, header, now), false, 'another path');
-    assert.equal(verifyCall(nodeKey('b'.repeat(40)), 'POST', path, header, now), false, 'another deployment (SECRET_KEY)');
-    assert.equal(verifyCall(key, 'POST', path, undefined, now), false);
-    assert.equal(verifyCall(key, 'POST', path, 't=1,v1=short', now), false);
+    assert.ok(verifyCall(key, 'POST', path, header, now));
+    assert.ok(verifyCall(key, 'POST', path, header, now + SIGNATURE_WINDOW_MS - 1));
+    assert.equal(verifyCall(key, 'POST', path, header, now + SIGNATURE_WINDOW_MS + 1), null, 'a copied call is useless after the window');
+    assert.equal(verifyCall(key, 'GET', path, header, now), null, 'another method');
+    assert.equal(verifyCall(key, 'POST', `${path}?x=1`, header, now), null, 'another path');
+    assert.equal(verifyCall(nodeKey('b'.repeat(40)), 'POST', path, header, now), null, 'another deployment (SECRET_KEY)');
+    assert.equal(verifyCall(key, 'POST', path, undefined, now), null);
+    assert.equal(verifyCall(key, 'POST', path, 't=1,v1=short', now), null);
+  });
+
+  test('calls of one path signed back to back by one process are distinct signatures, never a replay of each other', () => {
+    const headers = Array.from({ length: 50 }, () => signCall(key, 'POST', path));
+    const now = Date.now();
+    const signatures = headers.map((h) => verifyCall(key, 'POST', path, h, now + 50)?.signature);
+    assert.ok(signatures.every((s) => s !== undefined));
+    assert.equal(new Set(signatures).size, headers.length);
+  });
+
+  test('every spelling of one signature names the same call, so a re-spelled copy is still a copy', () => {
+    const now = Date.now();
+    const header = signCall(key, 'POST', path, now);
+    const { signature } = verifyCall(key, 'POST', path, header, now)!;
+    // base64url's last character of a 32-byte value carries two unread bits; a time may gain leading zeros.
+    const last = header.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const respelled = header.slice(0, -1) + alphabet[alphabet.indexOf(last) ^ 1];
+    const padded = header.replace('t=', 't=00');
+    for (const variant of [respelled, padded]) {
+      assert.notEqual(variant, header);
+      assert.equal(verifyCall(key, 'POST', path, variant, now)?.signature, signature, variant);
+    }
   });
 
   test('the key is derived from SECRET_KEY, never the secret itself', () => {

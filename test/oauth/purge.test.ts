@@ -104,13 +104,18 @@ for (const backend of BACKENDS) {
     });
     after(() => service?.close());
 
-    test('the worker deletes expired codes, tokens, requests, sessions and rate-limit counters, and never-authorized dynamic clients older than 30 days when the job runs', async () => {
+    test('the worker deletes expired codes, tokens, requests, sessions, rate-limit counters and used node-call signatures, and never-authorized dynamic clients older than 30 days when the job runs', async () => {
       const db = service.services.db;
       const { stale, fresh, used, operator } = await seed(db);
       // A rate-limit counter whose window has ended, and one still counting.
       await db.insertInto('rate_limits').values([
         { key: 'test.purge:ended', count: 3, window_ends: ago(1000) },
         { key: 'test.purge:live', count: 1, window_ends: new Date(Date.now() + 60_000) },
+      ]).execute();
+      // A used node-call signature no node would accept any more, and one that could still be presented.
+      await db.insertInto('node_call_signatures').values([
+        { signature: 'test-purge-ended', expires_at: ago(1000) },
+        { signature: 'test-purge-live', expires_at: new Date(Date.now() + 60_000) },
       ]).execute();
       // The job the hourly schedule sends, sent now.
       await service.services.queue.boss.send(PURGE_QUEUE, {});
@@ -124,6 +129,9 @@ for (const backend of BACKENDS) {
       for (const kept of [fresh, used, operator]) assert.ok(left.clients.includes(kept));
       await until('the ended rate-limit counter is gone', async () => (await db.selectFrom('rate_limits').select('key').where('key', 'like', 'test.purge:%').execute()).length === 1, 10_000, 100);
       assert.deepEqual((await db.selectFrom('rate_limits').select('key').where('key', 'like', 'test.purge:%').execute()).map((r) => r.key), ['test.purge:live']);
+      const signatures = async () => (await db.selectFrom('node_call_signatures').select('signature').where('signature', 'like', 'test-purge-%').execute()).map((r) => r.signature);
+      await until('the used node-call signature past its window is gone', async () => (await signatures()).length === 1, 10_000, 100);
+      assert.deepEqual(await signatures(), ['test-purge-live']);
     });
   });
 }
