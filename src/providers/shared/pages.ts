@@ -12,9 +12,17 @@ export function amount(text: string | null | undefined): number | undefined {
   return Number(m[1].replace(/,/g, ''));
 }
 
-/** The first price-looking run in a text ("€30.00", "$1,020.00", "£12.50"), as written. */
+/** A currency as sites write it beside an amount: a sign, an ISO code, or its name ("240 Euros"). */
+const CURRENCY_AFTER = '(?:€|EUR|euros?|USD|US dollars?|GBP|pounds?|CHF|francs?)';
+
+/** The first price-looking run in a text ("€30.00", "$1,020.00", "£12.50", "EUR 240", "240 Euros"), as written. */
 export function priceIn(text: string | null | undefined): string | undefined {
-  return /[€$£]\s?\d[\d,]*(?:\.\d{2})?/.exec(text ?? '')?.[0];
+  const candidates = [
+    /[€$£]\s?\d[\d,]*(?:\.\d{2})?/.exec(text ?? ''),
+    /\b(?:EUR|USD|GBP|CHF)\s?\d[\d,]*(?:\.\d{2})?/.exec(text ?? ''),
+    new RegExp(`\\b\\d[\\d,]*(?:\\.\\d{2})?\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'iu').exec(text ?? ''),
+  ].filter((m): m is RegExpExecArray => m !== null);
+  return candidates.sort((a, b) => a.index - b.index)[0]?.[0];
 }
 
 /** Reads the provider's own hold deadline (an ISO time in an attribute), if the page states one. */

@@ -34,7 +34,7 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
   hotel: [
     { concept: 'city', tokens: ['address-level2'], words: also(/\b(city|town|destination|location|where)\b/, W.city) },
     { concept: 'checkIn', words: also(/\b(check ?in|arriv\w*|from|start)\b/, W.checkIn), not: /\btime\b/ },
-    { concept: 'checkOut', words: also(/\b(check ?out|depart\w*|leave|leaving|until|end)\b/, W.checkOut), not: /\btime\b/ },
+    { concept: 'checkOut', words: also(/\b(check ?out|depart\w*|leave|leaving|until|end|to)\b/, W.checkOut), not: /\btime\b/ },
     { concept: 'quantity', words: also(/\b(adults?|guests?|people|persons?|travell?ers?)\b/, W.adults, W.people), not: /\b(children|kids|infants?|rooms?|ninos|bambini|kinder|enfants|criancas)\b/ },
     { concept: 'roomPreference', words: /\b(room|bed|preference)\b/, not: /\b(rooms|number of rooms|how many)\b/ },
     { concept: 'venue', words: also(/\b(hotel|property|venue|accommodation|name|stay|search)\b/, W.hotel), not: /\b(city|town|destination|first|last|given|family|room)\b/ },

@@ -28,6 +28,11 @@ function guestForm(s: Snapshot): { form: number; fields: FieldInfo[] } | null {
   return best;
 }
 
+/** Whether the page asks for a guest (a name and a contact, by token or label) in one of its forms. */
+export function guestFormOn(s: Snapshot): boolean {
+  return guestForm(s) !== null;
+}
+
 /** The required agreement boxes not ticked yet (of one form, or of the page): never a newsletter's or an upsell's. */
 export function agreementsToTick(s: Snapshot, form?: number): FieldInfo[] {
   return s.fields.filter((f) => (form === undefined || f.form === form) && f.visible && !f.disabled && !f.card && f.type === 'checkbox' && f.required && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text));
@@ -106,7 +111,7 @@ async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, 
   if (typed.length) await page.fillForm(typed);
   for (const [field, value] of listed) await chooseInList(page, field, value, 'guest details');
   for (const box of agreementsToTick(s, found.form)) await page.check(box.sel);
-  const submit = submitOf(s, found.form);
+  const submit = submitOf(s, found.form, 'details');
   if (!submit) throw new NotUnderstood('guest details', page.url(), 'the button that sends the guest details', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
   await pressPastOverlays(page, submit.sel, `send the guest details (${submit.text})${labelSources([...assigned.values()].flat())}`);
   return sections;

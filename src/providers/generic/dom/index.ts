@@ -2,10 +2,10 @@ import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from '../../types.ts';
 import type { Strategy, StepContext } from '../strategy.ts';
 import { confirmationCode } from './confirmation.ts';
-import { agreementsToTick, fillGuest } from './guest.ts';
+import { agreementsToTick, fillGuest, guestFormOn } from './guest.ts';
 import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
-import { continueAfterRadio, decodeKey, readOffers, starRating } from './offers.ts';
+import { continueAfterRadio, decodeKey, pageAsOffer, readOffers, starRating } from './offers.ts';
 import { bindingOrderOn, classify, requestSentIn } from './outcomes.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
@@ -104,6 +104,9 @@ export const domStrategy: Strategy = {
       if (stars !== undefined) return { kind: 'offers', offers: found.offers.map((o) => ({ ...o, stars })) };
     }
     if (found.kind !== 'unexpected') return found;
+    // Availability stated in words with the guest form already below it: the page is the one option.
+    const asOffer = request && guestFormOn(s) ? pageAsOffer(s) : null;
+    if (asOffer) return { kind: 'offers', offers: [asOffer] };
     const invalid = s.fields.filter((f) => f.invalid).map((f) => `${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ''}`);
     return {
       kind: 'unexpected',
@@ -113,6 +116,8 @@ export const domStrategy: Strategy = {
 
   async choose(ctx, offer) {
     const key = decodeKey(offer.key);
+    // The page itself is the option (pageAsOffer): it is chosen by going on with it.
+    if (key?.how === 'stay') return;
     if (!key || !key.sel) throw new NotUnderstood('choose an option', ctx.page.url(), `a control for "${offer.label}"`, 'none (the option shows no control)');
     if (key.how === 'radio') {
       await ctx.page.check(key.sel);

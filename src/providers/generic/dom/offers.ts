@@ -17,7 +17,7 @@ const FLIGHT_NUMBER = /\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{1,4})\b/;
 
 export interface OfferKey {
   /** 'radio': tick it, then press the form's button; 'press': press it. */
-  how: 'radio' | 'press';
+  how: 'radio' | 'press' | 'stay';
   sel: string;
 }
 
@@ -37,7 +37,7 @@ export function starRating(s: Snapshot): number | undefined {
 export function decodeKey(key: string): OfferKey | null {
   try {
     const k = JSON.parse(key) as OfferKey;
-    return (k.how === 'radio' || k.how === 'press') && typeof k.sel === 'string' ? k : null;
+    return (k.how === 'radio' || k.how === 'press' || k.how === 'stay') && typeof k.sel === 'string' ? k : null;
   } catch {
     return null;
   }
@@ -156,6 +156,19 @@ export function schemaOffers(s: Snapshot): SchemaOffer[] {
 }
 
 /** The page's offers, or [] when it shows none. */
+/**
+ * The one option a page offers as text, with the form for the guest below it ("There is still
+ * availability … Price: 240 Euros", then Surname, Name…): nothing to press to choose it, the page
+ * itself is the choice (key 'stay'). Null when no line of the page states a price.
+ */
+export function pageAsOffer(s: Snapshot): Offer | null {
+  const line = s.lines.find((l) => priceIn(l) !== undefined && !/\b(total|subtotal)\s*:?\s*$/i.test(l));
+  if (!line) return null;
+  const at = s.lines.indexOf(line);
+  const label = [s.lines[at - 1], line].filter((l): l is string => l !== undefined && !/^\s*$/.test(l)).join(' ').slice(-160);
+  return { key: encodeKey({ how: 'stay', sel: '' }), available: true, label, ...prices(line) };
+}
+
 export function readOffers(s: Snapshot, scenario: string): Offer[] {
   const candidates = groups(s).filter((g) => g.controls.length > 0);
   if (candidates.length === 0) return [];

@@ -81,6 +81,9 @@ const REQUEST_SENT = either(
   ['solicitud enviada', 'solicitud recibida', 'hemos recibido su solicitud', 'le confirmaremos', 'richiesta inviata', 'richiesta ricevuta', 'abbiamo ricevuto la tua richiesta', 'ti confermeremo', 'anfrage gesendet', 'anfrage erhalten', 'ihre anfrage wurde', 'wir bestätigen', 'demande envoyée', 'demande reçue', 'nous vous confirmerons', 'pedido enviado', 'pedido recebido', 'solicitação enviada', 'confirmaremos'],
 );
 
+/** A button that starts over rather than goes on ("New check", "Search again"): the end page may keep one. */
+const START_AGAIN = either(/\b(new (search|check|request|booking|reservation|enquiry)|start over|search again|back|home)\b/, ['nueva búsqueda', 'nuova ricerca', 'neue suche', 'nouvelle recherche', 'nova pesquisa']);
+
 /**
  * The site's words that it took a request rather than made a booking, or null: said in a heading or
  * a message, on a page that asks for nothing more (no field to fill, no card).
@@ -88,8 +91,9 @@ const REQUEST_SENT = either(
 export function requestSentIn(s: Snapshot): string | null {
   // A review of a "booking request" still has its button to go on: only a page with nothing left to do is the end.
   if (s.fields.some((f) => f.visible && !f.disabled && f.type !== 'hidden' && f.region === 'main' && (f.card || f.type !== 'checkbox'))) return null;
-  if (s.controls.some((c) => c.visible && !c.disabled && c.submits && c.region === 'main')) return null;
-  const said = s.headings.find((h) => REQUEST_SENT.test(h)) ?? s.alerts.find((a) => REQUEST_SENT.test(a));
+  if (s.controls.some((c) => c.visible && !c.disabled && c.submits && c.region === 'main' && !START_AGAIN.test(c.text))) return null;
+  // Said in a heading or a message, else in a line of its own ("Request for reservation sent from ada@example.com.").
+  const said = s.headings.find((h) => REQUEST_SENT.test(h)) ?? s.alerts.find((a) => REQUEST_SENT.test(a)) ?? s.lines.find((l) => l.length < 300 && REQUEST_SENT.test(l));
   if (!said) return null;
   // The heading and the two sentences after it (who will confirm, how, when), as the page says them.
   const at = s.text.indexOf(said);

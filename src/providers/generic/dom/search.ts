@@ -15,7 +15,9 @@ import { chooseInList, isPressList } from './widgets.ts';
 
 const SUBMIT_WORDS = either(/\b(search|find|check|availability|show|see|go|look|book|continue|next|submit|let'?s go|get)\b/, CONTROL_WORDS.search, CONTROL_WORDS.onward);
 const STRONG_SUBMIT = either(/\b(search|find|check availability|show (times|results|availability|rooms|flights|tickets))\b/, ['buscar', 'cerca', 'suchen', 'rechercher', 'pesquisar', 'procurar']);
-const NOT_SUBMIT = either(/\b(reset|clear|cancel|back)\b/, CONTROL_WORDS.back);
+// A form's own buttons that do not send it on: "Reset", "Back", and editing the form itself ("Add a new type", "Remove").
+const NOT_SUBMIT = either(/\b(reset|clear|cancel|back)\b|^\s*(add|delete|remove)\b/, CONTROL_WORDS.back);
+const SENDS_DETAILS = either(/\b(send|submit|continue|next|book|reserve|reservation|request|confirm|proceed|checkout)\b/, CONTROL_WORDS.onward);
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 
 export interface Plan {
@@ -158,12 +160,18 @@ function formatRefusal(before: Snapshot, after: Snapshot, request: SearchRequest
   return fresh.find((a) => dateInFormat('2000-01-02', a) !== null) ?? null;
 }
 
-/** The form's submit button; on a page without <form>, the main area's button that reads as "search". */
-export function submitOf(s: Snapshot, form: number): ControlInfo | null {
+/**
+ * The form's submit button; on a page without <form>, the main area's button that reads as "search".
+ * A form with several submit buttons (HotelDruid's "Add a new type" before "Check availability"):
+ * the one that reads as what is being done, a search or sending the details on.
+ */
+export function submitOf(s: Snapshot, form: number, purpose: 'search' | 'details' = 'search'): ControlInfo | null {
   const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio');
   if (form >= 0) {
     const inForm = usable.filter((c) => c.form === form);
-    return inForm.find((c) => c.submits && !NOT_SUBMIT.test(c.text)) ?? inForm.find((c) => SUBMIT_WORDS.test(c.text)) ?? null;
+    const sends = inForm.filter((c) => c.submits && !NOT_SUBMIT.test(c.text));
+    const reads = purpose === 'search' ? [STRONG_SUBMIT, SUBMIT_WORDS] : [SENDS_DETAILS];
+    return reads.map((words) => sends.find((c) => words.test(c.text))).find(Boolean) ?? sends[0] ?? inForm.find((c) => SUBMIT_WORDS.test(c.text)) ?? null;
   }
   const main = usable.filter((c) => !CHROME.has(c.region) && c.tag !== 'a');
   return main.find((c) => STRONG_SUBMIT.test(c.text)) ?? main.find((c) => SUBMIT_WORDS.test(c.text) && !/\b(next|previous) (month|week)\b/i.test(c.text)) ?? null;
