@@ -35,11 +35,6 @@ const REFUSED_HEADER = 'x-concierge-egress';
 /** Each proxied context's ticket: what the executor asks when an attempt fails. */
 const ticketOfContext = new WeakMap<BrowserContext, Ticket>();
 
-/** How many navigations were refused to this context so far (0 for a context without the proxy). */
-export function navigationsRefused(context: BrowserContext): number {
-  return ticketOfContext.get(context)?.navigations.length ?? 0;
-}
-
 /** The hosts this context's pages were refused navigating to, from the `since`-th refusal on. */
 export function refusedNavigations(context: BrowserContext, since = 0): string[] {
   return (ticketOfContext.get(context)?.navigations ?? []).slice(since);

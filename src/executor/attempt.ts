@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Driver, Held, PaymentPage } from '../providers/types.ts';
 import { flow, throwIfAborted, throwIfPastCap } from './attempt-flow.ts';
 import { asFailure, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
-import { navigationsRefused, refusedNavigations } from '../browser/egress.ts';
+import { refusedNavigations } from '../browser/egress.ts';
 import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
 import type { GuardedPage } from './guard/page-api.ts';
 import type { JobRecorder } from './recorder.ts';
@@ -104,7 +104,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
     if (n === 1) deps.started?.();
     const state = { step: 'search' };
     deps.progress.step = 'search';
-    const refusedBefore = navigationsRefused(deps.context);
+    const refusedBefore = refusedNavigations(deps.context).length;
     let page: Page;
     try {
       page = await within(deps.context.newPage(), deps.timeoutMs, 'open a tab');

@@ -1,6 +1,6 @@
 import { headcountOf } from '../jobs/search-request.ts';
 import type { Held, SearchRequest } from '../providers/types.ts';
-import { nameWords, sameName } from './names.ts';
+import { fold, nameWords, sameName } from './names.ts';
 
 // Is what a provider holds what was asked for? Read from the review page as the site writes it
 // (each site its own way: "Sunday, 29 November 2026 at 19:30", "Nov 29, 2026 at 7:30 PM", "party of
@@ -25,7 +25,7 @@ const MONTH_NUMBER: ReadonlyMap<string, number> = (() => {
       for (let m = 0; m < 12; m++) {
         const name = format.format(new Date(Date.UTC(2030, m, 15))).toLowerCase().replace(/\.$/, '');
         out.set(name, m + 1);
-        out.set(name.normalize('NFD').replace(/\p{M}/gu, ''), m + 1);
+        out.set(fold(name), m + 1);
       }
     }
   }
@@ -33,7 +33,8 @@ const MONTH_NUMBER: ReadonlyMap<string, number> = (() => {
   return out;
 })();
 const MONTH = `(${[...MONTH_NUMBER.keys()].sort((a, b) => b.length - a.length).join('|')})\\.?`;
-const monthOf = (name: string) => MONTH_NUMBER.get(name.toLowerCase().replace(/\.$/, '')) ?? MONTH_NUMBER.get(name.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\.$/, '')) ?? 0;
+// Every name is kept without its accents too: a folded look-up finds any spelling.
+const monthOf = (name: string) => MONTH_NUMBER.get(fold(name).replace(/\.$/, '')) ?? 0;
 const NOT_LETTER = '(?<![\\p{L}\\p{N}])';
 // "10 June 2030", "10 de junio de 2030", "10. Juni 2030", "lunedì 10 giugno 2030"
 const DAY_MONTH_YEAR = new RegExp(`${NOT_LETTER}(\\d{1,2})(?:st|nd|rd|th|er|º|ª)?\\.?\\s+(?:de\\s+)?${MONTH},?\\s+(?:de\\s+)?(\\d{4})(?!\\d)`, 'giu');

@@ -17,9 +17,14 @@ const GENERIC = new Set([
 
 const SEPARATOR = /\s*(?:[·|•(,;:—]|\s[-–]\s)\s*/;
 
+/** Text without accents, lower case ("Bestätigen" → "bestatigen"): how names and words are compared. */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 /** Lowercase words without accents or punctuation ("Café & Co." → "cafe and co"). */
 export function nameWords(text: string): string[] {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/&/g, ' and ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ').filter(Boolean);
+  return fold(text).replace(/&/g, ' and ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ').filter(Boolean);
 }
 
 export interface NameMatch {

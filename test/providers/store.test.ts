@@ -69,6 +69,9 @@ for (const backend of BACKENDS) {
       await assert.rejects(addProvider(service.services.db, { ...GOOD, name: 'Other', scenario: 'hotel' }, OPEN), /^ProviderInputError: --id acme-tables: a provider acme-tables is already registered/);
       const listed = (await listProviders(service.services.db, { builtIns: true })).filter((p) => !p.builtIn);
       assert.deepEqual(listed.map((p) => [p.id, p.name, p.scenario]), [['acme-tables', 'Acme Tables', 'restaurant']]);
+      // Where the sandbox's sites do not exist (production), neither do the built-ins: the registered ones alone.
+      assert.deepEqual((await listProviders(service.services.db, { builtIns: false })).map((p) => [p.id, p.builtIn]), [['acme-tables', false]]);
+      assert.ok((await listProviders(service.services.db, { builtIns: true })).some((p) => p.id === 'tablebook' && p.builtIn));
       assert.equal(await removeProvider(service.services.db, 'acme-tables'), 'removed');
       assert.equal(await removeProvider(service.services.db, 'acme-tables'), 'unknown');
       assert.equal(await removeProvider(service.services.db, 'dinenow'), 'built_in');

@@ -2,7 +2,8 @@ import { headcountOf } from '../../../jobs/search-request.ts';
 import { datesIn, timesIn } from '../../../executor/held.ts';
 import type { SearchRequest, Traveller } from '../../types.ts';
 import type { FieldInfo } from './snapshot.ts';
-import { either as also, FIELD_WORDS as W, phrase } from './words.ts';
+import { either, FIELD_WORDS as W, phrase } from './words.ts';
+import { fold } from '../../../executor/names.ts';
 
 // Which field asks for what: by the HTML autocomplete token first (the standard a site publishes for
 // password managers), then by the input type, then by what a person reads (label, aria name,
@@ -25,19 +26,19 @@ interface Rule {
 
 const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
   restaurant: [
-    { concept: 'city', tokens: ['address-level2'], words: also(/\b(city|town|location|where)\b/, W.city) },
-    { concept: 'date', types: ['date'], words: also(/\b(date|day|when)\b/, W.date), not: /\btime\b/ },
-    { concept: 'time', types: ['time'], words: also(/\btime\b/, W.time) },
-    { concept: 'quantity', words: also(/\b(party|guests?|people|persons?|diners?|covers?|how many|size|pax)\b/, W.people) },
-    { concept: 'venue', words: also(/\b(restaurant|venue|name|place|search|what)\b/, W.restaurant), not: /\b(city|town|your name|first|last|given|family)\b/ },
+    { concept: 'city', tokens: ['address-level2'], words: either(/\b(city|town|location|where)\b/, W.city) },
+    { concept: 'date', types: ['date'], words: either(/\b(date|day|when)\b/, W.date), not: /\btime\b/ },
+    { concept: 'time', types: ['time'], words: either(/\btime\b/, W.time) },
+    { concept: 'quantity', words: either(/\b(party|guests?|people|persons?|diners?|covers?|how many|size|pax)\b/, W.people) },
+    { concept: 'venue', words: either(/\b(restaurant|venue|name|place|search|what)\b/, W.restaurant), not: /\b(city|town|your name|first|last|given|family)\b/ },
   ],
   hotel: [
-    { concept: 'city', tokens: ['address-level2'], words: also(/\b(city|town|destination|location|where)\b/, W.city) },
-    { concept: 'checkIn', words: also(/\b(check ?in|arriv\w*|from|start)\b/, W.checkIn), not: /\btime\b/ },
-    { concept: 'checkOut', words: also(/\b(check ?out|depart\w*|leave|leaving|until|end|to)\b/, W.checkOut), not: /\btime\b/ },
-    { concept: 'quantity', words: also(/\b(adults?|guests?|people|persons?|travell?ers?)\b/, W.adults, W.people), not: /\b(children|kids|infants?|rooms?|ninos|bambini|kinder|enfants|criancas)\b/ },
+    { concept: 'city', tokens: ['address-level2'], words: either(/\b(city|town|destination|location|where)\b/, W.city) },
+    { concept: 'checkIn', words: either(/\b(check ?in|arriv\w*|from|start)\b/, W.checkIn), not: /\btime\b/ },
+    { concept: 'checkOut', words: either(/\b(check ?out|depart\w*|leave|leaving|until|end|to)\b/, W.checkOut), not: /\btime\b/ },
+    { concept: 'quantity', words: either(/\b(adults?|guests?|people|persons?|travell?ers?)\b/, W.adults, W.people), not: /\b(children|kids|infants?|rooms?|ninos|bambini|kinder|enfants|criancas)\b/ },
     { concept: 'roomPreference', words: /\b(room|bed|preference)\b/, not: /\b(rooms|number of rooms|how many)\b/ },
-    { concept: 'venue', words: also(/\b(hotel|property|venue|accommodation|name|stay|search)\b/, W.hotel), not: /\b(city|town|destination|first|last|given|family|room)\b/ },
+    { concept: 'venue', words: either(/\b(hotel|property|venue|accommodation|name|stay|search)\b/, W.hotel), not: /\b(city|town|destination|first|last|given|family|room)\b/ },
   ],
   flight: [
     { concept: 'origin', words: /\b(from|origin|leaving from|departure (airport|city)|flying from)\b/, not: /\b(date|time)\b/ },
@@ -46,44 +47,44 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
     // A return fare's way back: asked apart, often marked optional (empty is one way).
     { concept: 'returnDate', words: /\b(return\w*|inbound|coming back|back on)\b/, not: /\btime\b/ },
     { concept: 'departureTime', types: ['time'], words: /\b(time|leave around|departure time)\b/ },
-    { concept: 'quantity', words: also(/\b(passengers?|travell?ers?|adults?|people|persons?|pax|seats?)\b/, W.adults), not: /\b(children|infants?)\b/ },
+    { concept: 'quantity', words: either(/\b(passengers?|travell?ers?|adults?|people|persons?|pax|seats?)\b/, W.adults), not: /\b(children|infants?)\b/ },
     { concept: 'airline', words: /\b(airline|carrier)\b/ },
     { concept: 'cabin', words: /\b(cabin|class)\b/ },
   ],
   activity: [
-    { concept: 'city', tokens: ['address-level2'], words: also(/\b(city|town|where|location)\b/, W.city) },
-    { concept: 'date', types: ['date'], words: also(/\b(date|day|when)\b/, W.date) },
-    { concept: 'quantity', words: also(/\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats|adults?|participants?|travell?ers?|visitors?)\b/, W.tickets, W.people, W.adults), not: /\b(type|section|children|kids|infants?)\b/ },
+    { concept: 'city', tokens: ['address-level2'], words: either(/\b(city|town|where|location)\b/, W.city) },
+    { concept: 'date', types: ['date'], words: either(/\b(date|day|when)\b/, W.date) },
+    { concept: 'quantity', words: either(/\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats|adults?|participants?|travell?ers?|visitors?)\b/, W.tickets, W.people, W.adults), not: /\b(type|section|children|kids|infants?)\b/ },
     { concept: 'seatType', words: /\b(seat type|seating|section|ticket type|seat|category|class)\b/ },
-    { concept: 'venue', words: also(/\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, W.event), not: /\b(city|town|date|first|last|given|family)\b/ },
+    { concept: 'venue', words: either(/\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, W.event), not: /\b(city|town|date|first|last|given|family)\b/ },
   ],
 };
 
 const GUEST_RULES: Rule[] = [
-  { concept: 'email', tokens: ['email'], types: ['email'], words: also(/\be ?mail\b/, W.email) },
+  { concept: 'email', tokens: ['email'], types: ['email'], words: either(/\be ?mail\b/, W.email) },
   // The phone's calling code asked apart (a list of "+44"…): the number then goes in without it.
   { concept: 'telCountryCode', tokens: ['tel-country-code'], words: /\b(country ?(\/ ?territory )?code|dial(l?ing)? code|calling code|country prefix)\b/ },
-  { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: also(/\b(phone|mobile|telephone|tel|cell)\b/, W.tel) },
-  { concept: 'givenName', tokens: ['given-name'], words: also(/\b(first ?name|given ?names?|forename|first)\b/, W.givenName), not: phrase(W.fullName, ['apellido', 'apellidos', 'cognome', 'nachname', 'sobrenome', 'nom de famille']) },
-  { concept: 'familyName', tokens: ['family-name'], words: also(/\b(last ?name|surname|family ?name|last)\b/, W.familyName), not: phrase(W.fullName, ['prénom']) },
+  { concept: 'tel', tokens: ['tel', 'tel-national', 'tel-local'], types: ['tel'], words: either(/\b(phone|mobile|telephone|tel|cell)\b/, W.tel) },
+  { concept: 'givenName', tokens: ['given-name'], words: either(/\b(first ?name|given ?names?|forename|first)\b/, W.givenName), not: phrase(W.fullName, ['apellido', 'apellidos', 'cognome', 'nachname', 'sobrenome', 'nom de famille']) },
+  { concept: 'familyName', tokens: ['family-name'], words: either(/\b(last ?name|surname|family ?name|last)\b/, W.familyName), not: phrase(W.fullName, ['prénom']) },
   // A date of birth asked in three parts (the bday-day, bday-month, bday-year tokens, or Day, Month and
   // Year under a "Date of birth" legend) before the whole one, so that a part is never given the whole date.
   { concept: 'bdayDay', tokens: ['bday-day'], words: /\b(birth|dob|born)\b.*\b(day|dd)\b|\b(day|dd)\b.*\b(birth|dob|born)\b/ },
   { concept: 'bdayMonth', tokens: ['bday-month'], words: /\b(birth|dob|born)\b.*\b(month|mm)\b|\b(month|mm)\b.*\b(birth|dob|born)\b/ },
   { concept: 'bdayYear', tokens: ['bday-year'], words: /\b(birth|dob|born)\b.*\b(year|yyyy|yy)\b|\b(year|yyyy|yy)\b.*\b(birth|dob|born)\b/ },
-  { concept: 'bday', tokens: ['bday'], words: also(/\b(birth|dob|born)\b/, W.birth) },
+  { concept: 'bday', tokens: ['bday'], words: either(/\b(birth|dob|born)\b/, W.birth) },
   { concept: 'passportNumber', words: /\b(passport|document) ?(number|no|#)?\b|\bpassport\b/, not: /\b(country|issu\w*|expir\w*|nationality)\b/ },
   // Nationality and the passport's issuing country are two questions (both answered with the
   // passport's country): the `country` token is the one a nationality list usually carries.
   { concept: 'nationality', tokens: ['country', 'country-name'], words: /\b(nationality|citizenship|citizen)\b/ },
   { concept: 'passportCountry', words: /\b(country|issued by|issuing|issuer|issue)\b/, not: /\b(nationality|citizenship|dial\w*|calling|phone|mobile|tel)\b/ },
   { concept: 'knownTraveler', words: /\b(known travell?er|ktn|redress)\b/ },
-  { concept: 'fullName', tokens: ['name'], words: also(/\b(full name|your name|name)\b/, W.fullName), not: /\b(first|last|given|family|sur|user|card|company|hotel|restaurant|event)/ },
+  { concept: 'fullName', tokens: ['name'], words: either(/\b(full name|your name|name)\b/, W.fullName), not: /\b(first|last|given|family|sur|user|card|company|hotel|restaurant|event)/ },
 ];
 
 /** Lowercase words of a field's description, identifiers split (`checkIn`, `check_in` → "check in"). */
 export function wordsOf(text: string): string {
-  return text.replace(/([a-z])([A-Z])/g, '$1 $2').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[_\-[\]|.:()*]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return fold(text.replace(/([a-z])([A-Z])/g, '$1 $2')).replace(/[_\-[\]|.:()*]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 function token(f: FieldInfo): string {

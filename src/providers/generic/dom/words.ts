@@ -4,10 +4,7 @@
 // "disponibilità" ends where it should), with or without its accents. Month and weekday names are
 // not here: they come from Intl (src/executor/held.ts).
 
-/** Text without accents, lower case ("Bestätigen" → "bestatigen"). */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
+import { fold } from '../../../executor/names.ts';
 
 /** A pattern matching any of the words or phrases (spaces in a phrase match any run of spaces), accents optional. */
 export function phrase(...lists: ReadonlyArray<readonly string[]>): RegExp {
