@@ -29,7 +29,7 @@ import { startTestService } from '../test/helpers/service.ts';
 import { requests } from '../test/executor/helpers.ts';
 import { load, percentile, ratio, seconds, tryBooking } from './lib/booking.ts';
 import { GAUNTLET, startGauntlet } from '../test/generic/fixtures/gauntlet.ts';
-import { startPatternSites } from '../test/generic/fixtures/patterns.ts';
+import { PATTERNS_BOOKED, startPatternSites } from '../test/generic/fixtures/patterns.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
@@ -62,17 +62,14 @@ const cell = (m: Measured | undefined) => (!m ? '—' : m.times.length ? `${seco
 console.log(`load average at start: ${load()} (2 cores here; figures are wall-clock)`);
 const service = await startTestService(DATABASE, { WORKERS: '1' }, { sandbox: true });
 const [gauntlet, patterns] = await Promise.all([startGauntlet(), startPatternSites()]);
-// The pattern sites' venues as the reach test asks for them ('pedido' takes requests: it completes, it never pauses).
-const PATTERN_VENUES: Record<string, string> = { lumen: 'Casa Lumen', spin: 'Spindle', rates: 'Ratebook', combo: 'Combo Kitchen', tavolo: 'Trattoria Da Nino', hint: 'Hintergarten' };
-const GAUNTLET_VENUES: Record<string, string> = { flatpickr: 'Flat Plate', tomselect: 'Tomate', intltel: 'Telha', cookieconsent: 'Biscotto', bootstrap: 'Strap & Co', reactselect: 'Selecta', reactdatepicker: 'Calendula', headlessui: 'Headroom' };
 try {
   const key = await service.mintKey();
   const sandbox = service.sandbox!;
   const sites: Site[] = [
     ...PROVIDERS.map((p) => ({ site: p.id, scenario: p.scenario, kind: 'built-in' as const, generic: measured(`generic-${p.id}`), scripted: measured(p.id) })),
     ...CORPUS.map((c) => ({ site: c.id, scenario: c.scenario, kind: 'corpus' as const, generic: measured(c.id) })),
-    ...Object.entries(GAUNTLET).map(([id, g]) => ({ site: id, scenario: 'restaurant' as const, kind: 'gauntlet' as const, generic: measured(`gauntlet-${id}`), venue: GAUNTLET_VENUES[id]!, what: `${g.library}: ${g.widget}` })),
-    ...Object.entries(PATTERN_VENUES).map(([id, venue]) => ({ site: id, scenario: 'restaurant' as const, kind: 'pattern' as const, generic: measured(`pattern-${id}`), venue, what: id })),
+    ...Object.entries(GAUNTLET).map(([id, g]) => ({ site: id, scenario: 'restaurant' as const, kind: 'gauntlet' as const, generic: measured(`gauntlet-${id}`), venue: g.venue, what: `${g.library}: ${g.widget}` })),
+    ...PATTERNS_BOOKED.map(({ site, venue, what }) => ({ site, scenario: 'restaurant' as const, kind: 'pattern' as const, generic: measured(`pattern-${site}`), venue, what })),
   ];
   for (const s of sites) {
     const startUrl = s.kind === 'built-in' ? `${sandbox.origin(s.site as any)}/`

@@ -1,57 +1,33 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
-import { startPatternSites, type PatternSites } from './fixtures/patterns.ts';
-import { payAndReadBack } from './fixtures/site-engine.ts';
-import { attempt, newContext } from './harness.ts';
+import { describe, test } from 'node:test';
+import { SUITE_TIMEOUT } from '../sandbox/drivers.ts';
+import { PATTERNS_BOOKED, startPatternSites } from './fixtures/patterns.ts';
+import { attempt } from './harness.ts';
+import { bookAndPay, sitesSuite, WANT } from './site-suite.ts';
 
 // The generic driver on sites each built around one pattern it had not met (fixtures/patterns.ts):
 // it books each to the pause at the card code, the site receives what was asked (its own record),
 // and no card code reaches it. Each site's first try, before any change to the driver, is in
 // docs/reach.md.
 
-const WANT = { date: '2030-06-10', time: '19:30', party: 3 };
-
 describe('the generic driver on WAI-ARIA patterns, other languages and real naming', { timeout: SUITE_TIMEOUT }, () => {
-  let sites: PatternSites;
-  let browser: Browser;
-  let context: BrowserContext;
-  before(async () => {
-    sites = await startPatternSites();
-    browser = await launchBrowser();
-    context = await newContext(browser);
-  });
-  after(async () => {
-    await browser?.close();
-    await sites?.close();
-  });
+  const suite = sitesSuite(startPatternSites);
 
-  const cases: Array<[site: string, venue: string, what: string]> = [
-    ['lumen', 'Casa Lumen', 'a venue that calls itself "Casa Lumen Porto · Ribeira" is the "Casa Lumen" asked for'],
-    ['spin', 'Spindle', 'sets a read-only spinbutton with its − and + buttons'],
-    ['rates', 'Ratebook', 'opens "See times" and chooses a radio inside the modal dialog'],
-    ['combo', 'Combo Kitchen', 'operates a select-only combobox (role=combobox, listbox popup, no text input)'],
-    ['tavolo', 'Trattoria Da Nino', 'fills an Italian table layout with no labels, and a date list reading "Jun 10 Mo, 2030"'],
-    ['hint', 'Hintergarten', 'types the date in the format its description gives (mm/dd/yyyy)'],
-    ['pousada', 'Pousada do Rio', 'a site that never names itself is the registered provider\'s venue, not a switch'],
-    ['formato', 'Formato', 'types the date again as the site\'s refusal says (dd.mm.yyyy), once'],
-  ];
   test('muto: a field the site refuses silently (its label turns red, no message) is reported by name, not read as a missing review', async () => {
-    const provider = { id: 'muto', name: 'Muto', scenario: 'restaurant' as const, startUrl: sites.url('muto') };
-    const o = await attempt(context, provider, { scenario: 'restaurant', venue: 'Muto', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+    const provider = { id: 'muto', name: 'Muto', scenario: 'restaurant' as const, startUrl: suite.sites.url('muto') };
+    const o = await attempt(suite.context, provider, { scenario: 'restaurant', venue: 'Muto', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
     assert.equal(o.kind === 'failed' && o.failure.kind, 'error', o.kind === 'failed' ? o.failure.message : o.kind);
     if (o.kind === 'failed') assert.equal(o.failure.message, 'Muto did not accept the guest details: Phone is marked as not accepted (in red, with no message)');
   });
 
   test('esperienza: a search of one field, an editable combobox that filters as it is typed; the experience\'s page asks the day and how many', async () => {
-    const codesBefore = sites.cardCodes;
-    const provider = { id: 'esperienza', name: 'Lisbon Walks', scenario: 'activity' as const, startUrl: sites.url('esperienza') };
-    const o = await attempt(context, provider, { scenario: 'activity', venue: 'Alfama Food Walk', city: 'Lisbon', date: WANT.date, tickets: 3 });
+    const codesBefore = suite.sites.cardCodes;
+    const provider = { id: 'esperienza', name: 'Lisbon Walks', scenario: 'activity' as const, startUrl: suite.sites.url('esperienza') };
+    const o = await attempt(suite.context, provider, { scenario: 'activity', venue: 'Alfama Food Walk', city: 'Lisbon', date: WANT.date, tickets: 3 });
     assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
     if (o.kind !== 'paused') return;
     try {
-      assert.equal(sites.cardCodes, codesBefore);
+      assert.equal(suite.sites.cardCodes, codesBefore);
       assert.match(o.held?.venue ?? '', /Alfama Food Walk/);
       assert.match(o.held?.quantity ?? '', /^3 tickets$/);
       assert.equal(o.decisions.switched, undefined);
@@ -61,64 +37,53 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
   });
 
   test('pedido: a site that takes requests is a completed request with its own words, no code, nothing claimed as booked', async () => {
-    const provider = { id: 'pedido', name: 'Casa Pedido', scenario: 'restaurant' as const, startUrl: sites.url('pedido') };
-    const o = await attempt(context, provider, { scenario: 'restaurant', venue: 'Casa Pedido', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+    const provider = { id: 'pedido', name: 'Casa Pedido', scenario: 'restaurant' as const, startUrl: suite.sites.url('pedido') };
+    const o = await attempt(suite.context, provider, { scenario: 'restaurant', venue: 'Casa Pedido', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
     assert.equal(o.kind, 'completed', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
     if (o.kind !== 'completed') return;
     assert.equal(o.code, null, 'no confirmation code is claimed');
     assert.match(o.requestSent ?? '', /^Request for reservation sent\. Thank you, Ada Lovelace\. Casa Pedido will confirm your table for 3 on Monday, 10 June 2030 at 19:30 by email within 24 hours\.$/);
-    const sent = sites.requests.find((r) => r.site === 'pedido');
+    const sent = suite.sites.requests.find((r) => r.site === 'pedido');
     assert.deepEqual(sent && { date: sent.date, time: sent.time, party: sent.party, name: sent.name, email: sent.email }, { ...WANT, name: 'Ada Lovelace', email: 'ada@example.com' });
-    assert.equal(sites.bookings.some((b) => b.site === 'pedido'), false);
+    assert.equal(suite.sites.bookings.some((b) => b.site === 'pedido'), false);
   });
 
   test('vincolo: a binding order without a card (bank transfer) is the person\'s to place: paused before "Place binding order", nothing ordered', async () => {
-    const provider = { id: 'vincolo', name: 'Tasca Vinculo', scenario: 'restaurant' as const, startUrl: sites.url('vincolo') };
-    const o = await attempt(context, provider, { scenario: 'restaurant', venue: 'Tasca Vinculo', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+    const provider = { id: 'vincolo', name: 'Tasca Vinculo', scenario: 'restaurant' as const, startUrl: suite.sites.url('vincolo') };
+    const o = await attempt(suite.context, provider, { scenario: 'restaurant', venue: 'Tasca Vinculo', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
     assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
     if (o.kind !== 'paused') return;
     try {
       assert.equal(o.control, 'Place binding order');
       assert.equal(o.field, null);
       assert.equal(o.held?.price, '€75.00');
-      assert.equal(sites.bookings.some((b) => b.site === 'vincolo'), false, 'no order was placed');
+      assert.equal(suite.sites.bookings.some((b) => b.site === 'vincolo'), false, 'no order was placed');
       const denied = o.events.find((e) => e.type === 'action_denied' && /binding/.test(e.message));
       assert.match(denied?.message ?? '', /Not pressing 'Place binding order' at Tasca Vinculo: it places an order the person must then pay, with no card step/);
       // The person reads it, ticks the terms and places the order on the live view.
       await o.page.getByLabel('I accept the terms and conditions').check();
       await o.page.getByRole('button', { name: 'Place binding order' }).click();
       await o.page.getByRole('heading', { name: 'Booked' }).waitFor();
-      assert.equal(sites.bookings.filter((b) => b.site === 'vincolo').length, 1);
+      assert.equal(suite.sites.bookings.filter((b) => b.site === 'vincolo').length, 1);
     } finally {
       await o.page.close();
     }
   });
 
-  for (const [site, venue, what] of cases) {
+  for (const { site, venue, what } of PATTERNS_BOOKED) {
     test(`${site}: ${what}`, async () => {
-      const codesBefore = sites.cardCodes;
-      const provider = { id: site, name: venue, scenario: 'restaurant' as const, startUrl: sites.url(site) };
-      const o = await attempt(context, provider, { scenario: 'restaurant', venue, city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
-      assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : '');
-      if (o.kind !== 'paused') return;
-      try {
-        assert.equal(sites.cardCodes, codesBefore, 'no card code reached the site');
-        assert.equal(o.decisions.switched, undefined, 'no venue switch');
+      await bookAndPay(suite, site, venue, (o) => {
         if (site === 'lumen') {
           const review = o.events.find((e) => e.type === 'step_started' && /^Reviewing/.test(e.message));
           assert.match(review?.message ?? '', /the venue asked for: "Casa Lumen Porto · Ribeira" is "Casa Lumen" with "porto", "ribeira" added/, 'the audit quotes why the names are one venue');
         }
-        if (site === 'formato') assert.deepEqual(sites.refused.filter((r) => r.site === 'formato').map((r) => r.form.when), ['2030-06-10'], 'refused once (the ISO date), then sent as the site said');
+        if (site === 'formato') assert.deepEqual(suite.sites.refused.filter((r) => r.site === 'formato').map((r) => r.form.when), ['2030-06-10'], 'refused once (the ISO date), then sent as the site said');
         if (site === 'tavolo') {
           const pressed = o.events.filter((e) => e.type === 'action_allowed').map((e) => e.message).join('\n');
           assert.match(pressed, /to search \(Cerca\); fields without a label read by "Giorno" from the table cell, "Ora" from the table cell, "Persone" from the table cell/, 'the audit says where each unlabelled field\'s name came from');
           assert.match(pressed, /to send the guest details \(Continua\); fields without a label read by .*"Cognome" from the table cell/);
         }
-        const booked = await payAndReadBack(o.page, sites, site);
-        assert.deepEqual(booked && { date: booked.date, time: booked.time, party: booked.party, name: booked.name, email: booked.email }, { ...WANT, name: 'Ada Lovelace', email: 'ada@example.com' });
-      } finally {
-        await o.page.close();
-      }
+      });
     });
   }
 });
