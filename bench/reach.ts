@@ -18,10 +18,14 @@
 // - the generic driver on the eight built-in sandbox sites, registered with `--driver generic`
 //   (`generic-<site>`), and on the eight corpus sites (sandbox/corpus), which no driver knows;
 // - the reference, in the same run: the scripted driver of each built-in site.
-// Runs are interleaved (one round = every site once, scripted then generic), so that a change in
-// the machine's load falls on both alike. Targets: generic p50 ≤ 2× the scripted p50 on every
-// built-in site; generic p50 < 5 s on every corpus site; every corpus site booked (all its runs
-// paused at the payment page).
+// - the reference of issue 25, in the same run: a bare Playwright walk of each site (bench/lib/walk.ts):
+//   the generic driver's own steps, recorded once per site from a booking at the attempt level and
+//   replayed by a plain script that reads and decides nothing, from a new browser context to the
+//   card-code page.
+// Runs are interleaved (one round = every site once: scripted, generic, walk), so that a change in
+// the machine's load falls on all alike. Targets: generic p50 ≤ 2× the scripted p50 on every
+// built-in site; generic p50 ≤ 1.5× the walk's p50 on every site; generic p50 < 5 s on every corpus
+// site; every corpus site booked (all its runs paused at the payment page).
 import { addProvider } from '../src/providers/store.ts';
 import type { Scenario } from '../src/jobs/types.ts';
 import { CORPUS, PROVIDERS } from '../sandbox/index.ts';
@@ -30,10 +34,15 @@ import { requests } from '../test/executor/helpers.ts';
 import { load, percentile, ratio, seconds, tryBooking } from './lib/booking.ts';
 import { GAUNTLET, startGauntlet } from '../test/generic/fixtures/gauntlet.ts';
 import { PATTERNS_BOOKED, startPatternSites } from '../test/generic/fixtures/patterns.ts';
+import { launchBrowser } from '../test/sandbox/drivers.ts';
+import { newContext } from '../test/generic/harness.ts';
+import { searchRequestOf } from '../src/jobs/search-request.ts';
+import { playWalk, recordWalk, type Walk } from './lib/walk.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
 const BUILT_IN_RATIO = 2;
+const WALK_RATIO = 1.5;
 const CORPUS_P50_MS = 5000;
 
 interface Measured {
@@ -52,9 +61,13 @@ interface Site {
   what?: string;
   generic: Measured;
   scripted?: Measured;
+  /** The bare Playwright walk of the site (recorded before the rounds), and its times. */
+  walk?: Walk;
+  walked: Measured;
 }
 
 const measured = (provider: string): Measured => ({ provider, times: [], failures: [] });
+const walked = (): Measured => measured('walk');
 const p50 = (m: Measured) => (m.times.length ? percentile(m.times, 50) : NaN);
 const p90 = (m: Measured) => (m.times.length ? percentile(m.times, 90) : NaN);
 const cell = (m: Measured | undefined) => (!m ? '—' : m.times.length ? `${seconds(p50(m))} / ${seconds(p90(m))}` : 'none paused');
@@ -62,52 +75,67 @@ const cell = (m: Measured | undefined) => (!m ? '—' : m.times.length ? `${seco
 console.log(`load average at start: ${load()} (2 cores here; figures are wall-clock)`);
 const service = await startTestService(DATABASE, { WORKERS: '1' }, { sandbox: true });
 const [gauntlet, patterns] = await Promise.all([startGauntlet(), startPatternSites()]);
+const walker = await launchBrowser();
 try {
   const key = await service.mintKey();
   const sandbox = service.sandbox!;
   const sites: Site[] = [
-    ...PROVIDERS.map((p) => ({ site: p.id, scenario: p.scenario, kind: 'built-in' as const, generic: measured(`generic-${p.id}`), scripted: measured(p.id) })),
-    ...CORPUS.map((c) => ({ site: c.id, scenario: c.scenario, kind: 'corpus' as const, generic: measured(c.id) })),
-    ...Object.entries(GAUNTLET).map(([id, g]) => ({ site: id, scenario: 'restaurant' as const, kind: 'gauntlet' as const, generic: measured(`gauntlet-${id}`), venue: g.venue, what: `${g.library}: ${g.widget}` })),
-    ...PATTERNS_BOOKED.map(({ site, venue, what }) => ({ site, scenario: 'restaurant' as const, kind: 'pattern' as const, generic: measured(`pattern-${site}`), venue, what })),
+    ...PROVIDERS.map((p) => ({ site: p.id, scenario: p.scenario, kind: 'built-in' as const, generic: measured(`generic-${p.id}`), scripted: measured(p.id), walked: walked() })),
+    ...CORPUS.map((c) => ({ site: c.id, scenario: c.scenario, kind: 'corpus' as const, generic: measured(c.id), walked: walked() })),
+    ...Object.entries(GAUNTLET).map(([id, g]) => ({ site: id, scenario: 'restaurant' as const, kind: 'gauntlet' as const, generic: measured(`gauntlet-${id}`), venue: g.venue, what: `${g.library}: ${g.widget}`, walked: walked() })),
+    ...PATTERNS_BOOKED.map(({ site, venue, what }) => ({ site, scenario: 'restaurant' as const, kind: 'pattern' as const, generic: measured(`pattern-${site}`), venue, what, walked: walked() })),
   ];
+  const paramsOf = (s: Site) => (s.venue ? { restaurant_name: s.venue, city: 'Porto', date: '2030-06-10', time: '19:30', covers: 3 } : {});
+  const walkContext = await newContext(walker);
   for (const s of sites) {
     const startUrl = s.kind === 'built-in' ? `${sandbox.origin(s.site as any)}/`
       : s.kind === 'gauntlet' ? gauntlet.url(s.site) : s.kind === 'pattern' ? patterns.url(s.site)
       : `${sandbox.origin(s.site as any)}${CORPUS.find((c) => c.id === s.site)!.startPath}`;
     await addProvider(service.services.db, { id: s.generic.provider, name: `Bench ${s.site}`, scenario: s.scenario, startUrl, driver: 'generic', mode: 'test', priority: 500 }, { allowPrivate: true });
+    const { request } = requests[s.scenario](paramsOf(s)) as { request: { params: Record<string, unknown> } };
+    s.walk = await recordWalk(walkContext, { id: s.generic.provider, name: `Bench ${s.site}`, scenario: s.scenario, startUrl }, searchRequestOf(s.scenario, request.params))
+      .catch((error: Error) => (s.walked.failures.push(`not recorded: ${error.message}`), undefined));
   }
+  await walkContext.close();
 
   const book = async (s: Site, m: Measured, record: boolean) => {
-    const params = s.venue ? { restaurant_name: s.venue, city: 'Porto', date: '2030-06-10', time: '19:30', covers: 3 } : {};
-    const result = await tryBooking(service, key, requests[s.scenario](params, { allowedProviders: [m.provider] }));
+    const result = await tryBooking(service, key, requests[s.scenario](paramsOf(s), { allowedProviders: [m.provider] }));
     if (!record) return;
     if ('ms' in result) m.times.push(result.ms);
     else m.failures.push(result.failed);
+  };
+  const walk = async (s: Site, record: boolean) => {
+    if (!s.walk) return;
+    const result = await playWalk(walker, s.walk).then((ms) => ({ ms }), (error: Error) => ({ failed: error.message.split('\n')[0]! }));
+    if (!record) return;
+    if ('ms' in result) s.walked.times.push(result.ms);
+    else s.walked.failures.push(result.failed);
   };
 
   // One untimed booking per site and driver first: the browser, the sites and the code paths are warm.
   for (const s of sites) {
     if (s.scripted) await book(s, s.scripted, false);
     await book(s, s.generic, false);
+    await walk(s, false);
   }
-  console.log(`warm; load average ${load()}. ${RUNS} rounds (every site once per round, scripted then generic), one worker, ${DATABASE.split(':')[0]}:`);
+  console.log(`warm; load average ${load()}. ${RUNS} rounds (every site once per round: scripted, generic, walk), one worker, ${DATABASE.split(':')[0]}:`);
   for (let round = 0; round < RUNS; round++) {
     for (const s of sites) {
       if (s.scripted) await book(s, s.scripted, true);
       await book(s, s.generic, true);
+      await walk(s, true);
     }
     console.log(`  round ${round + 1}/${RUNS} done, load average ${load()}`);
   }
 
   console.log(`\ncreation → paused_payment, p50 / p90 of ${RUNS} runs (a run that did not pause is not timed; see "booked"):`);
-  console.log(`  ${'site'.padEnd(10)} ${'scenario'.padEnd(10)} ${'kind'.padEnd(8)} ${'scripted p50 / p90'.padEnd(19)} ${'generic p50 / p90'.padEnd(19)} ${'generic/scripted'.padEnd(16)} booked (generic)`);
+  console.log(`  ${'site'.padEnd(16)} ${'scenario'.padEnd(10)} ${'kind'.padEnd(8)} ${'scripted p50 / p90'.padEnd(19)} ${'generic p50 / p90'.padEnd(19)} ${'walk p50 / p90'.padEnd(19)} ${'gen/scripted'.padEnd(12)} ${'gen/walk'.padEnd(9)} booked (generic)`);
+  const over = (m: Measured, ref: Measured | undefined) => (ref && ref.times.length && m.times.length ? ratio(p50(m), p50(ref)) : '—');
   for (const s of sites) {
-    const r = s.scripted && s.scripted.times.length && s.generic.times.length ? ratio(p50(s.generic), p50(s.scripted)) : '—';
-    console.log(`  ${s.site.padEnd(10)} ${s.scenario.padEnd(10)} ${s.kind.padEnd(8)} ${cell(s.scripted).padEnd(19)} ${cell(s.generic).padEnd(19)} ${r.padEnd(16)} ${s.generic.times.length}/${RUNS}`);
+    console.log(`  ${s.site.padEnd(16)} ${s.scenario.padEnd(10)} ${s.kind.padEnd(8)} ${cell(s.scripted).padEnd(19)} ${cell(s.generic).padEnd(19)} ${cell(s.walked).padEnd(19)} ${over(s.generic, s.scripted).padEnd(12)} ${over(s.generic, s.walked).padEnd(9)} ${s.generic.times.length}/${RUNS}`);
   }
   for (const s of sites) {
-    for (const [driver, m] of [['scripted', s.scripted], ['generic', s.generic]] as const) {
+    for (const [driver, m] of [['scripted', s.scripted], ['generic', s.generic], ['walk', s.walked]] as const) {
       for (const f of new Set(m?.failures ?? [])) console.log(`  not paused: ${s.site} (${driver}, ${m!.failures.filter((x) => x === f).length}×): ${f}`);
     }
   }
@@ -128,11 +156,16 @@ try {
   const slowCorpus = corpus.filter((s) => !(p50(s.generic) < CORPUS_P50_MS));
   const booked = corpus.filter((s) => s.generic.failures.length === 0 && s.generic.times.length === RUNS);
   const finite = ratios.filter(Number.isFinite);
+  const walkRatios = sites.map((s) => p50(s.generic) / p50(s.walked));
+  const slowWalk = sites.filter((_, i) => !(walkRatios[i]! <= WALK_RATIO));
+  const walkFinite = walkRatios.filter(Number.isFinite);
   console.log(`\ntargets:`);
+  console.log(`  generic p50 ≤ ${WALK_RATIO}× the bare walk's p50 on every site: ${slowWalk.length ? `MISSED on ${slowWalk.length}/${sites.length} (${slowWalk.map((s) => s.site).join(', ')})` : 'met'} (ratios ${walkFinite.length ? `${Math.min(...walkFinite).toFixed(2)}–${Math.max(...walkFinite).toFixed(2)}×, median ${percentile(walkFinite, 50).toFixed(2)}×` : 'none'})`);
   console.log(`  generic p50 ≤ ${BUILT_IN_RATIO}× scripted p50 on every built-in site: ${slowBuiltIn.length ? `MISSED on ${slowBuiltIn.map((s) => s.site).join(', ')}` : 'met'} (ratios ${finite.length ? `${Math.min(...finite).toFixed(2)}–${Math.max(...finite).toFixed(2)}×, median ${percentile(finite, 50).toFixed(2)}×` : 'none'})`);
   console.log(`  generic p50 < ${seconds(CORPUS_P50_MS)} on every corpus site: ${slowCorpus.length ? `MISSED on ${slowCorpus.map((s) => s.site).join(', ')}` : 'met'} (slowest ${seconds(Math.max(...corpus.map((s) => p50(s.generic))))})`);
   console.log(`  100 % of corpus sites booked: ${booked.length === corpus.length ? 'met' : 'MISSED'} (${booked.length}/${corpus.length} sites paused at payment on every run)`);
 } finally {
+  await walker.close();
   await service.close();
   await Promise.all([gauntlet.close(), patterns.close()]);
 }

@@ -50,7 +50,7 @@ export async function flow(deps: AttemptDeps, driver: Driver, page: Page, state:
     deps,
     driver,
     page,
-    g: new GuardedPage(page, recorder, { timeoutMs: deps.timeoutMs }),
+    g: new GuardedPage(page, recorder, { timeoutMs: deps.timeoutMs, onAction: deps.onAction }),
     decisions: {},
     bounded: (work, what) => within(work, deps.timeoutMs * 2, `finish ${what}`),
     async step(name, message) {

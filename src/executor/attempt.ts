@@ -5,7 +5,7 @@ import { flow, throwIfAborted, throwIfPastCap } from './attempt-flow.ts';
 import { asFailure, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
 import { refusedNavigations } from '../browser/egress.ts';
 import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
-import type { GuardedPage } from './guard/page-api.ts';
+import type { GuardedPage, GuardedPageOptions } from './guard/page-api.ts';
 import type { JobRecorder } from './recorder.ts';
 import { describeRequest, type BookingPlan } from './request.ts';
 
@@ -36,6 +36,8 @@ export interface AttemptDeps {
   keepEvidence?: boolean;
   /** Whether consent.maxJobDurationSeconds has passed: no new step, retry or provider is started then (the soft cap). */
   pastCap?: () => boolean;
+  /** Told of each action done on the provider's pages (bench/reach records its reference walk with it). */
+  onAction?: GuardedPageOptions['onAction'];
 }
 
 /** The evidence is a courtesy: it may delay the move to the next provider by this much at most. */

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { attemptProvider, type AttemptOutcome } from '../../src/executor/attempt.ts';
+import { attemptProvider, type AttemptDeps, type AttemptOutcome } from '../../src/executor/attempt.ts';
 import type { JobRecorder } from '../../src/executor/recorder.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
 import { consentSchema } from '../../src/jobs/schemas.ts';
@@ -51,7 +51,7 @@ export const TRAVELLER: Traveller = {
   passportCountry: 'GB',
 };
 
-export async function attempt(context: BrowserContext, provider: GenericProvider, request: SearchRequest, plan: Partial<BookingPlan> = {}): Promise<AttemptOutcome & { events: Recorded[] }> {
+export async function attempt(context: BrowserContext, provider: GenericProvider, request: SearchRequest, plan: Partial<BookingPlan> = {}, onAction?: AttemptDeps['onAction']): Promise<AttemptOutcome & { events: Recorded[] }> {
   const recorder = memoryRecorder();
   const outcome = await attemptProvider({
     context,
@@ -63,6 +63,7 @@ export async function attempt(context: BrowserContext, provider: GenericProvider
     timeoutMs: 15_000,
     backoffMs: 10,
     progress: { step: null, url: null },
+    onAction,
   }, genericDriver(provider));
   return Object.assign(outcome, { events: recorder.events });
 }

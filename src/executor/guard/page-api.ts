@@ -25,11 +25,26 @@ export interface Row {
   cellAttrs: Record<string, Record<string, string>>;
 }
 
+/**
+ * One thing done to the page, once it is done: with every one of a booking, a plain Playwright script
+ * can walk the same site again without reading it (bench/reach's reference walk).
+ */
+export type PageAction =
+  | { kind: 'goto'; url: string }
+  | { kind: 'fill' | 'type' | 'select'; selector: string; value: string }
+  | { kind: 'fillForm'; fields: Array<[string, string]> }
+  | { kind: 'check'; selector: string }
+  /** navigated: a new document came; fetched: the page asked its server for something meanwhile. */
+  | { kind: 'press'; selector: string; navigated: boolean; fetched: boolean }
+  | { kind: 'tool'; name: string; input: Record<string, JsonValue>; navigated: boolean };
+
 export interface GuardedPageOptions {
   /** Navigations and actions. */
   timeoutMs?: number;
   /** Waiting for an element to appear. */
   elementTimeoutMs?: number;
+  /** Told of each action done (never of one refused or failed). */
+  onAction?: (action: PageAction) => void;
 }
 
 export class GuardedPage {
@@ -40,6 +55,7 @@ export class GuardedPage {
   #status: number | null = null;
   #acts = 0;
   readonly #network: NetworkWatch;
+  readonly #onAction: (action: PageAction) => void;
 
   constructor(page: Page, events: GuardEvents, options: GuardedPageOptions = {}) {
     this.#page = page;
@@ -48,6 +64,7 @@ export class GuardedPage {
     // Server-rendered pages are complete when they arrive; a missing element is missing, not late.
     this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 10_000);
     this.#network = watchNetwork(page);
+    this.#onAction = options.onAction ?? (() => {});
   }
 
   url(): string {
@@ -70,6 +87,7 @@ export class GuardedPage {
   async goto(url: string): Promise<number | null> {
     this.#acts++;
     const response = await this.#page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.#timeout });
+    this.#onAction({ kind: 'goto', url });
     return this.#arrived(response);
   }
 
@@ -84,6 +102,7 @@ export class GuardedPage {
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'fill');
     await target.fill(value, { timeout: this.#timeout });
+    this.#onAction({ kind: 'fill', selector, value });
   }
 
   /**
@@ -97,6 +116,7 @@ export class GuardedPage {
     if (field) this.#refuse(field, 'fill');
     await target.fill('', { timeout: this.#timeout });
     await target.pressSequentially(value, { timeout: this.#timeout });
+    this.#onAction({ kind: 'type', selector, value });
   }
 
   /** Fills several fields at once (all or none: a card-code field among them is refused). */
@@ -108,6 +128,7 @@ export class GuardedPage {
     if (result.card) this.#refuse(result.card, 'fill');
     if (result.missing) throw new Error(`the form has no field ${result.missing}`);
     if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
+    this.#onAction({ kind: 'fillForm', fields });
   }
 
   /**
@@ -130,6 +151,7 @@ export class GuardedPage {
     if (field) this.#refuse(field, 'choose a value in');
     const chosen = await target.selectOption(value, { timeout: this.#timeout });
     if (!chosen.includes(value)) throw new Error(`the list ${selector} does not offer ${value}`);
+    this.#onAction({ kind: 'select', selector, value });
   }
 
   /** Ticks a radio button or checkbox (never a submission). */
@@ -139,6 +161,7 @@ export class GuardedPage {
     const field = await this.#bounded(target.evaluate(classifyChoice), 'classify a field');
     if (field) this.#refuse(field, 'tick');
     await target.check({ timeout: this.#timeout });
+    this.#onAction({ kind: 'check', selector });
   }
 
   /**
@@ -147,12 +170,13 @@ export class GuardedPage {
    */
   async submit(selector: string, what: string): Promise<number | null> {
     const target = await this.#one(selector);
+    const seen = this.#seen(selector);
     // A frame that appears as the control is pressed stops the press until it has been asked. Pages
     // add frames of their own (adverts, analytics, chat) at any moment: one with no card field is
     // now known, and the control is pressed again; a page that keeps adding them is not pressed.
     for (let press = 1; ; press++) {
       const pressed = await this.#pressOnce(target, what);
-      if (pressed.kind === 'navigated') return pressed.status;
+      if (pressed.kind === 'navigated') return seen(pressed.status);
       if (press === MAX_PRESSES) {
         this.#events.denied('driver', `Payment guard (driver layer) refused to press '${pressed.control}': a frame appeared on the page each of the ${MAX_PRESSES} times it was pressed.`);
         throw new CardCheckFailed(pressed.control, 'a frame appeared on the page each time the control was pressed');
@@ -167,9 +191,10 @@ export class GuardedPage {
    */
   async press(selector: string, what: string): Promise<number | null> {
     const target = await this.#one(selector);
+    const seen = this.#seen(selector);
     for (let press = 1; ; press++) {
       const pressed = await this.#pressOnce(target, what, true);
-      if (pressed.kind === 'navigated') return pressed.status;
+      if (pressed.kind === 'navigated') return seen(pressed.status);
       if (press === MAX_PRESSES) {
         this.#events.denied('driver', `Payment guard (driver layer) refused to press '${pressed.control}': a frame appeared on the page each of the ${MAX_PRESSES} times it was pressed.`);
         throw new CardCheckFailed(pressed.control, 'a frame appeared on the page each time the control was pressed');
@@ -218,6 +243,17 @@ export class GuardedPage {
   }
 
   /** One press, watched from before the check to the click: it navigates, or a frame with no card field stopped it. */
+  /** Tells onAction of a press once it has gone through: whether a document came, whether the page fetched. */
+  #seen(selector: string): (status: number | null) => number | null {
+    const documents = this.#network.documents;
+    const started = this.#network.started;
+    return (status) => {
+      const navigated = this.#network.documents !== documents;
+      this.#onAction({ kind: 'press', selector, navigated, fetched: !navigated && this.#network.started !== started });
+      return status;
+    };
+  }
+
   async #pressOnce(target: Locator, what: string, settle = false): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acts++;
@@ -356,6 +392,7 @@ export class GuardedPage {
     navigation?.catch(() => {});
     const result = await this.#bounded(this.#page.webmcp.callTool(name, input, { timeout: this.#timeout }), `call ${control}`);
     if (navigation) this.#arrived(await navigation);
+    this.#onAction({ kind: 'tool', name, input, navigated: navigation !== null });
     return boundValue(result).value;
   }
 

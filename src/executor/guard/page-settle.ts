@@ -34,6 +34,8 @@ export interface NetworkWatch {
   readonly inFlight: number;
   /** Main-frame documents received so far, and the status of the last one. */
   readonly documents: number;
+  /** Document, script, fetch and XHR requests started so far. */
+  readonly started: number;
   readonly status: number | null;
   idle(maxMs: number): Promise<void>;
 }
@@ -48,7 +50,7 @@ const WATCHED = new Set(['document', 'script', 'fetch', 'xhr']);
 export function watchNetwork(page: Page): NetworkWatch {
   const pending = new Map<Request, number>();
   let waiters: Array<() => void> = [];
-  const state = { documents: 0, status: null as number | null };
+  const state = { documents: 0, started: 0, status: null as number | null };
   const release = () => {
     if (pending.size > 0) return;
     const ready = waiters;
@@ -59,7 +61,9 @@ export function watchNetwork(page: Page): NetworkWatch {
     if (pending.delete(request)) release();
   };
   page.on('request', (request) => {
-    if (WATCHED.has(request.resourceType())) pending.set(request, Date.now());
+    if (!WATCHED.has(request.resourceType())) return;
+    pending.set(request, Date.now());
+    state.started++;
   });
   page.on('requestfinished', done);
   page.on('requestfailed', done);
@@ -86,6 +90,9 @@ export function watchNetwork(page: Page): NetworkWatch {
     },
     get documents() {
       return state.documents;
+    },
+    get started() {
+      return state.started;
     },
     get status() {
       return state.status;

@@ -1,0 +1,79 @@
+// The reference a generic booking is measured against (issue 25: "generic p50 within 1.5× a bare
+// Playwright walk of the same site"): the same site walked to its card-code page by a plain
+// Playwright script that knows every step beforehand, as a hand-written script would. The steps are
+// the generic driver's own, recorded once from a booking of that site (GuardedPage's onAction), so
+// that every site has its walk without one being written by hand; a replay reads nothing and decides
+// nothing, it only acts and waits for what each action brought.
+import { performance } from 'node:perf_hooks';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { PageAction } from '../../src/executor/guard/page-api.ts';
+import type { GenericProvider } from '../../src/providers/generic/index.ts';
+import type { SearchRequest } from '../../src/providers/types.ts';
+import { attempt } from '../../test/generic/harness.ts';
+
+export type Walk = PageAction[];
+
+/**
+ * Books `provider` once at the attempt level to the pause and keeps what was done on the way; a
+ * try that was retried starts again at the start URL, so only the last try's steps are kept.
+ */
+export async function recordWalk(context: BrowserContext, provider: GenericProvider, request: SearchRequest): Promise<Walk> {
+  let walk: Walk = [];
+  const outcome = await attempt(context, provider, request, {}, (action) => {
+    if (action.kind === 'goto' && action.url === provider.startUrl) walk = [];
+    walk.push(action);
+  });
+  if (outcome.kind === 'paused') await outcome.page.close();
+  if (outcome.kind !== 'paused') throw new Error(`the walk's booking did not pause: ${outcome.kind === 'failed' ? outcome.failure.message : outcome.kind}`);
+  return walk;
+}
+
+/** A new document or a fetch's answer after `act`, whichever the recorded step brought. */
+async function acting(page: Page, step: { navigated: boolean; fetched?: boolean }, act: () => Promise<unknown>): Promise<void> {
+  const brought = step.navigated ? page.waitForNavigation({ waitUntil: 'domcontentloaded' })
+    : step.fetched ? page.waitForResponse((r) => ['fetch', 'xhr'].includes(r.request().resourceType()))
+    : null;
+  await Promise.all([brought, act()]);
+}
+
+async function play(page: Page, step: PageAction): Promise<void> {
+  if (step.kind === 'goto') {
+    await page.goto(step.url, { waitUntil: 'domcontentloaded' });
+    return;
+  }
+  if (step.kind === 'tool') return acting(page, step, () => page.webmcp.callTool(step.name, step.input));
+  if (step.kind === 'fillForm') {
+    for (const [selector, value] of step.fields) {
+      const field = page.locator(selector).first();
+      if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(value);
+      else await field.fill(value);
+    }
+    return;
+  }
+  const target = page.locator(step.selector).first();
+  switch (step.kind) {
+    case 'fill': return target.fill(step.value);
+    case 'type':
+      await target.fill('');
+      return target.pressSequentially(step.value);
+    case 'select':
+      await target.selectOption(step.value);
+      return;
+    case 'check': return target.check();
+    case 'press': return acting(page, step, () => target.click());
+  }
+}
+
+/** Walks the recorded steps in a new context of `browser`: milliseconds from the new context to the last step done. */
+export async function playWalk(browser: Browser, walk: Walk): Promise<number> {
+  const started = performance.now();
+  const context = await browser.newContext();
+  context.setDefaultTimeout(15_000);
+  try {
+    const page = await context.newPage();
+    for (const step of walk) await play(page, step);
+    return performance.now() - started;
+  } finally {
+    await context.close();
+  }
+}
