@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
 import { HEARTBEAT_MS, STALE_SECONDS } from '../executor/hold-timings.ts';
+import { liveNodeOfJob } from '../jobs/rows.ts';
 
 // The nodes table: each process that holds browser sessions publishes the internal address other
 // nodes reach it at, and says every HEARTBEAT_MS that it is alive. A node silent for STALE_SECONDS
@@ -59,14 +60,6 @@ export interface NodeAddress {
 
 /** The live node holding the job's paused tab (`hold`) or running it (`run`), or null. */
 export async function nodeOf(db: Kysely<DB>, jobId: string, what: 'hold' | 'run'): Promise<NodeAddress | null> {
-  const column = what === 'hold' ? 'jobs.hold_instance' : 'jobs.run_instance';
-  const row = await db
-    .selectFrom('jobs')
-    .innerJoin('nodes', 'nodes.id', column)
-    .select(['nodes.id', 'nodes.internal_url'])
-    .where('jobs.id', '=', jobId)
-    .where('jobs.status', '=', what === 'hold' ? 'paused_payment' : 'running')
-    .where('nodes.heartbeat_at', '>', sql<Date>`now() - make_interval(secs => ${STALE_SECONDS})`)
-    .executeTakeFirst();
+  const row = await liveNodeOfJob(db, jobId, what, STALE_SECONDS);
   return row ? { id: row.id, internalUrl: row.internal_url } : null;
 }

@@ -5,6 +5,7 @@ import type { BrowserSessions } from '../handoff/browser-sessions.ts';
 import { toJob } from '../jobs/service.ts';
 import { transition } from '../jobs/transition.ts';
 import { DomainError, JOB_ID_PATTERN, ownerKey, type Job, type Reader } from '../jobs/types.ts';
+import { jobRowIn, runOfJob } from '../jobs/rows.ts';
 
 // The API client stops its job: POST /api/v1/execution-jobs/{id}/cancel (and MCP tasks/cancel).
 // Whatever state the job is in, the outcome is `error` with reason `cancelled_by_client` and one
@@ -46,7 +47,7 @@ export async function cancelJob(deps: CancelDeps, owner: Reader, jobId: string):
   if (!JOB_ID_PATTERN.test(jobId)) throw notFound();
   const id = jobId.toLowerCase();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const row = await deps.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await jobRowIn(deps.db, id);
     if (!row || row.owner_key !== ownerKey(owner)) throw notFound();
     const job = toJob(row);
     switch (job.status) {
@@ -107,7 +108,7 @@ function alreadyFinal(job: Job): DomainError {
 export function watchForCancel(db: Kysely<DB>, jobId: string, runId: string, stop: () => void, intervalMs = CANCEL_POLL_MS): () => void {
   let ended = false;
   const check = async () => {
-    const row = await db.selectFrom('jobs').select(['status', 'run_id']).where('id', '=', jobId).executeTakeFirst();
+    const row = await runOfJob(db, jobId);
     // A paused job belongs to its hold now; only a row taken from this run stops it.
     if (!ended && row && row.run_id !== runId) {
       ended = true;

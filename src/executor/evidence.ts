@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import type { DB } from '../db/schema.ts';
 import { JOB_ID_PATTERN } from '../jobs/types.ts';
 import { within } from './failures.ts';
+import { userOwnsJob } from '../jobs/rows.ts';
 
 // Evidence of a failed booking (issue 12 §4): the last page as a JPEG with every card field blanked,
 // and its accessibility snapshot with card values removed. Taken before the failing tab is closed,
@@ -111,12 +112,11 @@ export async function saveEvidence(db: Kysely<DB>, jobId: string, evidence: Evid
 /** The evidence of a job owned by `userId`, or null (missing, or another person's: the same answer). */
 export async function ownedEvidence(db: Kysely<DB>, userId: number, jobId: string): Promise<{ url: string; providerId: string; screenshot: Uint8Array; snapshot: string; createdAt: Date } | null> {
   if (!JOB_ID_PATTERN.test(jobId)) return null;
+  if (!(await userOwnsJob(db, userId, jobId))) return null;
   const row = await db
     .selectFrom('job_evidence')
-    .innerJoin('jobs', 'jobs.id', 'job_evidence.job_id')
-    .select(['job_evidence.url', 'job_evidence.provider_id', 'job_evidence.screenshot', 'job_evidence.snapshot', 'job_evidence.created_at'])
-    .where('job_evidence.job_id', '=', jobId)
-    .where('jobs.owner_user_id', '=', userId)
+    .select(['url', 'provider_id', 'screenshot', 'snapshot', 'created_at'])
+    .where('job_id', '=', jobId)
     .executeTakeFirst();
   return row ? { url: row.url, providerId: row.provider_id, screenshot: row.screenshot, snapshot: row.snapshot, createdAt: row.created_at } : null;
 }

@@ -6,6 +6,7 @@ import { toJob } from '../jobs/service.ts';
 import type { Job } from '../jobs/types.ts';
 import { randomSecret, sha256 } from '../security/secrets.ts';
 import { RECEIPT_GRACE_MS } from './hold-timings.ts';
+import { jobRowByHandoffHash } from '../jobs/rows.ts';
 
 // The handoff token: base64url(HMAC-SHA256(SECRET_KEY, "handoff:<jobId>:<holdExpiresAt>")), 256 bits,
 // unguessable without the key, valid for one job and one hold. The database keeps only its SHA-256
@@ -57,7 +58,7 @@ export function handoffLinks(baseUrl: string, secretKey: string): JobLinks {
 /** The job a handoff token belongs to (whatever its status now), or null. Callers check handoffOpen(). */
 export async function findJobByHandoffToken(db: Kysely<DB>, token: string): Promise<Job | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const row = await db.selectFrom('jobs').selectAll().where('handoff_token_hash', '=', handoffTokenHash(token)).executeTakeFirst();
+  const row = await jobRowByHandoffHash(db, handoffTokenHash(token));
   return row ? toJob(row) : null;
 }
 

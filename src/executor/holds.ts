@@ -1,9 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { releaseRunningContext } from '../browser/running-tabs.ts';
 import type { DB } from '../db/schema.ts';
+import { holdStateIn, markHoldsSeen, recordPaymentSubmitted, releasablePausedJobs, statusesOf, unvouchForHold, vouchForHold } from '../jobs/hold-rows.ts';
 import { TERMINAL_STATUSES, transition } from '../jobs/transition.ts';
-import { DomainError, type JobStatus } from '../jobs/types.ts';
+import { DomainError } from '../jobs/types.ts';
 import { providerName, refreshProviderNames } from '../providers/registry.ts';
 import { Session, type CancelResult, type HeldSession, type HoldInput } from './held-session.ts';
 import { cancelEnding, endingColumns, expiryEnding, lossEnding, type Canceller } from './hold-endings.ts';
@@ -94,17 +95,17 @@ export class HoldRegistry {
    * staleness rule releases the hold.
    */
   async vouch(jobId: string): Promise<void> {
-    await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now() + make_interval(secs => ${VOUCH_SECONDS})` }).where('id', '=', jobId).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    await vouchForHold(this.db, this.instanceId, jobId, VOUCH_SECONDS);
   }
 
   /** The payment has been answered: the hold is no longer vouched for ahead (a cancel elsewhere may go through again). */
   async unvouch(jobId: string): Promise<void> {
-    await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`now()` }).where('id', '=', jobId).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    await unvouchForHold(this.db, this.instanceId, jobId);
   }
 
   /** The person submitted a payment from the held tab: whoever records the end of the hold words it as uncertain. */
   async recordSubmission(jobId: string): Promise<void> {
-    await this.db.updateTable('jobs').set({ payment_submitted_at: sql<Date>`coalesce(payment_submitted_at, now())` }).where('id', '=', jobId).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    await recordPaymentSubmitted(this.db, this.instanceId, jobId);
   }
 
   async heartbeat(): Promise<void> {
@@ -114,14 +115,13 @@ export class HoldRegistry {
     const seen = ids.filter((id) => !vouched.includes(id));
     // Never back from a vouch written meanwhile (a payment that left as this heartbeat began); the
     // session takes its vouch back itself once the payment has been answered (unvouch).
-    if (seen.length > 0) await this.db.updateTable('jobs').set({ hold_seen_at: sql<Date>`greatest(hold_seen_at, now())` }).where('id', 'in', seen).where('hold_instance', '=', this.instanceId).where('status', '=', 'paused_payment').execute();
+    await markHoldsSeen(this.db, this.instanceId, seen);
     await Promise.all(vouched.map((id) => this.#sessions.get(id)?.renewVouch()));
     // A job ended by another process (a cancel handled where the session is not held, its sweep)
     // changed only the row: the tab here stays open, and someone connected to it could still pay
     // for a booking that has ended. Close it, once a payment in flight on it has been answered.
     // (A job still `running` is a pause being recorded.)
-    const rows = await this.db.selectFrom('jobs').select(['id', 'status']).where('id', 'in', ids).execute();
-    const statuses = new Map(rows.map((row) => [row.id, row.status as JobStatus]));
+    const statuses = await statusesOf(this.db, ids);
     const settled = ids.filter((id) => {
       const status = statuses.get(id);
       return status === undefined || (status !== 'paused_payment' && TERMINAL_STATUSES.includes(status));
@@ -138,21 +138,7 @@ export class HoldRegistry {
 
   /** Paused jobs held by no live process (or past their hold) become errors. Returns how many. */
   async sweep(): Promise<number> {
-    const rows = await this.db
-      .selectFrom('jobs')
-      .select(['id', 'provider_id', sql<boolean>`hold_expires_at is not null and hold_expires_at <= now()`.as('expired'), sql<boolean>`payment_submitted_at is not null`.as('submitted')])
-      .where('status', '=', 'paused_payment')
-      .where((eb) =>
-        eb.or([
-          // A pause written without its hold (no deadline, no holder): released once it has stayed so
-          // for the staleness limit (every node sweeps, web nodes too, so not while it is being written).
-          eb.and([eb.or([eb('hold_expires_at', 'is', null), eb('hold_seen_at', 'is', null)]), eb('updated_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_SECONDS})`)]),
-          // Past its deadline, unless its holder vouches for it (a payment in flight: see vouch()).
-          eb.and([eb('hold_expires_at', '<=', sql<Date>`now()`), eb.or([eb('hold_seen_at', 'is', null), eb('hold_seen_at', '<=', sql<Date>`now()`)])]),
-          eb('hold_seen_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_SECONDS})`),
-        ]),
-      )
-      .execute();
+    const rows = await releasablePausedJobs(this.db, STALE_SECONDS);
     let released = 0;
     if (rows.length) await refreshProviderNames(this.db);
     for (const row of rows) {
@@ -186,7 +172,7 @@ export class HoldRegistry {
         to: 'error',
         from: ['paused_payment'],
         decide: async (trx) => {
-          const row = await trx.selectFrom('jobs').select(['provider_id', sql<boolean>`hold_instance is not null and hold_seen_at > now()`.as('vouched'), sql<boolean>`payment_submitted_at is not null`.as('submitted')]).where('id', '=', jobId).executeTakeFirstOrThrow();
+          const row = await holdStateIn(trx, jobId);
           if (row.vouched) throw new DomainError('payment_in_flight', `job ${jobId} has a payment in flight in the process holding it`);
           const providerId = row.provider_id ?? undefined;
           const ending = cancelEnding(providerId, providerNameOf(providerId), null, row.submitted, by);

@@ -19,6 +19,7 @@ import { describeRequest, planFor, planProblem, type BookingPlan } from './reque
 import { HARD_CEILING_FACTOR } from './duration.ts';
 import { openChain } from './run-chain.ts';
 import { holdPaused, recordCompleted, recordFailures, recordFallback, recordStopped } from './run-outcomes.ts';
+import { jobRowIn } from '../jobs/rows.ts';
 
 // One run of one job, from the queue's claim to its outcome: pending → running, the provider chain
 // with fallback, then paused_payment (the browser session is handed to the hold registry), completed,
@@ -88,7 +89,7 @@ export interface Run {
 /** Takes the job for this run (pending, or running in a run that stopped, → running); null when it is not this run's to take. */
 async function startRun(deps: RunDeps, jobId: string, claim: Claim): Promise<{ row: Selectable<JobsTable>; runId: string } | null> {
   const { db } = deps;
-  const row = await db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  const row = await jobRowIn(db, jobId);
   // Already settled (a crash after the outcome was written, before the queue heard of it): nothing to do.
   if (!row || (row.status !== 'pending' && row.status !== 'running')) return null;
   const resumed = row.status === 'running';

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { toJob } from '../jobs/service.ts';
 import type { Job } from '../jobs/types.ts';
+import { jobRowsChangedSince } from '../jobs/rows.ts';
 
 // Live updates for the pages (a handoff in progress, a person's bookings): one timer per process
 // reads the jobs someone is looking at and tells each listener when its job changed. Reading the
@@ -80,15 +81,7 @@ export class JobWatcher {
       if (jobIds.length === 0 && owners.length === 0) return;
       const readAt = Date.now();
       const since = new Date(this.#cursor);
-      const rows = await this.#db
-        .selectFrom('jobs')
-        .selectAll()
-        .where('updated_at', '>=', since)
-        .where((eb) => eb.or([
-          ...(jobIds.length ? [eb('id', 'in', jobIds)] : []),
-          ...(owners.length ? [eb('owner_user_id', 'in', owners)] : []),
-        ]))
-        .execute();
+      const rows = await jobRowsChangedSince(this.#db, since, { jobIds, ownerUserIds: owners });
       for (const row of rows) {
         const stamp = row.updated_at.getTime();
         if (this.#seen.get(row.id) === stamp) continue;

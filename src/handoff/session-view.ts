@@ -5,6 +5,7 @@ import { toJob } from '../jobs/service.ts';
 import { JOB_ID_PATTERN, type Job } from '../jobs/types.ts';
 import { digestsEqual, sha256 } from '../security/secrets.ts';
 import type { Visitor } from './handoff.ts';
+import { loadJob } from '../jobs/job-reads.ts';
 
 // `sessionUrl`: a read-only live view of a running job's browser tab, for the API client or the
 // person to watch. The link's token is an HMAC of the job id under the service's secret key: it
@@ -37,7 +38,7 @@ export async function openSessionView(deps: { db: Kysely<DB>; secretKey: string 
   if (token.length > 128 || !JOB_ID_PATTERN.test(jobId)) return { kind: 'not_found' };
   // Compared as digests so the comparison takes the same time whatever the input's length.
   if (!digestsEqual(sha256(token), sha256(sessionViewToken(deps.secretKey, jobId)))) return { kind: 'not_found' };
-  const row = await deps.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  const row = await loadJob(deps.db, jobId);
   if (!row) return { kind: 'not_found' };
   const job = toJob(row);
   if (job.ownerUserId !== null) {

@@ -6,6 +6,7 @@ import { heldTabGrant, runningTabGrant } from './live-tab-grants.ts';
 import { liveViewSocketRoute } from './live-view-routes.ts';
 import { liveTabsOf } from './live-tabs.ts';
 import { screenOf } from './handoff-routes.ts';
+import { loadJob } from '../jobs/job-reads.ts';
 
 // The routes of a node's internal port (src/cluster/internal-server.ts), which other nodes relay a
 // person's page to: the held tab in control, a running tab to watch, and the person's cancel. The
@@ -18,7 +19,7 @@ type JobParams = { Params: { jobId: string } };
 async function jobOf(services: Services, request: FastifyRequest): Promise<Job | null> {
   const { jobId } = request.params as { jobId: string };
   if (!JOB_ID_PATTERN.test(jobId)) return null;
-  const row = await services.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  const row = await loadJob(services.db, jobId.toLowerCase());
   return row ? toJob(row) : null;
 }
 

@@ -10,6 +10,7 @@ import { WEBHOOK_QUEUE, type Queue } from '../jobs/queue.ts';
 import type { JobEvent } from './outbox.ts';
 import { decryptSecret } from './secrets.ts';
 import { postSigned, type SendResult } from './send.ts';
+import { lockJobRow } from '../jobs/rows.ts';
 
 // Sending webhook deliveries, in every process that runs workers. Two parts:
 // - the pump gives each new delivery (recorded with its job's status change, webhooks/outbox.ts) its
@@ -149,8 +150,7 @@ export async function startWebhooks(options: { db: Kysely<DB>; queue: Queue; log
     log.warn({ endpointId: row.endpoint_id }, 'webhook endpoint disabled: its deliveries have failed for too long');
     // On the audit trail of the job whose event found it failing (the job row locked first, as every append does).
     if (row.job_id) {
-      const locked = await trx.selectFrom('jobs').select('id').where('id', '=', row.job_id).forUpdate().executeTakeFirst();
-      if (locked) {
+      if (await lockJobRow(trx, row.job_id)) {
         await appendAuditEvent(trx, row.job_id, {
           type: 'webhook_endpoint_disabled',
           message: `The webhook endpoint ${row.url} was disabled: ${reason}. Nothing more is sent to it; the organisation can register it again.`,

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { JobStatus } from '../jobs/types.ts';
+import { jobRowIn } from '../jobs/rows.ts';
 
 // The job events webhooks carry, recorded in the very transaction that changes the job's status
 // (jobs/transition.ts): a status change is never committed without its deliveries, or the reverse.
@@ -39,7 +40,7 @@ export interface JobEvent {
  * locked by it). Jobs of no organisation (created through OAuth) have no endpoints.
  */
 export async function recordWebhookEvents(trx: Transaction<DB> | Kysely<DB>, jobId: string, options: { late?: boolean } = {}): Promise<number> {
-  const job = await trx.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+  const job = await jobRowIn(trx, jobId);
   const type = job ? EVENT_OF[job.status as JobStatus] : undefined;
   if (!job || !type || job.organization_name === null) return 0;
   const event: JobEvent = {
