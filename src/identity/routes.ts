@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { Services } from '../services.ts';
-import { sendErrorPage, sendPage, securityHeaders } from '../web/render.ts';
+import { sendErrorPage, sendPage, securityHeaders } from '../pages/render.ts';
 import { DEV_EMAIL, DEV_IDP_PATH, type DevIdentityProvider } from './dev-idp.ts';
 import { RelyingParty, SignInError } from './relying-party.ts';
 import { safeReturnTo } from './return-to.ts';

@@ -6,8 +6,8 @@ import { providerName, refreshProviderNames } from '../providers/registry.ts';
 import { holdIsOpen } from '../handoff/handoff.ts';
 import type { JobLinks } from '../jobs/handoff-url.ts';
 import { randomSecret } from '../security/secrets.ts';
-import { BOOKINGS_SCRIPT, BOOKINGS_SCRIPT_PATH, pageSecurityHeaders, renderFragment, sendView } from './handoff-render.ts';
-import { sendAsset } from './render.ts';
+import { BOOKINGS_SCRIPT, BOOKINGS_SCRIPT_PATH, pageSecurityHeaders, renderFragment, sendView } from '../pages/handoff-render.ts';
+import { sendAsset } from '../pages/render.ts';
 import type { WebContext } from './handoff-routes.ts';
 import { signedInUser, signInPathFor } from './visitor.ts';
 

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import type { Services } from '../services.ts';
 import { csrfToken, currentUser, redirectToSignIn, sameOriginWithToken } from '../identity/index.ts';
 import { listConnectedApps, revokeGrant } from '../oauth/connected-apps.ts';
-import { sendAsset, sendErrorPage, sendPage, STYLESHEET, STYLESHEET_PATH } from './render.ts';
+import { sendAsset, sendErrorPage, sendPage, STYLESHEET, STYLESHEET_PATH } from '../pages/render.ts';
 import { refuseUnstorable } from '../security/text.ts';
 
 function when(date: Date | null): string | null {

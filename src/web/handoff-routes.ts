@@ -17,10 +17,10 @@ import {
   HANDOFF_STYLESHEET_PATH,
   sendNotice,
   sendView,
-} from './handoff-render.ts';
+} from '../pages/handoff-render.ts';
 import { heldNowhereGrant, heldTabGrant, relayGrant, runningTabGrant, statusMessage } from './live-tab-grants.ts';
 import { liveTabsOf, type LiveTabs } from './live-tabs.ts';
-import { sendAsset } from './render.ts';
+import { sendAsset } from '../pages/render.ts';
 import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from './live-view-routes.ts';
 import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf } from './visitor.ts';
 import { refuseUnstorable } from '../security/text.ts';

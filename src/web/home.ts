@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { csrfToken, currentUser } from '../identity/index.ts';
-import { sendPage } from './render.ts';
+import { sendPage } from '../pages/render.ts';
 
 /**
  * The service's front page: where a person finds their bookings and connected apps, and a developer

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '@fastify/websocket'; // its route options (`websocket: true`)
 import type { LiveView, ViewEnd } from '../browser/live-view.ts';
 import type { PipeSocket } from '../cluster/relay.ts';
 import { serveLiveView, type LiveViewConnection, type Socket } from './live-view-socket.ts';
-import { sendAsset } from './render.ts';
+import { sendAsset } from '../pages/render.ts';
+import { LIVE_VIEW_SCRIPT } from '../pages/handoff-render.ts';
 
 // HTTP glue of the live view: the client script, and WebSocket routes that admit a viewer only
 // from the service's own origin and only with a grant from the surface that owns the route
@@ -30,11 +30,9 @@ export type AuthorizeLiveView = (request: FastifyRequest) => Promise<LiveViewGra
 
 export const LIVE_VIEW_CLIENT_PATH = '/live-view/client.js';
 
-const CLIENT_SCRIPT = readFileSync(new URL('./static/live-view.js', import.meta.url));
-
 /** Serves the client script (same origin, so the pages' CSP can stay at 'self'). */
 export function liveViewClientRoute(app: FastifyInstance): void {
-  app.get(LIVE_VIEW_CLIENT_PATH, async (_request, reply) => sendAsset(reply, 'js', CLIENT_SCRIPT));
+  app.get(LIVE_VIEW_CLIENT_PATH, async (_request, reply) => sendAsset(reply, 'js', LIVE_VIEW_SCRIPT));
 }
 
 const grants = new WeakMap<FastifyRequest, LiveViewGrant>();

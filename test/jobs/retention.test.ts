@@ -15,7 +15,7 @@ import { eraseExpiredPersonalData } from '../../src/jobs/retention.ts';
 import { RETENTION_PURGE_CRON, RETENTION_PURGE_QUEUE } from '../../src/jobs/retention-purge.ts';
 import { statusReport } from '../../src/mcp/status.ts';
 import { bookingItem } from '../../src/web/bookings-routes.ts';
-import { renderFragment } from '../../src/web/handoff-render.ts';
+import { renderFragment } from '../../src/pages/handoff-render.ts';
 
 // Traveller data retention (issue 15 §5): JOB_PERSONAL_DATA_RETENTION_DAYS after a job is final,
 // its traveller's personal data is erased from the job, its audit events and its webhook deliveries;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorDescription, OAuthError } from '../errors.ts';
-import { sendErrorPage } from '../../web/render.ts';
+import { sendErrorPage } from '../../pages/render.ts';
 import type { Database } from '../../db/index.ts';
 import { databaseAnswers, DATABASE_RETRY_AFTER_SECONDS } from '../../db/reachable.ts';
 import { resourceMetadataUrl } from '../metadata.ts';

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Limit } from '../../limits/counter.ts';
 import { limitBySource } from '../../limits/by-source.ts';
 import { csrfToken, currentUser, redirectToSignIn, sameOriginWithToken } from '../../identity/index.ts';
-import { CONSENT_SCRIPT, CONSENT_SCRIPT_PATH, sendAsset, sendErrorPage, sendPage, securityHeaders } from '../../web/render.ts';
+import { CONSENT_SCRIPT, CONSENT_SCRIPT_PATH, sendAsset, sendErrorPage, sendPage, securityHeaders } from '../../pages/render.ts';
 import { pendingAuthorization, startAuthorization, type AuthorizeContext, type AuthorizeParams } from '../authorize.ts';
 import { decideAuthorization } from '../consent.ts';
 import { redirectOrigin } from '../redirect-uris.ts';

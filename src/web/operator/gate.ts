@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser, redirectToSignIn, sameOriginWithToken } from '../../identity/index.ts';
 import { operatorOf, type Operator } from '../../operator/access.ts';
-import { sendErrorPage } from '../render.ts';
+import { sendErrorPage } from '../../pages/render.ts';
 
 // The one door to every console page, run before each handler of the console (a preHandler of its
 // plugin, so no route can be added without it): signed in, listed in OPERATOR_EMAILS, and for a

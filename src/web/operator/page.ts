@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken } from '../../identity/index.ts';
-import { sendPage } from '../render.ts';
+import { sendPage } from '../../pages/render.ts';
 import { operatorFor } from './gate.ts';
 
 // Every console page: the shared layout at full width, the console's navigation, who is signed

@@ -5,7 +5,7 @@ import { OperatorInputError } from '../../operator/errors.ts';
 import { addProviderAs, removeProviderAs } from '../../operator/providers.ts';
 import { builtInsExist, DRIVER_IDS, PROVIDER_MODES } from '../../providers/registry.ts';
 import { listProviders } from '../../providers/store.ts';
-import { sendErrorPage } from '../render.ts';
+import { sendErrorPage } from '../../pages/render.ts';
 import { operatorFor } from './gate.ts';
 import { sendOperatorPage, when } from './page.ts';
 

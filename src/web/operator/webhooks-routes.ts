@@ -3,7 +3,7 @@ import type { Services } from '../../services.ts';
 import { DomainError } from '../../jobs/types.ts';
 import { knownOrganizations } from '../../operator/organizations.ts';
 import { listDeliveries, listEndpoints } from '../../webhooks/endpoints.ts';
-import { sendErrorPage } from '../render.ts';
+import { sendErrorPage } from '../../pages/render.ts';
 import { sendOperatorPage, when } from './page.ts';
 
 // Webhook endpoints, per organisation, and each endpoint's delivery log: read through the same

@@ -12,7 +12,7 @@ const eta = new Eta({ views: join(import.meta.dirname, 'views'), cache: true, au
 
 export const STYLESHEET = readFileSync(join(import.meta.dirname, 'static', 'site.css'), 'utf8');
 export const STYLESHEET_PATH = '/assets/site.css';
-/** The consent page's script (src/web/static/consent.js): Approve answers only once the page has settled. */
+/** The consent page's script (src/pages/static/consent.js): Approve answers only once the page has settled. */
 export const CONSENT_SCRIPT = readFileSync(join(import.meta.dirname, 'static', 'consent.js'));
 export const CONSENT_SCRIPT_PATH = '/assets/consent.js';
 
@@ -37,7 +37,7 @@ export function securityHeaders(reply: FastifyReply, formTargets: string[] = [],
     .header('cross-origin-opener-policy', 'same-origin');
 }
 
-/** Serves one of the static files (src/web/static): every page's stylesheet and scripts. */
+/** Serves one of the static files (src/pages/static): every page's stylesheet and scripts. */
 export function sendAsset(reply: FastifyReply, type: 'css' | 'js', body: Buffer | string): FastifyReply {
   return reply
     .type(type === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8')

@@ -17,6 +17,8 @@ export const HANDOFF_SCRIPT_PATH = '/assets/handoff.js';
 export const HANDOFF_SCRIPT = readFileSync(join(import.meta.dirname, 'static', 'handoff.js'));
 export const BOOKINGS_SCRIPT_PATH = '/assets/bookings.js';
 export const BOOKINGS_SCRIPT = readFileSync(join(import.meta.dirname, 'static', 'bookings.js'));
+/** The live view's client (src/pages/static/live-view.js): draws the frames and relays the person's input. */
+export const LIVE_VIEW_SCRIPT = readFileSync(join(import.meta.dirname, 'static', 'live-view.js'));
 
 export interface RenderOptions {
   status?: number;
