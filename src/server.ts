@@ -18,6 +18,7 @@ import type { Job } from './jobs/types.ts';
 import type { Services } from './services.ts';
 import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 import { startInternalServer } from './cluster/internal-server.ts';
+import { internalRoutes } from './web/internal-routes.ts';
 import { NodeRecord } from './cluster/nodes.ts';
 import { answerWhileStarting, type StartingProbes } from './observability/starting-probes.ts';
 
@@ -149,7 +150,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
     // A process that holds browser sessions lets the other nodes reach them (src/cluster).
     let node: NodeRecord | null = null;
     if (config.WORKERS > 0) {
-      const internal = await startInternalServer(config, services, log);
+      const internal = await startInternalServer(config, services, log, internalRoutes);
       closers.unshift(() => internal.close());
       node = await NodeRecord.publish(database.db, log, { id: executor.holds.instanceId, internalUrl: internal.url, role: options.listen === false ? 'worker' : 'serve' });
       const published = node;

@@ -3,7 +3,6 @@ import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
-import { internalRoutes } from '../web/internal-routes.ts';
 import { NODE_AUTH_HEADER, nodeKey } from './node-auth.ts';
 import { admitCall } from './used-calls.ts';
 
@@ -21,7 +20,10 @@ export interface InternalServer {
   close(): Promise<void>;
 }
 
-export async function startInternalServer(config: Config, services: Services, log: Logger): Promise<InternalServer> {
+/** The routes a node's internal port serves (the web layer's: src/web/internal-routes.ts), handed in by the composition root. */
+export type InternalRoutes = (app: FastifyInstance, opts: { services: Services }) => Promise<void>;
+
+export async function startInternalServer(config: Config, services: Services, log: Logger, routes: InternalRoutes): Promise<InternalServer> {
   const key = nodeKey(services.secretKey);
   const app: FastifyInstance = Fastify({ loggerInstance: log.child({ port: 'internal' }) as unknown as FastifyBaseLogger, bodyLimit: 1024 });
   app.addHook('onRequest', async (request, reply) => {
@@ -31,7 +33,7 @@ export async function startInternalServer(config: Config, services: Services, lo
     request.raw.socket.destroy();
   });
   await app.register(websocket, { options: { maxPayload: 4096 } });
-  await app.register(internalRoutes, { services });
+  await app.register(routes, { services });
   const bound = await app.listen({ host: config.INTERNAL_HOST, port: config.INTERNAL_PORT });
   const url = config.INTERNAL_ADVERTISE_URL ?? bound;
   log.info({ internalUrl: url }, 'internal port for other nodes is listening');

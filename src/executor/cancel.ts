@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { BrowserSessions } from '../handoff/browser-sessions.ts';
+import type { BrowserSessions } from './browser-sessions.ts';
 import { toJob } from '../jobs/service.ts';
 import { transition } from '../jobs/transition.ts';
 import { DomainError, JOB_ID_PATTERN, ownerKey, type Job, type Reader } from '../jobs/types.ts';

@@ -5,7 +5,7 @@ import type { AuditEvent, Job } from '../jobs/types.ts';
 import { findJobByHandoffToken, handoffEndedAt, handoffOpen } from '../executor/handoff.ts';
 import { LATE_CONFIRMATION_MS, RECEIPT_GRACE_MS } from '../executor/hold-timings.ts';
 import { isHoldEnding } from '../jobs/transition.ts';
-import type { BrowserSessions } from './browser-sessions.ts';
+import type { BrowserSessions } from '../executor/browser-sessions.ts';
 
 // The handoff: the person finishes a booking held at the card-code step. Who may open it:
 // - a job created through an OAuth token: only its owner, signed in (anyone else learns nothing);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
-import type { BrowserSessions } from '../handoff/browser-sessions.ts';
+import type { BrowserSessions } from '../executor/browser-sessions.ts';
 import { adjustments, cardCodeAsked, describeHeld, handoffOutcome, headline } from '../handoff/describe.ts';
 import { cancelHandoff, confirmationMayFollow, openHandoff, type HandoffAccess } from '../handoff/handoff.ts';
 import type { JobWatcher } from '../handoff/job-watch.ts';

@@ -1,5 +1,5 @@
 import type { Canceller } from '../executor/hold-endings.ts';
-import { executorSessions, type BrowserSessions } from '../handoff/browser-sessions.ts';
+import { executorSessions, type BrowserSessions } from '../executor/browser-sessions.ts';
 import { ScreenControl } from '../handoff/control.ts';
 import { JobWatcher } from '../handoff/job-watch.ts';
 import { nodeKey } from '../cluster/node-auth.ts';

@@ -7,7 +7,7 @@ import { until } from '../helpers/wait.ts';
 import { findJobByHandoffToken, handoffOpen } from '../../src/executor/handoff.ts';
 import { HEARTBEAT_MS } from '../../src/executor/hold-timings.ts';
 import { HoldRegistry } from '../../src/executor/holds.ts';
-import { executorSessions } from '../../src/handoff/browser-sessions.ts';
+import { executorSessions } from '../../src/executor/browser-sessions.ts';
 import { cancelHandoff } from '../../src/handoff/handoff.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { PROVIDERS, type ProviderId, type Scenario } from '../../sandbox/index.ts';

@@ -8,7 +8,7 @@ import { GuardLog } from '../../src/executor/guard/events.ts';
 import type { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import type { HeldSession } from '../../src/executor/held-session.ts';
 import { HoldRegistry } from '../../src/executor/holds.ts';
-import { executorSessions } from '../../src/handoff/browser-sessions.ts';
+import { executorSessions } from '../../src/executor/browser-sessions.ts';
 import { cancelHandoff } from '../../src/handoff/handoff.ts';
 import { transition } from '../../src/jobs/transition.ts';
 import { createLogger } from '../../src/observability/logger.ts';

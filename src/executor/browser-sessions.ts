@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { runningTab } from '../browser/running-tabs.ts';
-import type { CancelResult } from '../executor/held-session.ts';
-import type { HoldRegistry } from '../executor/holds.ts';
-import type { Canceller } from '../executor/hold-endings.ts';
+import type { CancelResult } from './held-session.ts';
+import type { HoldRegistry } from './holds.ts';
+import type { Canceller } from './hold-endings.ts';
 
-// What the handoff needs of the executor's browser sessions. The executor owns them (it holds the
+// What the handoff (and a cancel) needs of the executor's browser sessions. The executor owns them (it holds the
 // tab at the card-code step, ends the hold when it runs out, detects the provider's confirmation);
 // the handoff shows the tab to the person and hands them the keyboard.
 
