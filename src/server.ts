@@ -19,6 +19,7 @@ import type { Services } from './services.ts';
 import { API_KEY_REVOKED_CHANNEL, ApiKeyCache, attachApiKeyCache } from './auth/api-key-cache.ts';
 import { startInternalServer } from './cluster/internal-server.ts';
 import { internalRoutes } from './web/internal-routes.ts';
+import { buildLiveTabs } from './cluster/live-tabs.ts';
 import { NodeRecord } from './cluster/nodes.ts';
 import { answerWhileStarting, type StartingProbes } from './observability/starting-probes.ts';
 
@@ -142,6 +143,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
       jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, builtInProviders: builtInsExist(config.NODE_ENV), links, userJobMode: modeForPeople(config.NODE_ENV) },
       links,
       executor,
+      tabs: buildLiveTabs({ db: database.db, secretKey, holds: executor.holds }),
       webhooks,
       log,
       secretKey,
@@ -150,7 +152,7 @@ export async function startService(config: Config, log: Logger, options: StartOp
     // A process that holds browser sessions lets the other nodes reach them (src/cluster).
     let node: NodeRecord | null = null;
     if (config.WORKERS > 0) {
-      const internal = await startInternalServer(config, services, log, internalRoutes);
+      const internal = await startInternalServer(config, { db: database.db, secretKey }, log, (app) => internalRoutes(app, { services }));
       closers.unshift(() => internal.close());
       node = await NodeRecord.publish(database.db, log, { id: executor.holds.instanceId, internalUrl: internal.url, role: options.listen === false ? 'worker' : 'serve' });
       const published = node;

@@ -8,6 +8,7 @@ import type { JobDeps } from './jobs/service.ts';
 import type { JobLinks } from './jobs/handoff-url.ts';
 import type { Executor } from './executor/index.ts';
 import type { Webhooks } from './webhooks/deliver.ts';
+import type { LiveTabs } from './cluster/live-tabs.ts';
 
 /** What a running service holds: built once at start, handed to every surface. */
 export interface Services {
@@ -19,6 +20,8 @@ export interface Services {
   links: JobLinks;
   /** Booking workers of this process, and the sessions they hold at the card-code step (executor.holds). */
   executor: Executor;
+  /** The tabs the person's pages show: this process's, and the way to the other nodes' (cluster/live-tabs.ts). */
+  tabs: LiveTabs;
   /** Webhook deliveries sent by this process (webhooks/deliver.ts). */
   webhooks: Webhooks;
   log: Logger;

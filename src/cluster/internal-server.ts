@@ -2,7 +2,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Services } from '../services.ts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import { NODE_AUTH_HEADER, nodeKey } from './node-auth.ts';
 import { admitCall } from './used-calls.ts';
 
@@ -21,19 +22,19 @@ export interface InternalServer {
 }
 
 /** The routes a node's internal port serves (the web layer's: src/web/internal-routes.ts), handed in by the composition root. */
-export type InternalRoutes = (app: FastifyInstance, opts: { services: Services }) => Promise<void>;
+export type InternalRoutes = (app: FastifyInstance) => Promise<void>;
 
-export async function startInternalServer(config: Config, services: Services, log: Logger, routes: InternalRoutes): Promise<InternalServer> {
-  const key = nodeKey(services.secretKey);
+export async function startInternalServer(config: Config, parts: { db: Kysely<DB>; secretKey: string }, log: Logger, routes: InternalRoutes): Promise<InternalServer> {
+  const key = nodeKey(parts.secretKey);
   const app: FastifyInstance = Fastify({ loggerInstance: log.child({ port: 'internal' }) as unknown as FastifyBaseLogger, bodyLimit: 1024 });
   app.addHook('onRequest', async (request, reply) => {
     // A replay is refused as a forgery is: the caller learns nothing about which one it sent.
-    if (await admitCall(services.db, key, request.method, request.url, request.headers[NODE_AUTH_HEADER])) return;
+    if (await admitCall(parts.db, key, request.method, request.url, request.headers[NODE_AUTH_HEADER])) return;
     reply.hijack();
     request.raw.socket.destroy();
   });
   await app.register(websocket, { options: { maxPayload: 4096 } });
-  await app.register(routes, { services });
+  await app.register(routes);
   const bound = await app.listen({ host: config.INTERNAL_HOST, port: config.INTERNAL_PORT });
   const url = config.INTERNAL_ADVERTISE_URL ?? bound;
   log.info({ internalUrl: url }, 'internal port for other nodes is listening');

@@ -29,7 +29,7 @@ export interface CancelDeps {
   db: Kysely<DB>;
   /**
    * The held tabs, wherever they are: this process's, and the other nodes' through their internal
-   * port (liveTabsOf), so the holder itself ends the hold and closes its tab.
+   * port (cluster/live-tabs.ts), so the holder itself ends the hold and closes its tab.
    */
   sessions: Pick<BrowserSessions, 'cancel'>;
 }

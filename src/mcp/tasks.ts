@@ -3,7 +3,6 @@ import { cancelJob } from '../executor/cancel.ts';
 import { getJobWithLatestMessage, getOwnJob } from '../jobs/service.ts';
 import { linksFor } from '../jobs/ownership.ts';
 import { DomainError, type Job } from '../jobs/types.ts';
-import { liveTabsOf } from '../web/live-tabs.ts';
 import { paymentInputKey, taskOfJob, type DetailedTask, type InputAnswer } from './task-of-job.ts';
 import type { ToolContext } from './tools/types.ts';
 
@@ -40,7 +39,7 @@ export async function getTask(context: ToolContext, taskId: string): Promise<Det
 /** Cancels the job (cooperatively: a final job, or a payment the person already submitted, stays as it is). */
 export async function cancelTask(context: ToolContext, taskId: string): Promise<void> {
   try {
-    await cancelJob({ db: context.services.db, sessions: liveTabsOf(context.services).sessions }, context.caller.reader, taskId);
+    await cancelJob({ db: context.services.db, sessions: context.services.tabs.sessions }, context.caller.reader, taskId);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     if (error.code === 'job_not_found') throw taskNotFound();

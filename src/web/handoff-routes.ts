@@ -19,7 +19,7 @@ import {
   sendView,
 } from '../pages/handoff-render.ts';
 import { heldNowhereGrant, heldTabGrant, relayGrant, runningTabGrant, statusMessage } from './live-tab-grants.ts';
-import { liveTabsOf, type LiveTabs } from './live-tabs.ts';
+import type { LiveTabs } from '../cluster/live-tabs.ts';
 import { sendAsset } from '../pages/render.ts';
 import { LIVE_VIEW_CLIENT_PATH, liveViewClientRoute, liveViewSocketRoute } from './live-view-routes.ts';
 import { csrfTokenOf, sessionPostAllowed, signedInUser, signInPathFor, visitorOf } from './visitor.ts';
@@ -36,7 +36,7 @@ export interface WebContext {
   sessions: BrowserSessions;
   watcher: JobWatcher;
   origin: string;
-  /** This process's tabs and the way to other nodes' (src/web/live-tabs.ts). */
+  /** This process's tabs and the way to other nodes' (src/cluster/live-tabs.ts). */
   tabs: LiveTabs;
 }
 
@@ -52,7 +52,7 @@ type WatchParams = { Params: { jobId: string; token: string } };
 
 export async function handoffWeb(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
-  const tabs = liveTabsOf(services);
+  const tabs = services.tabs;
   const ctx: WebContext = {
     services,
     sessions: tabs.sessions,

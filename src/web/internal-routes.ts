@@ -4,7 +4,6 @@ import { JOB_ID_PATTERN, type Job } from '../jobs/types.ts';
 import type { Services } from '../services.ts';
 import { heldTabGrant, runningTabGrant } from './live-tab-grants.ts';
 import { liveViewSocketRoute } from './live-view-routes.ts';
-import { liveTabsOf } from './live-tabs.ts';
 import { screenOf } from './handoff-routes.ts';
 import { loadJob } from '../jobs/job-reads.ts';
 
@@ -25,7 +24,7 @@ async function jobOf(services: Services, request: FastifyRequest): Promise<Job |
 
 export async function internalRoutes(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { services } = opts;
-  const tabs = liveTabsOf(services);
+  const tabs = services.tabs;
 
   liveViewSocketRoute(app, '/internal/holds/:jobId/live', {
     allowedOrigin: null,

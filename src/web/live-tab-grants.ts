@@ -9,7 +9,7 @@ import { TERMINAL_STATUSES } from '../jobs/transition.ts';
 import type { Job } from '../jobs/types.ts';
 import type { LiveViewGrant } from './live-view-routes.ts';
 import { CLOSE_RECONNECT, serveLiveView, type LiveViewConnection, type Socket } from './live-view-socket.ts';
-import type { LiveTabs } from './live-tabs.ts';
+import type { LiveTabs } from '../cluster/live-tabs.ts';
 
 // What a live-view socket is granted, once its surface has let the viewer in: the held tab in
 // control (the person paying), a running tab to watch (`sessionUrl`), the same relayed from the node

@@ -5,7 +5,6 @@ import { createJobFromRequest, getJobAudit, getJobWithLog } from '../../jobs/ser
 import { linksFor } from '../../jobs/ownership.ts';
 import type { Services } from '../../services.ts';
 import { cancelJob } from '../../executor/cancel.ts';
-import { liveTabsOf } from '../../web/live-tabs.ts';
 import { ApiError } from './errors.ts';
 import { principalOf, readerOf } from './auth.ts';
 import { presentCreatedJob, presentJob } from './present.ts';
@@ -57,7 +56,7 @@ export function executionJobRoutes(app: FastifyInstance, services: Services): vo
       const jobId = jobIdOf(request);
       const reader = readerOf(request);
       // cancelJob checks ownership itself: open reads never open a cancel to another organisation.
-      const job = await cancelJob({ db: services.db, sessions: liveTabsOf(services).sessions }, reader, jobId);
+      const job = await cancelJob({ db: services.db, sessions: services.tabs.sessions }, reader, jobId);
       const found = await getJobWithLog(services.jobs, reader, job.jobId);
       if (!found) throw notFound(jobId);
       return presentJob(found.job, found.decisionLog, linksFor(services.links, reader));
