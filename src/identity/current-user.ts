@@ -19,9 +19,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     identity: IdentityContext;
   }
+  interface FastifyRequest {
+    /** The signed-in user, looked up once per request (null until asked: identity/index.ts decorates). */
+    sessionUserLookup: Promise<SessionUser | null> | null;
+  }
 }
-
-const CACHE = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
 
 function sessionValue(request: FastifyRequest): string | undefined {
   return request.cookies?.[request.server.identity.cookies.session];
@@ -29,13 +31,11 @@ function sessionValue(request: FastifyRequest): string | undefined {
 
 /** The signed-in user of this request, or null. Looked up once per request. */
 export function currentUser(request: FastifyRequest): Promise<{ id: number; email: string | null; name: string | null } | null> {
-  let found = CACHE.get(request);
-  if (!found) {
+  if (!request.sessionUserLookup) {
     const value = sessionValue(request);
-    found = value ? sessionUser(request.server.identity.db, value) : Promise.resolve(null);
-    CACHE.set(request, found);
+    request.sessionUserLookup = value ? sessionUser(request.server.identity.db, value) : Promise.resolve(null);
   }
-  return found;
+  return request.sessionUserLookup;
 }
 
 /** The CSRF token to put in this session's forms (empty without a session). */

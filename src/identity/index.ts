@@ -18,6 +18,7 @@ export { safeReturnTo, signInPath } from './return-to.ts';
 async function identity(app: FastifyInstance, opts: { services: Services }): Promise<void> {
   const { config } = opts.services;
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
+  app.decorateRequest('sessionUserLookup', null);
   app.decorate('identity', {
     db: opts.services.db,
     baseUrl: config.BASE_URL,

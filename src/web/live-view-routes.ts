@@ -35,7 +35,12 @@ export function liveViewClientRoute(app: FastifyInstance): void {
   app.get(LIVE_VIEW_CLIENT_PATH, async (_request, reply) => sendAsset(reply, 'js', LIVE_VIEW_SCRIPT));
 }
 
-const grants = new WeakMap<FastifyRequest, LiveViewGrant>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the handshake of a live-view socket was granted (its preValidation), for the socket's handler. */
+    liveViewGrant: LiveViewGrant | null;
+  }
+}
 
 /**
  * A WebSocket route carrying one live view. Cookies ride along on a cross-site WebSocket handshake,
@@ -43,6 +48,8 @@ const grants = new WeakMap<FastifyRequest, LiveViewGrant>();
  * service's own is refused before the upgrade, as is a handshake without one.
  */
 export function liveViewSocketRoute(app: FastifyInstance, path: string, options: { allowedOrigin: string | null; authorize: AuthorizeLiveView }): void {
+  // Several live-view routes share an app (the handoff's and the watch view's).
+  if (!app.hasRequestDecorator('liveViewGrant')) app.decorateRequest('liveViewGrant', null);
   app.get(path, {
     websocket: true,
     preValidation: async (request, reply) => {
@@ -52,11 +59,11 @@ export function liveViewSocketRoute(app: FastifyInstance, path: string, options:
       }
       const result = await options.authorize(request);
       if ('refused' in result) return reply.code(result.refused).type('application/json; charset=utf-8').send({ error: REFUSAL_CODES[result.refused], message: result.message });
-      grants.set(request, result);
+      request.liveViewGrant = result;
     },
   }, (socket, request) => {
-    const grant = grants.get(request);
-    grants.delete(request);
+    const grant = request.liveViewGrant;
+    request.liveViewGrant = null;
     if (!grant) {
       socket.close(1008, 'not authorized');
       return;

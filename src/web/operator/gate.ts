@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentUser, redirectToSignIn, sameOriginWithToken } from '../../identity/index.ts';
 import { operatorOf, type Operator } from '../../operator/access.ts';
 import { sendErrorPage } from '../../pages/render.ts';
@@ -8,11 +8,21 @@ import { sendErrorPage } from '../../pages/render.ts';
 // form (POST) the session's CSRF token from a page of this origin. A refused request changes
 // nothing: the handler never runs.
 
-const OPERATORS = new WeakMap<FastifyRequest, Operator>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The operator the gate let through (the console's requests only; null elsewhere). */
+    operator: Operator | null;
+  }
+}
+
+/** Decorates the console's requests with the operator the gate lets through (call once, in the console's plugin). */
+export function decorateOperator(app: FastifyInstance): void {
+  app.decorateRequest('operator', null);
+}
 
 /** The operator the gate let through for this request (only called from console handlers). */
 export function operatorFor(request: FastifyRequest): Operator {
-  const operator = OPERATORS.get(request);
+  const operator = request.operator;
   if (!operator) throw new Error('operatorFor called outside the operator console');
   return operator;
 }
@@ -33,7 +43,7 @@ export function operatorGate(operatorEmails: readonly string[]) {
     if (!reading && !sameOriginWithToken(request, (request.body as { csrf?: unknown } | undefined)?.csrf)) {
       return sendErrorPage(reply, 403, 'Not allowed', 'This form did not come from your own operator console page (its token is missing or wrong). Nothing was changed: reload the page and try again.');
     }
-    OPERATORS.set(request, operator);
+    request.operator = operator;
     return undefined;
   };
 }

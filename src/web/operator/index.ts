@@ -4,7 +4,7 @@ import type { Services } from '../../services.ts';
 import { refuseUnstorable } from '../../security/text.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { clientRoutes } from './clients-routes.ts';
-import { operatorGate } from './gate.ts';
+import { decorateOperator, operatorGate } from './gate.ts';
 import { jobRoutes } from './jobs-routes.ts';
 import { keyRoutes } from './keys-routes.ts';
 import { providerRoutes } from './providers-routes.ts';
@@ -20,6 +20,7 @@ export async function operatorConsole(app: FastifyInstance, opts: { services: Se
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   // Text PostgreSQL cannot store, in any parameter, is refused (400) before any lookup.
   app.addHook('preHandler', async (request) => refuseUnstorable(request));
+  decorateOperator(app);
   app.addHook('preHandler', operatorGate(services.config.OPERATOR_EMAILS));
   jobRoutes(app, services);
   keyRoutes(app, services);
