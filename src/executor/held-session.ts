@@ -6,7 +6,7 @@ import { DomainError } from '../jobs/types.ts';
 import type { Driver } from '../providers/types.ts';
 import type { GuardControls } from './guard/index.ts';
 import type { GuardEvents } from './guard/events.ts';
-import { GuardedPage } from './guard/page-api.ts';
+import type { GuardedPage } from './guard/page-api.ts';
 import { cancelEnding, endingColumns, expiryEnding, lossEnding, type Canceller, type Ending, type EndingColumns } from './hold-endings.ts';
 import { CONFIRMATION_GRACE_MS, FINISH_RETRY_MS, WRITE_WAIT_MS } from './hold-timings.ts';
 import type { HoldRegistry } from './holds.ts';
@@ -67,6 +67,8 @@ export interface HoldInput {
   driver: Driver;
   context: BrowserContext;
   page: Page;
+  /** The attempt's guarded page over it (with the run's time limit): the session reads the tab through it. */
+  reader: GuardedPage;
   guard: GuardControls;
   events: GuardEvents;
   expiresAt: Date;
@@ -115,7 +117,7 @@ export class Session implements HeldSession {
     this.page = input.page;
     this.expiresAt = input.expiresAt;
     this.done = new Promise((resolve) => (this.#resolve = resolve));
-    this.#reader = new GuardedPage(input.page, input.events);
+    this.#reader = input.reader;
     this.#payment = new InFlight({
       maxPendingMs: registry.maxPostponeMs,
       // Other processes must know at once: their sweeps and cancels read the row.

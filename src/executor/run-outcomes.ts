@@ -35,7 +35,7 @@ export async function holdPaused(run: Run, driver: Driver, outcome: Paused, cont
   const codeAsked = outcome.field !== null;
   const summary = pausedSummary(driver, what, expiresAt, outcome.decisions, codeAsked);
   const token = handoffToken(deps.secretKey, jobId, expiresAt.toISOString());
-  deps.holds.add({ jobId, driver, context, page: outcome.page, guard, events: recorder, expiresAt, what, url: outcome.page.url().split('?')[0] ?? '' });
+  deps.holds.add({ jobId, driver, context, page: outcome.page, reader: outcome.guarded, guard, events: recorder, expiresAt, what, url: outcome.page.url().split('?')[0] ?? '' });
   held(true);
   try {
     await recorder.transition({

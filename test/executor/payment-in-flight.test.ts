@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { handoffToken, handoffTokenHash } from '../../src/executor/handoff.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
-import type { GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import type { HeldSession } from '../../src/executor/held-session.ts';
 import { HoldRegistry } from '../../src/executor/holds.ts';
 import { executorSessions } from '../../src/executor/browser-sessions.ts';
@@ -75,7 +75,7 @@ for (const backend of BACKENDS) {
       const guard = await installGuard(context, events);
       const page = await context.newPage();
       await page.goto(site.url(path));
-      const session = holder.add({ jobId, driver: DRIVER, context, page, guard, events, expiresAt, what: 'a table at Pay Page', url: site.url(path) });
+      const session = holder.add({ jobId, driver: DRIVER, context, page, reader: new GuardedPage(page, events), guard, events, expiresAt, what: 'a table at Pay Page', url: site.url(path) });
       await session.setUserInControl(true);
       return { jobId, token, session, page, context };
     };
