@@ -9,7 +9,8 @@ import { CONTROL_WORDS, either } from './words.ts';
 // site's classes. Here: the choice of one value from a list that is not a native <select>, a
 // select-only combobox (role=combobox on a focusable element, a listbox popup, no text input) and a
 // listbox (role=listbox of role=option): open it when it is closed, press the option, and read back
-// that it took. Steppers, date grids and suggestion comboboxes are in search.ts.
+// that it took. And a date typed in sections (Month, Day, Year spinbuttons). Steppers, date grids
+// and suggestion comboboxes are in search.ts.
 
 /** A list a person chooses from by pressing (type 'combobox' or 'listbox' in the snapshot). */
 export function isPressList(f: FieldInfo): boolean {
@@ -42,6 +43,21 @@ export async function chooseInList(page: GuardedPage, f: FieldInfo, value: strin
   const after = (await snapshot(page)).fields.find((x) => x.sel === f.sel);
   if (after && !after.value.includes(option.text) && after.value !== option.text) {
     throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the list'}" showing "${option.text}" once chosen`, `it shows "${after.value.slice(0, 60)}"`);
+  }
+}
+
+/**
+ * A date typed into a field of sections (Month, Day, Year as editable spinbuttons, 'dateparts'):
+ * each section its digits, key by key as a person types them (such fields act on keys and move on
+ * to the next section by themselves), then read back.
+ */
+export async function typeDateParts(page: GuardedPage, f: FieldInfo, iso: string, stepName: string): Promise<void> {
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  for (const p of f.parts ?? []) await page.type(p.sel, p.part === 'year' ? year : p.part === 'month' ? month : day);
+  const after = (await snapshot(page)).fields.find((x) => x.sel === f.sel);
+  const shown = after?.value.split(/\D+/).map(Number) ?? [];
+  if (![year, month, day].every((n) => shown.includes(Number(n)))) {
+    throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the date'}" showing ${iso} once typed`, `it shows "${after?.value || 'nothing'}"`);
   }
 }
 
