@@ -83,6 +83,20 @@ export async function openHiddenChoices(page: GuardedPage, s: Snapshot): Promise
   return snapshot(page);
 }
 
+/**
+ * A form that holds fields it does not show, in sections a button collapses (an accordion's
+ * headers, a disclosure: aria-expanded="false"): each such section of the form opened, and the page
+ * read again; null when nothing was hidden or nothing opened. (A button that pops up a list or a
+ * menu is not a section.)
+ */
+export async function openSections(page: GuardedPage, s: Snapshot, form: number): Promise<Snapshot | null> {
+  if (!s.fields.some((f) => f.form === form && !f.visible && !f.card && !['hidden', 'radio', 'checkbox'].includes(f.type))) return null;
+  const closed = s.controls.filter((c) => c.form === form && c.visible && !c.disabled && c.expanded === 'false' && c.haspopup === '' && c.role !== 'combobox' && !c.submits && !CHROME.has(c.region));
+  if (closed.length === 0) return null;
+  for (const c of closed) await page.press(c.sel, `open the section "${c.text.slice(0, 40)}"`);
+  return snapshot(page);
+}
+
 const NOT_AN_OPENER = either(/\b(edit|back|modify|cancel|remove|sign ?in|log ?in|help|close|menu|search)\b/, CONTROL_WORDS.back);
 const OPENS_A_FORM = either(/\b(details|guests?|contact|enter|fill|add|continue|book|reserve|next|checkout)\b/, CONTROL_WORDS.onward);
 
