@@ -238,6 +238,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       itemTag: item.tagName.toLowerCase(),
       expanded: el.getAttribute('aria-expanded') ?? '',
       haspopup: (el.getAttribute('aria-haspopup') ?? '').toLowerCase(),
+      selected: el.getAttribute('aria-selected') ?? '',
     });
   }
   // Radio inputs as choices: their item is their row, card or list item (or their label).
@@ -248,7 +249,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       role: el.getAttribute('role') ?? '', form: formIndex(el), region: regionOf(el),
       disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
       item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
-      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '', haspopup: '',
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '', haspopup: '', selected: '',
     });
   }
   // Siblings of offer items that have no control at all (a sold-out row shows no button).

@@ -73,6 +73,8 @@ export interface ControlInfo {
   expanded: string;
   /** Its aria-haspopup ('dialog', 'listbox', 'true'…; '' when none). */
   haspopup: string;
+  /** Its aria-selected ('true', 'false'; '' when none): which tab of a tab list is shown. */
+  selected: string;
 }
 
 export interface FormInfo {
