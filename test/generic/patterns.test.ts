@@ -72,7 +72,7 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
 
   for (const { site, venue, what } of PATTERNS_BOOKED) {
     test(`${site}: ${what}`, async () => {
-      await bookAndPay(suite, site, venue, (o) => {
+      const booked = await bookAndPay(suite, site, venue, (o) => {
         if (site === 'lumen') {
           const review = o.events.find((e) => e.type === 'step_started' && /^Reviewing/.test(e.message));
           assert.match(review?.message ?? '', /the venue asked for: "Casa Lumen Porto · Ribeira" is "Casa Lumen" with "porto", "ribeira" added/, 'the audit quotes why the names are one venue');
@@ -84,6 +84,7 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
           assert.match(pressed, /to send the guest details \(Continua\); fields without a label read by .*"Cognome" from the table cell/);
         }
       });
+      if (site === 'terms') assert.deepEqual(booked.ticked, ['terms'], 'only the terms were accepted: no wine pairing, no newsletter');
     });
   }
 });

@@ -7,13 +7,15 @@ import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { describeFields, labelSources, submitOf } from './search.ts';
 import type { FieldInfo, Snapshot } from './snapshot.ts';
 import { CONSENT_WORDS, either } from './words.ts';
-import { chooseInList, isPressList, revealFields } from './widgets.ts';
+import { chooseInList, isPressList, openSections, revealFields } from './widgets.ts';
 
 // Guest details: the form asking for a person (by autocomplete token: given-name, family-name,
 // name, email, tel, bday, country; labels as the fallback; passport fields by label). Only the
 // booking's required agreement boxes are ticked; a newsletter box or an upsell is left alone.
 
 const AGREE = either(/\b(terms|conditions|agree|accept|policy|policies|rules)\b/, CONSENT_WORDS.agree);
+// A box the page marks as required in words rather than markup: "… conditions *", "(required)".
+const MARKED_REQUIRED = either(/\*|\((required|mandatory|obligatory)\)/, CONSENT_WORDS.required);
 const LEAVE = either(/\b(newsletter|offers|marketing|subscribe|news|promotions?|insurance|upgrade|add)\b/, CONSENT_WORDS.leave);
 
 function guestForm(s: Snapshot): { form: number; fields: FieldInfo[] } | null {
@@ -33,9 +35,12 @@ export function guestFormOn(s: Snapshot): boolean {
   return guestForm(s) !== null;
 }
 
-/** The required agreement boxes not ticked yet (of one form, or of the page): never a newsletter's or an upsell's. */
+/**
+ * The required agreement boxes not ticked yet (of one form, or of the page): required by markup or
+ * marked so in their label ("I accept the terms *"); never a newsletter's or an upsell's.
+ */
 export function agreementsToTick(s: Snapshot, form?: number): FieldInfo[] {
-  return s.fields.filter((f) => (form === undefined || f.form === form) && f.visible && !f.disabled && !f.card && f.type === 'checkbox' && f.required && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text));
+  return s.fields.filter((f) => (form === undefined || f.form === form) && f.visible && !f.disabled && !f.card && f.type === 'checkbox' && (f.required || MARKED_REQUIRED.test(f.label)) && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text));
 }
 
 /** What each person is asked for themselves; the contact (email, phone) is the lead's. */
@@ -57,6 +62,12 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
     const revealed = !found && form === 0 ? await revealFields(page, s) : null;
     if (revealed) {
       s = revealed;
+      found = guestForm(s);
+    }
+    // Part of it in a collapsed section ("Contact details" in an accordion).
+    const opened = found ? await openSections(page, s, found.form) : null;
+    if (opened) {
+      s = opened;
       found = guestForm(s);
     }
     if (!found) {

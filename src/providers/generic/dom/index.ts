@@ -12,7 +12,7 @@ import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
 import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
 import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
 import { CONTROL_WORDS, either } from './words.ts';
-import { openHiddenChoices } from './widgets.ts';
+import { offersInTabs, openHiddenChoices } from './widgets.ts';
 import { datesIn } from '../../../executor/held.ts';
 import { sameName } from '../../../executor/names.ts';
 
@@ -96,6 +96,7 @@ export const domStrategy: Strategy = {
       s = await clearOverlays(ctx.page);
       offers = readOffers(s, ctx.provider.scenario);
     }
+    offers = await offersInTabs(ctx.page, s, offers, (x) => readOffers(x, ctx.provider.scenario));
     const frames = s.frames.length ? await framesFacts(ctx.page) : [];
     const found = classify(s, frames, offers, request && request.scenario !== 'flight' ? request.venue : undefined);
     // A hotel's rating is the property's, stated once on its page (schema.org starRating, "4-star", "★★★★").
@@ -119,6 +120,8 @@ export const domStrategy: Strategy = {
     // The page itself is the option (pageAsOffer): it is chosen by going on with it.
     if (key?.how === 'stay') return;
     if (!key || !key.sel) throw new NotUnderstood('choose an option', ctx.page.url(), `a control for "${offer.label}"`, 'none (the option shows no control)');
+    // An option in a tab not shown now: its tab first.
+    if (key.tab && !(await snapshot(ctx.page)).controls.find((c) => c.sel === key.sel)?.visible) await ctx.page.press(key.tab, `show the tab that holds ${offer.label.slice(0, 40)}`);
     if (key.how === 'radio') {
       await ctx.page.check(key.sel);
       const s = await snapshot(ctx.page);

@@ -19,6 +19,8 @@ export interface OfferKey {
   /** 'radio': tick it, then press the form's button; 'press': press it. */
   how: 'radio' | 'press' | 'stay';
   sel: string;
+  /** The tab that shows it (options split among tabs): pressed first when it is not shown. */
+  tab?: string;
 }
 
 export function encodeKey(key: OfferKey): string {

@@ -94,11 +94,11 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
   };
   const owned = new Set<Element>();
   const optionsOf = (box: Element | null) => (box ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
-  const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string) => {
-    const named = nameOf(el);
+  const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element) => {
+    const named = stands ? nameOf(stands) : nameOf(el);
     fields.push({
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type, name: el.getAttribute('name') ?? '', autocomplete: '',
-      label: named, labelFrom: 'accessible name', hint: hintOf(el), text: describedBy(el), placeholder: '', value,
+      label: named, labelFrom: stands ? 'hidden list it stands for' : 'accessible name', hint: hintOf(el), text: describedBy(stands ?? el), placeholder: '', value,
       required: el.getAttribute('aria-required') === 'true', disabled: el.getAttribute('aria-disabled') === 'true', readOnly: false, visible: shown(el), checked: false,
       options: optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
       stepper: null, inDialog: dialogIndex(el), combobox: false, expanded: el.getAttribute('aria-expanded') ?? '',
@@ -111,7 +111,16 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
     if (box) owned.add(box);
     // Its value is what it shows (not the options of a popup it happens to hold).
     const own = Array.from(el.childNodes).filter((n) => !(n.nodeType === 1 && (n as Element).matches('[role="listbox"]'))).map((n) => n.textContent ?? '').join(' ');
-    pressList(el, 'combobox', box, clean(own));
+    // A list made over a native <select> it hides (Select2, Chosen: inserted just after it) and named
+    // by the value it shows, or not at all: a person reads it by that list's label.
+    let stands: Element | undefined;
+    for (let up: Element | null = el, depth = 0; up && depth < 4 && [clean(own), ''].includes(nameOf(el)); up = up.parentElement, depth++) {
+      const prev = up.previousElementSibling;
+      if (!prev) continue;
+      if (prev.tagName === 'SELECT' && !shown(prev)) stands = prev;
+      break;
+    }
+    pressList(el, 'combobox', box, clean(own), stands);
   }
   for (const box of Array.from(doc.querySelectorAll('[role="listbox"]'))) {
     if (owned.has(box) || box.matches('select') || box.closest('[role="combobox"]')) continue;
@@ -133,6 +142,43 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       label: named, labelFrom: 'accessible name', hint: '', text: clean([named, el.getAttribute('name') ?? '', el.id].join(' | ')), placeholder: '', value: el.getAttribute('aria-valuenow') ?? clean(el.textContent),
       required: false, disabled: false, readOnly: true, visible: shown(el), checked: false, options: [], form: formIndex(el), region: regionOf(el),
       card: false, invalid: false, flagged: false, validationMessage: '', stepper, inDialog: dialogIndex(el), combobox: false, expanded: '',
+    });
+  }
+
+  // A date typed in sections: Month, Day and Year as editable spinbuttons in one group (the MUI and
+  // React Aria date fields, the APG spinbutton). Each part is told by its name, in English or in the
+  // page's language (Intl's names of date fields), else by its range (at most 12, 31, or a year's).
+  const partName = (part: string) => {
+    try {
+      return (new Intl.DisplayNames([doc.documentElement.lang || 'en'], { type: 'dateTimeField' }).of(part) ?? part).toLowerCase();
+    } catch {
+      return part;
+    }
+  };
+  const partOf = (el: Element) => {
+    const name = nameOf(el).toLowerCase();
+    for (const part of ['day', 'month', 'year']) if (name.includes(part) || name.includes(partName(part))) return part;
+    if (/\p{L}/u.test(name)) return null;
+    const max = Number(el.getAttribute('aria-valuemax'));
+    return max === 12 ? 'month' : max >= 28 && max <= 31 ? 'day' : max >= 999 ? 'year' : null;
+  };
+  const sectioned = new Map<Element, Element[]>();
+  for (const el of Array.from(doc.querySelectorAll('[role="spinbutton"]:not(input)'))) {
+    if (el.getAttribute('aria-readonly') === 'true' || stepperOf(el)) continue;
+    const group = el.closest('[role="group"]') ?? el.parentElement?.parentElement;
+    if (group) sectioned.set(group, [...(sectioned.get(group) ?? []), el]);
+  }
+  for (const [group, sections] of sectioned) {
+    const parts = sections.map((el) => ({ sel: selectorOf(el), part: partOf(el) }));
+    if (parts.length !== 3 || new Set(parts.map((p) => p.part)).size !== 3 || parts.some((p) => p.part === null)) continue;
+    const named = nameOf(group);
+    fields.push({
+      sel: selectorOf(sections[0]!), tag: sections[0]!.tagName.toLowerCase(), type: 'dateparts', name: '', autocomplete: '',
+      label: named, labelFrom: 'accessible name', hint: '', text: named, placeholder: '',
+      value: sections.every((el) => el.hasAttribute('aria-valuenow')) ? sections.map((el) => clean(el.textContent)).join(' ') : '',
+      required: false, disabled: sections.some((el) => el.getAttribute('aria-disabled') === 'true'), readOnly: false, visible: shown(sections[0]!), checked: false, options: [],
+      form: formIndex(group), region: regionOf(group), card: false, invalid: group.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
+      stepper: null, inDialog: dialogIndex(group), combobox: false, expanded: '', parts: parts as FieldInfo['parts'],
     });
   }
 
@@ -201,6 +247,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       itemTag: item.tagName.toLowerCase(),
       expanded: el.getAttribute('aria-expanded') ?? '',
       haspopup: (el.getAttribute('aria-haspopup') ?? '').toLowerCase(),
+      selected: el.getAttribute('aria-selected') ?? '',
     });
   }
   // Radio inputs as choices: their item is their row, card or list item (or their label).
@@ -211,7 +258,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       role: el.getAttribute('role') ?? '', form: formIndex(el), region: regionOf(el),
       disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
       item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
-      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '', haspopup: '',
+      itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '', haspopup: '', selected: '',
     });
   }
   // Siblings of offer items that have no control at all (a sold-out row shows no button).

@@ -7,7 +7,7 @@ import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './sna
 import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../executor/failures.ts';
 import { CONTROL_WORDS, either } from './words.ts';
-import { chooseInList, isPressList } from './widgets.ts';
+import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
 // box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
@@ -88,12 +88,14 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
   const clicked: Array<[Concept, FieldInfo, string]> = [];
   const pending: Concept[] = [];
   const listed: Array<[FieldInfo, string]> = [];
+  const sectioned: Array<[FieldInfo, string]> = [];
   for (const [concept, fields] of plan.fields) {
     const value = searchValue(request, concept);
     if (value === undefined) continue;
     const field = fields[0]!;
     if (field.type === 'stepper' || (field.readOnly && field.stepper)) clicked.push([concept, field, value]);
     else if (isPressList(field)) listed.push([field, value]);
+    else if (field.type === 'dateparts') sectioned.push([field, value]);
     else if (field.readOnly) pending.push(concept);
     else {
       const v = valueFor(field, value);
@@ -107,6 +109,7 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     if (field?.combobox) await pickSuggestion(page, field, value);
   }
   for (const [field, value] of listed) await chooseInList(page, field, value, stepName);
+  for (const [field, value] of sectioned) await typeDateParts(page, field, value, stepName);
   await confirmTypedDates(page, plan, request);
   for (const [, field, value] of clicked) {
     if (field.visible) {
@@ -282,7 +285,7 @@ async function confirmTypedDates(page: GuardedPage, plan: Plan, request: SearchR
   for (const concept of ['date', 'checkIn', 'checkOut', 'returnDate'] as Concept[]) {
     const field = plan.fields.get(concept)?.[0];
     const value = searchValue(request, concept);
-    if (!field || value === undefined || field.type === 'date' || field.tag === 'select' || field.readOnly || isPressList(field) || field.type === 'stepper') continue;
+    if (!field || value === undefined || field.type === 'date' || field.tag === 'select' || field.readOnly || isPressList(field) || field.type === 'stepper' || field.type === 'dateparts') continue;
     if (dateInFormat(value, `${field.placeholder} | ${field.hint} | ${field.text}`)) continue;
     await page.press(field.sel, `open the date picker of "${field.label || concept}"`);
     let s = await snapshot(page);

@@ -9,7 +9,7 @@ import { FRAME_FACTS, READ_PAGE } from './read-page.ts';
 export interface FieldInfo {
   sel: string;
   tag: string;
-  /** The input's type, the tag of a select or text area, or 'combobox' / 'listbox' / 'stepper' for ARIA widgets. */
+  /** The input's type, the tag of a select or text area, or 'combobox' / 'listbox' / 'stepper' / 'dateparts' for ARIA widgets. */
   type: string;
   name: string;
   autocomplete: string;
@@ -46,6 +46,8 @@ export interface FieldInfo {
   combobox: boolean;
   /** Its aria-expanded ('true', 'false'; '' when it has none): a combobox's popup open or closed. */
   expanded: string;
+  /** A date typed in sections ('dateparts'): each section's selector and the part of the date it takes. */
+  parts?: Array<{ sel: string; part: 'day' | 'month' | 'year' }>;
 }
 
 export interface ControlInfo {
@@ -71,6 +73,8 @@ export interface ControlInfo {
   expanded: string;
   /** Its aria-haspopup ('dialog', 'listbox', 'true'…; '' when none). */
   haspopup: string;
+  /** Its aria-selected ('true', 'false'; '' when none): which tab of a tab list is shown. */
+  selected: string;
 }
 
 export interface FormInfo {

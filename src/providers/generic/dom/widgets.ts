@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import type { Offer } from '../../types.ts';
 import { optionFor } from './fields.ts';
+import { decodeKey, encodeKey } from './offers.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { CONTROL_WORDS, either } from './words.ts';
@@ -9,7 +11,8 @@ import { CONTROL_WORDS, either } from './words.ts';
 // site's classes. Here: the choice of one value from a list that is not a native <select>, a
 // select-only combobox (role=combobox on a focusable element, a listbox popup, no text input) and a
 // listbox (role=listbox of role=option): open it when it is closed, press the option, and read back
-// that it took. Steppers, date grids and suggestion comboboxes are in search.ts.
+// that it took. And a date typed in sections (Month, Day, Year spinbuttons), options split among
+// tabs, a form's collapsed sections. Steppers, date grids and suggestion comboboxes are in search.ts.
 
 /** A list a person chooses from by pressing (type 'combobox' or 'listbox' in the snapshot). */
 export function isPressList(f: FieldInfo): boolean {
@@ -45,6 +48,21 @@ export async function chooseInList(page: GuardedPage, f: FieldInfo, value: strin
   }
 }
 
+/**
+ * A date typed into a field of sections (Month, Day, Year as editable spinbuttons, 'dateparts'):
+ * each section its digits, key by key as a person types them (such fields act on keys and move on
+ * to the next section by themselves), then read back.
+ */
+export async function typeDateParts(page: GuardedPage, f: FieldInfo, iso: string, stepName: string): Promise<void> {
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  for (const p of f.parts ?? []) await page.type(p.sel, p.part === 'year' ? year : p.part === 'month' ? month : day);
+  const after = (await snapshot(page)).fields.find((x) => x.sel === f.sel);
+  const shown = after?.value.split(/\D+/).map(Number) ?? [];
+  if (![year, month, day].every((n) => shown.includes(Number(n)))) {
+    throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the date'}" showing ${iso} once typed`, `it shows "${after?.value || 'nothing'}"`);
+  }
+}
+
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 /** A control that shows the options rather than choosing one: "See rates", "Show times", "Ver horarios". */
 const SEE_OPTIONS = either(
@@ -65,6 +83,50 @@ export async function openHiddenChoices(page: GuardedPage, s: Snapshot): Promise
   if (!opener) return null;
   await page.press(opener.sel, `show the options ("${opener.text.slice(0, 40)}")`);
   return snapshot(page);
+}
+
+/**
+ * A form that holds fields it does not show, in sections a button collapses (an accordion's
+ * headers, a disclosure: aria-expanded="false"): each such section of the form opened, and the page
+ * read again; null when nothing was hidden or nothing opened. (A button that pops up a list or a
+ * menu is not a section.)
+ */
+export async function openSections(page: GuardedPage, s: Snapshot, form: number): Promise<Snapshot | null> {
+  if (!s.fields.some((f) => f.form === form && !f.visible && !f.card && !['hidden', 'radio', 'checkbox'].includes(f.type))) return null;
+  const closed = s.controls.filter((c) => c.form === form && c.visible && !c.disabled && c.expanded === 'false' && c.haspopup === '' && c.role !== 'combobox' && !c.submits && !CHROME.has(c.region));
+  if (closed.length === 0) return null;
+  for (const c of closed) await page.press(c.sel, `open the section "${c.text.slice(0, 40)}"`);
+  return snapshot(page);
+}
+
+/**
+ * Options split among tabs (the APG tabs pattern: "Lunch" shown, "Dinner" behind its tab): each
+ * other tab pressed and its panel's options read (`read`), each keyed with the tab that shows it;
+ * then the tab first shown is pressed back, leaving the page as it was. Options outside the panels
+ * are read once.
+ */
+export async function offersInTabs(page: GuardedPage, s: Snapshot, offers: Offer[], read: (s: Snapshot) => Offer[]): Promise<Offer[]> {
+  const tabs = s.controls.filter((c) => c.role === 'tab' && c.visible && !c.disabled && !CHROME.has(c.region));
+  const shownTab = tabs.find((t) => t.selected === 'true');
+  if (!shownTab || tabs.length < 2) return offers;
+  const onTab = (o: Offer, tab: string) => {
+    const key = decodeKey(o.key);
+    return key && key.sel ? { ...o, key: encodeKey({ ...key, tab }) } : o;
+  };
+  const seen = new Set(offers.map((o) => decodeKey(o.key)?.sel).filter(Boolean));
+  const all = offers.map((o) => onTab(o, shownTab.sel));
+  for (const tab of tabs) {
+    if (tab === shownTab) continue;
+    await page.press(tab.sel, `show the tab "${tab.text.slice(0, 40)}"`);
+    for (const o of read(await snapshot(page))) {
+      const sel = decodeKey(o.key)?.sel;
+      if (sel && seen.has(sel)) continue;
+      if (sel) seen.add(sel);
+      all.push(onTab(o, tab.sel));
+    }
+  }
+  await page.press(shownTab.sel, `show the tab "${shownTab.text.slice(0, 40)}" again`);
+  return all;
 }
 
 const NOT_AN_OPENER = either(/\b(edit|back|modify|cancel|remove|sign ?in|log ?in|help|close|menu|search)\b/, CONTROL_WORDS.back);

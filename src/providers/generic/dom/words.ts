@@ -55,6 +55,7 @@ export const CONTROL_WORDS = {
 /** Required agreements to tick, and the boxes to leave alone (marketing, upsells). */
 export const CONSENT_WORDS = {
   agree: ['acepto', 'aceptar', 'accetto', 'accetta', 'akzeptiere', 'akzeptieren', 'zustimmen', 'einverstanden', "j'accepte", 'accepte', 'aceito', 'aceitar', 'condiciones', 'condizioni', 'bedingungen', 'agb', 'conditions générales', 'termos', 'términos', 'termini'],
+  required: ['obligatorio', 'obligatoria', 'obbligatorio', 'obbligatoria', 'erforderlich', 'pflichtfeld', 'obligatoire', 'obrigatório', 'obrigatória'],
   leave: ['boletín', 'ofertas', 'offerte', 'angebote', 'offres', 'promociones', 'promozioni', 'werbung', 'seguro', 'assicurazione', 'versicherung', 'assurance', 'novità', 'neuigkeiten', 'nouveautés', 'novidades'],
 } as const;
 
