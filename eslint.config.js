@@ -1,6 +1,21 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** A lint block refusing, in `files`, imports of the folders and root files above them. */
+function layer(files, folders, rootFiles) {
+  return [{
+    files,
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: `^(\\.\\./)+(${folders.join('|')})/|^(\\.\\./)+(${rootFiles.join('|')})\\.ts$`,
+          message: 'This folder sits below the one imported (README, Architecture: the layers): move the shared part down, or hand it in from the composition root.',
+        }],
+      }],
+    },
+  }];
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'src/pages/static/'] },
   js.configs.recommended,
@@ -11,6 +26,18 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The layers (README, Architecture): a folder imports only folders below it. Each block names what
+  // is above the folders it covers; an import of one of those fails lint (issue 27 §5). Known back
+  // arrows still allowed, until their redesign lands: providers/ → executor/ (the driver contract),
+  // jobs/ → providers/ (request types) and jobs/ → webhooks/ (the outbox written with a transition).
+  ...layer(['src/config.ts', 'src/version.ts', 'src/security/**', 'src/net/**', 'src/types/**'], ['db', 'browser', 'limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/db/**', 'src/browser/**'], ['limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/limits/**'], ['scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/jobs/**', 'src/webhooks/**'], ['executor', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/executor/**', 'src/providers/**'], ['webhooks', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/handoff/**', 'src/cluster/**', 'src/pages/**'], ['auth', 'identity', 'operator', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/auth/**', 'src/identity/**', 'src/operator/**', 'src/observability/**', 'src/oauth/**'], ['web', 'api', 'mcp', 'cli'], ['app', 'server', 'main']),
+  ...layer(['src/web/**', 'src/api/**', 'src/mcp/**'], ['cli'], ['app', 'server', 'main']),
   {
     // One owner for the jobs table (issue 27): its statements live in src/jobs/ (rows.ts, hold-rows.ts,
     // job-reads.ts, transition.ts for status changes); every other folder asks them by name.

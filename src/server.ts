@@ -12,7 +12,7 @@ import { scheduleEvidencePurge } from './executor/evidence-purge.ts';
 import { schedulePersonalDataPurge } from './jobs/retention-purge.ts';
 import { startExecutor } from './executor/index.ts';
 import { startWebhooks, webhookSettings } from './webhooks/deliver.ts';
-import { handoffLinks, resolveSecretKey } from './executor/handoff.ts';
+import { handoffLinks, resolveSecretKey } from './jobs/handoff-tokens.ts';
 import { sessionUrlOf } from './handoff/session-view.ts';
 import type { Job } from './jobs/types.ts';
 import type { Services } from './services.ts';

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.ts';
-import { resolveSecretKey } from '../executor/handoff.ts';
+import { resolveSecretKey } from '../jobs/handoff-tokens.ts';
 import { DomainError } from '../jobs/types.ts';
 import { createEndpoint, listEndpoints, removeEndpoint } from '../webhooks/endpoints.ts';
 import { output, UsageError, type Command } from './command.ts';

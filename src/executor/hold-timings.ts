@@ -36,5 +36,5 @@ export const LATE_CONFIRMATION_MS =
   MAX_POSTPONE_MS + HEARTBEAT_MS + FINISH_RETRY_MS.reduce((sum, wait) => sum + wait, 0) + (FINISH_RETRY_MS.length + 1) * QUERY_TIMEOUT_MS;
 /** At shutdown, how long a payment in flight is waited for before its tab is closed. */
 export const STOP_WAIT_MS = 10_000;
-/** How long after the job ended its handoff link still shows the outcome (the receipt), and the job still shows the link. */
-export const RECEIPT_GRACE_MS = 30 * 60_000;
+/** How long after the job ended its handoff link still shows the outcome (the job's, src/jobs/handoff-tokens.ts). */
+export { RECEIPT_GRACE_MS } from '../jobs/handoff-tokens.ts';

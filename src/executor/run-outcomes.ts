@@ -5,7 +5,7 @@ import { durationEnding } from './duration.ts';
 import { saveEvidence } from './evidence.ts';
 import { within, type AbortReason } from './failures.ts';
 import type { GuardControls } from './guard/index.ts';
-import { handoffToken, handoffTokenHash } from './handoff.ts';
+import { handoffToken, handoffTokenHash } from '../jobs/handoff-tokens.ts';
 import { completedSummary, failedSummary, finalStatus, heldDescription, heldRecord, pausedSummary, requestedSummary } from './outcome.ts';
 import { RunSuperseded } from './recorder.ts';
 import { describeRequest } from './request.ts';

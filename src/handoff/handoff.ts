@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { AUDIT_LIMIT_MAX, listAuditEvents } from '../jobs/audit.ts';
 import type { AuditEvent, Job } from '../jobs/types.ts';
-import { findJobByHandoffToken, handoffEndedAt, handoffOpen } from '../executor/handoff.ts';
+import { findJobByHandoffToken, handoffEndedAt, handoffOpen } from '../jobs/handoff-tokens.ts';
 import { LATE_CONFIRMATION_MS, RECEIPT_GRACE_MS } from '../executor/hold-timings.ts';
 import { isHoldEnding } from '../jobs/transition.ts';
 import type { BrowserSessions } from '../executor/browser-sessions.ts';

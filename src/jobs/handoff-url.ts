@@ -1,7 +1,7 @@
 import type { Job } from './types.ts';
 
 // Where the person finishes the payment, and where a running job can be watched. The executor
-// owns the held session and the handoff token (src/executor/handoff.ts implements these).
+// owns the held session and the handoff token (src/jobs/handoff-tokens.ts implements these).
 export interface JobLinks {
   /** While the handoff link opens something: the payment (paused_payment, hold not run out), then the outcome for 30 minutes after the job ended; null otherwise. */
   handoffUrl(job: Job): string | null;

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
-import { handoffToken } from '../executor/handoff.ts';
+import { handoffToken } from '../jobs/handoff-tokens.ts';
 import { appendAuditEvent } from '../jobs/audit.ts';
 import { WEBHOOK_QUEUE, type Queue } from '../jobs/queue.ts';
 import type { JobEvent } from './outbox.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { handoffToken, handoffTokenHash } from '../../src/executor/handoff.ts';
+import { handoffToken, handoffTokenHash } from '../../src/jobs/handoff-tokens.ts';
 import { RECEIPT_GRACE_MS } from '../../src/executor/hold-timings.ts';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';

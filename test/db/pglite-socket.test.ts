@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { sql } from 'kysely';
 import { socketPathFor } from '../../src/db/lock.ts';
 import { IDLE_MS } from '../../src/db/pglite-socket.ts';
-import { handoffToken, handoffTokenHash } from '../../src/executor/handoff.ts';
+import { handoffToken, handoffTokenHash } from '../../src/jobs/handoff-tokens.ts';
 import { restaurantRequest, startTestService, type TestService } from '../helpers/service.ts';
 import { call } from '../helpers/http.ts';
 import { mcpClient, textOf } from '../helpers/mcp.ts';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { call } from '../helpers/http.ts';
 import { BACKENDS, BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
-import { findJobByHandoffToken, handoffOpen } from '../../src/executor/handoff.ts';
+import { findJobByHandoffToken, handoffOpen } from '../../src/jobs/handoff-tokens.ts';
 import { HEARTBEAT_MS } from '../../src/executor/hold-timings.ts';
 import { HoldRegistry } from '../../src/executor/holds.ts';
 import { executorSessions } from '../../src/executor/browser-sessions.ts';

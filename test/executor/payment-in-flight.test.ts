@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { handoffToken, handoffTokenHash } from '../../src/executor/handoff.ts';
+import { handoffToken, handoffTokenHash } from '../../src/jobs/handoff-tokens.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';

@@ -1,12 +1,14 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { JobLinks } from '../jobs/handoff-url.ts';
-import { toJob } from '../jobs/service.ts';
-import type { Job } from '../jobs/types.ts';
+import type { JobLinks } from './handoff-url.ts';
+import { toJob } from './service.ts';
+import type { Job } from './types.ts';
 import { randomSecret, sha256 } from '../security/secrets.ts';
-import { RECEIPT_GRACE_MS } from './hold-timings.ts';
-import { jobRowByHandoffHash } from '../jobs/rows.ts';
+import { jobRowByHandoffHash } from './rows.ts';
+
+/** How long after the job ended its handoff link still shows the outcome (the receipt), and the job still shows the link. */
+export const RECEIPT_GRACE_MS = 30 * 60_000;
 
 // The handoff token: base64url(HMAC-SHA256(SECRET_KEY, "handoff:<jobId>:<holdExpiresAt>")), 256 bits,
 // unguessable without the key, valid for one job and one hold. The database keeps only its SHA-256
