@@ -2,7 +2,7 @@ import { datesIn, timesIn } from '../../../executor/held.ts';
 import { starsIn, starsOf } from '../../shared/stars.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
 import type { Offer } from '../../types.ts';
-import type { ControlInfo, Snapshot } from './snapshot.ts';
+import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
 
 // Offers on an availability page, read as a person sees them: a group of like items (radio inputs,
 // buttons, cards, list items, table rows) under one parent, each with the control that chooses it;
@@ -16,8 +16,8 @@ const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 const FLIGHT_NUMBER = /\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{1,4})\b/;
 
 export interface OfferKey {
-  /** 'radio': tick it, then press the form's button; 'press': press it. */
-  how: 'radio' | 'press' | 'stay';
+  /** 'radio': tick it, then press the form's button; 'press': press it; 'quantity': its number box set to how many, then the form's button. */
+  how: 'radio' | 'press' | 'stay' | 'quantity';
   sel: string;
   /** The tab that shows it (options split among tabs): pressed first when it is not shown. */
   tab?: string;
@@ -39,7 +39,7 @@ export function starRating(s: Snapshot): number | undefined {
 export function decodeKey(key: string): OfferKey | null {
   try {
     const k = JSON.parse(key) as OfferKey;
-    return (k.how === 'radio' || k.how === 'press' || k.how === 'stay') && typeof k.sel === 'string' ? k : null;
+    return (k.how === 'radio' || k.how === 'press' || k.how === 'stay' || k.how === 'quantity') && typeof k.sel === 'string' ? k : null;
   } catch {
     return null;
   }
@@ -171,7 +171,30 @@ export function pageAsOffer(s: Snapshot): Offer | null {
   return { key: encodeKey({ how: 'stay', sel: '' }), available: true, label, ...prices(line) };
 }
 
+/** A number box in a row of its own that states a price: how many of that item (a ticket type) to order. */
+export function orderBox(f: FieldInfo): boolean {
+  return f.item !== undefined && f.visible && !f.disabled && priceIn(f.item) !== undefined;
+}
+
+/**
+ * An order form (pretix's event page, a shop's product list): rows each with a price and a number
+ * box for how many, one button for the whole form ("Add to cart"). Each row is an option, chosen by
+ * setting its box (a sold-out row has no box, and is not one).
+ */
+function orderOffers(s: Snapshot): Offer[] {
+  const boxes = s.fields.filter(orderBox);
+  const form = boxes[0]?.form;
+  if (form === undefined || form < 0 || !s.controls.some((c) => c.form === form && c.submits && c.visible && !c.disabled)) return [];
+  return boxes.filter((f) => f.form === form).map((f) => {
+    const label = f.item!.replace(/(^|\s)[-−–+](?=\s|$)/g, ' ').replace(/\s+/g, ' ').trim();
+    const priceText = priceIn(label)!;
+    return { key: encodeKey({ how: 'quantity', sel: f.sel }), available: true, label: label.slice(0, 120), unitPrice: amount(priceText), priceText };
+  });
+}
+
 export function readOffers(s: Snapshot, scenario: string): Offer[] {
+  const ordered = orderOffers(s);
+  if (ordered.length) return ordered;
   const candidates = groups(s).filter((g) => g.controls.length > 0);
   if (candidates.length === 0) return [];
   const best = candidates.sort((a, b) => rank(b, s) - rank(a, s))[0]!;

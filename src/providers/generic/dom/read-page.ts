@@ -43,6 +43,19 @@ function stepperOf(el: Element): { up: string; down: string } | null {
 function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[] {
   const { formIndex, dialogIndex } = at;
   const fields: FieldInfo[] = [];
+  // A number box's own row, when its form holds several (how many of each ticket type): the largest
+  // ancestor holding it and no other number box, inside its form.
+  const rowOf = (el: Element) => {
+    const scope = el.closest('form') ?? doc.body;
+    const numbers = Array.from(scope.querySelectorAll('input[type="number"],[role="spinbutton"]'));
+    if (numbers.length < 2) return undefined;
+    let row: Element = el;
+    for (let up = el.parentElement; up && up !== scope; up = up.parentElement) {
+      if (numbers.some((o) => o !== el && up!.contains(o))) break;
+      row = up;
+    }
+    return clean((row as HTMLElement).innerText || row.textContent).slice(0, 300);
+  };
   for (const el of fieldEls) {
     const input = el as HTMLInputElement;
     const type = el.tagName === 'INPUT' ? (el.getAttribute('type') ?? 'text').toLowerCase() : el.tagName.toLowerCase();
@@ -79,6 +92,7 @@ function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[]
       inDialog: dialogIndex(el),
       combobox: el.getAttribute('role') === 'combobox' || /^(list|both)$/i.test(el.getAttribute('aria-autocomplete') ?? ''),
       expanded: el.getAttribute('aria-expanded') ?? '',
+      ...(type === 'number' || el.getAttribute('role') === 'spinbutton' ? { item: rowOf(el) } : {}),
     });
   }
   // Lists chosen from by pressing (WAI-ARIA): a select-only combobox (role=combobox on an element that

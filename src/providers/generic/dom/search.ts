@@ -8,6 +8,8 @@ import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../executor/failures.ts';
 import { CONTROL_WORDS, either } from './words.ts';
 import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
+import { orderBox } from './offers.ts';
+import { sameName } from '../../../executor/names.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
 // box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
@@ -16,7 +18,8 @@ import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
 const SUBMIT_WORDS = either(/\b(search|find|check|availability|show|see|go|look|book|continue|next|submit|let'?s go|get)\b/, CONTROL_WORDS.search, CONTROL_WORDS.onward);
 const STRONG_SUBMIT = either(/\b(search|find|check availability|show (times|results|availability|rooms|flights|tickets))\b/, ['buscar', 'cerca', 'suchen', 'rechercher', 'pesquisar', 'procurar']);
 // A form's own buttons that do not send it on: "Reset", "Back", and editing the form itself ("Add a new type", "Remove").
-const NOT_SUBMIT = either(/\b(reset|clear|cancel|back)\b|^\s*(add|delete|remove)\b/, CONTROL_WORDS.back);
+// ("Add to cart" sends a shop's order form: what is added is the order, not a row of the form.)
+const NOT_SUBMIT = either(/\b(reset|clear|cancel|back)\b|^\s*(add|delete|remove)\b(?!\s+to\s+(the\s+)?(cart|basket|bag|order)\b)/, CONTROL_WORDS.back);
 const SENDS_DETAILS = either(/\b(send|submit|continue|next|book|reserve|reservation|request|confirm|proceed|checkout)\b/, CONTROL_WORDS.onward);
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 
@@ -31,7 +34,8 @@ export function searchForm(s: Snapshot, request: SearchRequest): Plan | null {
   const groups = new Map<number, FieldInfo[]>();
   for (const f of s.fields) {
     // A stepper hidden behind a collapsed disclosure of its form ("2 adults · 1 room") counts: it is opened to be set.
-    if (f.card || (!f.visible && !(f.type === 'stepper' && disclosureOf(s, f)))) continue;
+    // (How many of each priced item is an order, read as the page's options, not a search.)
+    if (f.card || orderBox(f) || (!f.visible && !(f.type === 'stepper' && disclosureOf(s, f)))) continue;
     const list = groups.get(f.form) ?? [];
     list.push(f);
     groups.set(f.form, list);
@@ -68,6 +72,9 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
   await page.settle();
   const s = await clearOverlays(page);
   const plan = searchForm(s, request);
+  // No search on the venue's own page (a ticket shop's event page, its dates or ticket types):
+  // what it lists is read as the availability.
+  if (!plan && request.scenario !== 'flight' && s.headings.some((h) => sameName(request.venue, h, request.city).same)) return;
   if (!plan) throw new NotUnderstood('search', page.url(), 'a search form asking for the booking (labelled fields for the date, the number of people…)', describeFields(s));
   // A return trip on a site whose search asks for no return date: it sells one-way fares, and half a
   // return trip is not what was asked.
