@@ -5,8 +5,8 @@ import { assign, fillable, guestRules, guestValue, splitPhone, valueFor, type Co
 import { NotUnderstood } from './not-understood.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { describeFields, labelSources, submitOf } from './search.ts';
-import type { FieldInfo, Snapshot } from './snapshot.ts';
-import { CONSENT_WORDS, either } from './words.ts';
+import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
+import { CONSENT_WORDS, CONTROL_WORDS, either } from './words.ts';
 import { chooseInList, isPressList, openSections, revealFields } from './widgets.ts';
 
 // Guest details: the form asking for a person (by autocomplete token: given-name, family-name,
@@ -43,6 +43,16 @@ export function agreementsToTick(s: Snapshot, form?: number): FieldInfo[] {
   return s.fields.filter((f) => (form === undefined || f.form === form) && f.visible && !f.disabled && !f.card && f.type === 'checkbox' && (f.required || MARKED_REQUIRED.test(f.label)) && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text));
 }
 
+const TO_DETAILS = either(/\b(checkout|check out|proceed|continue|next)\b/, CONTROL_WORDS.onward);
+// What commits (pays, books, places the order) is never a way to the guest form.
+const COMMITS = either(/\b(pay|purchase|buy|book|reserve|confirm|place|order)\b/, CONTROL_WORDS.pay, ['reservar', 'buchen', 'réserver', 'prenota', 'prenotare', 'confirmar', 'conferma', 'confermare', 'bestätigen', 'confirmer', 'comprar', 'acquista', 'kaufen', 'acheter']);
+
+/** The one control that goes on from a page asking nothing (a cart), outside the site's chrome; null when it asks for something or has no such control. */
+function wayToDetails(s: Snapshot): ControlInfo | null {
+  if (s.fields.some((f) => f.visible && !f.card && fillable(f) && f.type !== 'checkbox' && f.type !== 'radio' && f.type !== 'hidden')) return null;
+  return s.controls.find((c) => c.visible && !c.disabled && c.type !== 'radio' && !['header', 'nav', 'footer', 'aside'].includes(c.region) && TO_DETAILS.test(c.text) && !COMMITS.test(c.text)) ?? null;
+}
+
 /** What each person is asked for themselves; the contact (email, phone) is the lead's. */
 const PER_PERSON = new Set<Concept>(['givenName', 'familyName', 'fullName', 'bday', 'bdayDay', 'bdayMonth', 'bdayYear', 'passportNumber', 'passportCountry', 'nationality', 'knownTraveler']);
 const NAMES: Concept[] = ['givenName', 'familyName', 'fullName'];
@@ -51,8 +61,11 @@ const NAMES: Concept[] = ['givenName', 'familyName', 'fullName'];
  * Fills the guest form and sends it. Several travellers go in section by section: the n-th field of
  * a per-person kind (given name, passport…) is the n-th traveller's, the lead first. A site that asks
  * for one passenger per page shows the next form with its names empty: it gets the next traveller.
+ * `ticketsInLeadsName`: a form that requires a name for more tickets than people were given gets the
+ * lead's on the rest (the buyer holds them, as a shop's "copy answers from above" does); never on a
+ * flight, where each name is who flies.
  */
-export async function fillGuest(page: GuardedPage, traveller: Traveller): Promise<void> {
+export async function fillGuest(page: GuardedPage, traveller: Traveller, ticketsInLeadsName = false): Promise<void> {
   const people = travellersOf(traveller);
   let next = 0;
   for (let form = 0; next < people.length; form++) {
@@ -62,6 +75,15 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
     const revealed = !found && form === 0 ? await revealFields(page, s) : null;
     if (revealed) {
       s = revealed;
+      found = guestForm(s);
+    }
+    // A page between the choice and the guest form that asks nothing (a cart: what was chosen, how
+    // long it is held, "Proceed with checkout"): gone on from, at most twice.
+    for (let passed = 0; !found && form === 0 && passed < 2; passed++) {
+      const on = wayToDetails(s);
+      if (!on) break;
+      await pressPastOverlays(page, on.sel, `go on to the guest details (${on.text})`);
+      s = await clearOverlays(page);
       found = guestForm(s);
     }
     // Part of it in a collapsed section ("Contact details" in an accordion).
@@ -77,7 +99,7 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
     const assigned = assign(found.fields.filter(fillable), guestRules());
     // A later form is the next passenger's only when its names are still empty (a refused form keeps what was typed).
     if (form > 0 && !NAMES.some((c) => assigned.get(c)?.some((f) => f.value === ''))) return;
-    next += await fillOne(page, s, found, assigned, people.slice(next));
+    next += await fillOne(page, s, found, assigned, people.slice(next), ticketsInLeadsName);
   }
 }
 
@@ -86,7 +108,7 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller): Promis
  * Its contact fields take the first of them: the lead on the first form (the others' contact is the
  * lead's unless they gave their own, src/executor/request.ts).
  */
-async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, assigned: Map<Concept, FieldInfo[]>, people: Person[]): Promise<number> {
+async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, assigned: Map<Concept, FieldInfo[]>, people: Person[], leadOnTheRest: boolean): Promise<number> {
   const lead = people[0]!;
   // As many sections as the form asks names (a contact's "Full name" beside each passenger's first and last names is not a section).
   const asked = Math.max(assigned.get('givenName')?.length ?? 0, assigned.get('familyName')?.length ?? 0);
@@ -99,8 +121,10 @@ async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, 
   const split = codeField && phone ? splitPhone(phone, codeField) : null;
   for (const [concept, fields] of assigned) {
     if (PER_PERSON.has(concept)) {
-      for (const [i, field] of fields.slice(0, sections).entries()) {
-        const value = guestValue(people[i]!, concept);
+      for (const [i, field] of fields.entries()) {
+        const person = i < sections ? people[i]! : leadOnTheRest && field.required && NAMES.includes(concept) ? lead : undefined;
+        if (!person) break;
+        const value = guestValue(person, concept);
         if (value && isPressList(field)) listed.push([field, value]);
         const v = value && !isPressList(field) ? valueFor(field, value, concept) : null;
         if (v !== null) typed.push([field.sel, v]);

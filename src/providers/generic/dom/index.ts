@@ -5,12 +5,12 @@ import { confirmationCode } from './confirmation.ts';
 import { agreementsToTick, fillGuest, guestFormOn } from './guest.ts';
 import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
-import { continueAfterRadio, decodeKey, pageAsOffer, readOffers, starRating } from './offers.ts';
+import { continueAfterRadio, decodeKey, orderBox, pageAsOffer, readOffers, starRating } from './offers.ts';
 import { bindingOrderOn, classify, requestSentIn } from './outcomes.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
-import { fillAndSubmit, search, searchForm, type Plan } from './search.ts';
+import { fillAndSubmit, search, searchForm, submitOf, type Plan } from './search.ts';
 import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
-import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
+import { framesFacts, snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { CONTROL_WORDS, either } from './words.ts';
 import { offersInTabs, openHiddenChoices } from './widgets.ts';
 import { datesIn } from '../../../executor/held.ts';
@@ -41,6 +41,22 @@ function notes(ctx: StepContext): DomNotes {
 function onward(s: Snapshot): ControlInfo | null {
   const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && !CHROME.has(c.region) && !NOT_ONWARD.test(c.text));
   return usable.find((c) => c.submits && ONWARD.test(c.text)) ?? usable.find((c) => ONWARD.test(c.text) && c.tag !== 'a') ?? usable.find((c) => ONWARD.test(c.text)) ?? null;
+}
+
+const PAYMENT_METHOD = either(/\b(payment|pay|card|credit|debit|bank transfer|transfer|invoice|paypal|sepa)\b/, CONTROL_WORDS.pay, ['tarjeta', 'carta', 'karte', 'carte', 'cartão', 'transferencia', 'bonifico', 'überweisung', 'virement', 'transferência', 'rechnung', 'factura', 'fattura', 'facture', 'fatura']);
+const BY_CARD = either(/\b(card|credit|debit|visa|mastercard)\b/, ['tarjeta', 'carta', 'karte', 'carte', 'cartão']);
+
+/**
+ * A choice of payment method the page asks for before going on, none chosen yet (pretix's payment
+ * step): the card where there is one (the attempt stops at its code for the person), else the only
+ * or first method. Null when a method is chosen already or the page asks none.
+ */
+function paymentMethodToChoose(s: Snapshot, next: ControlInfo): FieldInfo | null {
+  const radios = s.fields.filter((f) => f.type === 'radio' && f.visible && !f.disabled && (next.form < 0 || f.form === next.form));
+  const methods = radios.filter((f) => PAYMENT_METHOD.test(`${f.label} ${f.text}`));
+  if (methods.length === 0 || radios.some((f) => f.checked && f.name === methods[0]!.name)) return null;
+  const group = methods.filter((f) => f.name === methods[0]!.name);
+  return group.find((f) => BY_CARD.test(`${f.label} ${f.text}`)) ?? group[0]!;
 }
 
 function cardFieldOn(s: Snapshot): string | null {
@@ -119,6 +135,10 @@ export const domStrategy: Strategy = {
     const key = decodeKey(offer.key);
     // The page itself is the option (pageAsOffer): it is chosen by going on with it.
     if (key?.how === 'stay') return;
+    if (key?.how === 'quantity') {
+      await orderQuantity(ctx, key.sel, offer);
+      return;
+    }
     if (!key || !key.sel) throw new NotUnderstood('choose an option', ctx.page.url(), `a control for "${offer.label}"`, 'none (the option shows no control)');
     // An option in a tab not shown now: its tab first.
     if (key.tab && !(await snapshot(ctx.page)).controls.find((c) => c.sel === key.sel)?.visible) await ctx.page.press(key.tab, `show the tab that holds ${offer.label.slice(0, 40)}`);
@@ -158,7 +178,7 @@ export const domStrategy: Strategy = {
   },
 
   async guestDetails(ctx, traveller) {
-    await fillGuest(ctx.page, traveller);
+    await fillGuest(ctx.page, traveller, ctx.provider.scenario !== 'flight');
   },
 
   async review(ctx): Promise<ReviewPage | null> {
@@ -189,6 +209,8 @@ export const domStrategy: Strategy = {
     if (!next) throw new NotUnderstood('review', ctx.page.url(), 'the button that goes on from the review (continue, payment, confirm)', evidence(s));
     // The booking's own required agreement ("I accept the conditions"), as on the guest form.
     for (const box of agreementsToTick(s)) await ctx.page.check(box.sel);
+    const method = paymentMethodToChoose(s, next);
+    if (method) await ctx.page.check(method.sel);
     await pressPastOverlays(ctx.page, next.sel, `go on from the review (${next.text})`);
     await clearOverlays(ctx.page);
   },
@@ -245,6 +267,21 @@ export const domStrategy: Strategy = {
   },
 };
 
+/** An order form's option: its number box set to how many are asked (the other rows' to none), and the form sent ("Add to cart"). */
+async function orderQuantity(ctx: StepContext, sel: string, offer: Offer): Promise<void> {
+  const s = await snapshot(ctx.page);
+  const box = s.fields.find((f) => f.sel === sel);
+  const request = ctx.state.request;
+  const want = request ? searchValue(request, 'quantity') : undefined;
+  if (!box || want === undefined) throw new NotUnderstood('choose an option', ctx.page.url(), `the number box of "${offer.label.slice(0, 60)}"`, box ? 'no number asked for' : 'none');
+  const others = s.fields.filter((f) => f.form === box.form && f.sel !== sel && orderBox(f) && f.value !== '' && f.value !== '0');
+  await ctx.page.fillForm([[sel, want], ...others.map((f): [string, string] => [f.sel, '0'])]);
+  const submit = submitOf(await snapshot(ctx.page), box.form);
+  if (!submit) throw new NotUnderstood('choose an option', ctx.page.url(), 'the button that sends the order form', evidence(s));
+  await pressPastOverlays(ctx.page, submit.sel, `order ${want} of ${offer.label.slice(0, 40)} (${submit.text})`);
+  await clearOverlays(ctx.page);
+}
+
 /** The provider's registered name when it is the venue asked for (its site is that venue's own). */
 function ownName(ctx: StepContext): string | undefined {
   const request = ctx.state.request;
@@ -269,7 +306,10 @@ function notTaken(before: Snapshot, after: Snapshot, radioSel: string): string |
 function venueOffer(offers: Offer[], request: SearchRequest): Offer | null {
   if (request.scenario === 'flight' || offers.some((o) => o.time !== undefined && request.scenario === 'restaurant')) return null;
   const name = wordsOf(request.venue);
-  const named = offers.filter((o) => o.available && wordsOf(o.label).includes(name));
+  let named = offers.filter((o) => o.available && wordsOf(o.label).includes(name));
+  // The same venue or event on several dates (a series): the one on the day asked for, or none.
+  const day = request.scenario === 'hotel' ? request.checkIn : request.date;
+  if (named.some((o) => datesIn(o.label).length > 0)) named = named.filter((o) => datesIn(o.label).includes(day));
   if (!offers.some((o) => o.priceText !== undefined)) return named[0] ?? null;
   return named.length === 1 && offers.length >= 2 ? named[0]! : null;
 }
