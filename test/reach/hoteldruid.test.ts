@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { checkNewProvider, insertProvider, providerAddressPolicy } from '../../src/providers/store.ts';
 import { attempt, newContext } from '../generic/harness.ts';
+import { createJob, requests, waitForJob } from '../executor/helpers.ts';
+import { startTestService } from '../helpers/service.ts';
 import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
 
 // Real booking software nobody here wrote (issue 25): HotelDruid, Debian's hotel property-management
@@ -18,6 +21,14 @@ const SETUP = new URL('../../scripts/hoteldruid-setup', import.meta.url).pathnam
 function setup(...args: string[]): string {
   return execFileSync(SETUP, [...args, String(PORT)], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/** The reservation requests in HotelDruid's own table, oldest first. */
+function received(): Array<Record<string, unknown>> {
+  return setup('requests').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+const ASKED = { checkIn: '2030-06-10', checkOut: '2030-06-12', people: 2, name: 'Ada', surname: 'Lovelace', email: 'ada@example.com' };
+const asked = (r: Record<string, unknown> | undefined) => r && { checkIn: r.checkIn, checkOut: r.checkOut, people: r.people, name: r.name, surname: r.surname, email: r.email };
 
 describe('HotelDruid, real hotel software, booked by the generic driver', { timeout: SUITE_TIMEOUT }, () => {
   let startUrl = '';
@@ -42,9 +53,30 @@ describe('HotelDruid, real hotel software, booked by the generic driver', { time
     if (o.kind !== 'completed') return;
     assert.equal(o.code, null, 'a request claims no confirmation');
     assert.match(o.requestSent ?? '', /Request for reservation sent/);
-    const received = setup('requests').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    assert.equal(received.length, 1, JSON.stringify(received));
-    assert.deepEqual({ checkIn: received[0].checkIn, checkOut: received[0].checkOut, people: received[0].people, name: received[0].name, surname: received[0].surname, email: received[0].email },
-      { checkIn: '2030-06-10', checkOut: '2030-06-12', people: 2, name: 'Ada', surname: 'Lovelace', email: 'ada@example.com' });
+    const all = received();
+    assert.equal(all.length, 1, JSON.stringify(all));
+    assert.deepEqual(asked(all[0]), ASKED);
+  });
+
+  test('the same, as an operator runs it: registered as `concierge providers add` does, a job created with an API key over REST, polled to completed', async () => {
+    const before = received().length;
+    const service = await startTestService('pglite:memory:', { WORKERS: '1' });
+    try {
+      // The CLI's own path: the address checked under the service's policy, then stored.
+      const checked = await checkNewProvider({ id: 'hoteldruid', name: 'Hotel Belvedere', scenario: 'hotel', startUrl, driver: 'generic', mode: 'test', priority: 500 }, providerAddressPolicy(service.config));
+      await insertProvider(service.services.db, checked);
+      const key = await service.mintKey();
+      const jobId = await createJob(service, key, requests.hotel({ hotel_name: 'Hotel Belvedere', city: 'Lucca', checkin: ASKED.checkIn, checkout: ASKED.checkOut, adults: 2 }, { allowedProviders: ['hoteldruid'] }));
+      const done = await waitForJob(service, key, jobId, { until: ['completed', 'error', 'no_availability', 'failed'], timeoutMs: 240_000 });
+      assert.equal(done.status, 'completed', done.summary);
+      assert.equal(done.confirmationCode ?? null, null, 'a request claims no confirmation');
+      assert.equal(done.handoffUrl, null, 'nothing for the person to pay');
+      assert.match(done.summary, /^Reservation request sent to Hotel Belvedere .*; nothing is booked yet\. The site says: "[^"]*Request for reservation sent[^"]*"/);
+      const fresh = received().slice(before);
+      assert.equal(fresh.length, 1, JSON.stringify(fresh));
+      assert.deepEqual(asked(fresh[0]), ASKED);
+    } finally {
+      await service.close();
+    }
   });
 });
