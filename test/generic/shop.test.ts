@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
 import { startShops, type RunningShops } from './fixtures/shop.ts';
 import { attempt, newContext, TRAVELLER } from './harness.ts';
@@ -77,14 +77,7 @@ describe('the generic driver in a ticket shop (pretix\'s presale flow)', { timeo
         addons: 0,
         placed: false,
       });
-      // The person enters the card, goes on to the review and places the order.
-      await o.page.getByLabel('Card number').fill('4242 4242 4242 4242');
-      await o.page.getByLabel('Expiration date (MM/YY)').fill('12/34');
-      await o.page.getByLabel('Security code').fill('123');
-      await o.page.getByRole('button', { name: 'Continue' }).click();
-      await o.page.getByLabel('I agree with the terms and conditions').check();
-      await o.page.getByRole('button', { name: 'Place binding order' }).click();
-      await o.page.getByRole('heading', { name: 'Thank you!' }).waitFor();
+      await payByCard(o.page);
       assert.equal(order!.placed, true);
       assert.equal(order!.paid, true);
       assert.equal(shops.cardCodes, 1, 'the person\'s code, once');
@@ -92,4 +85,37 @@ describe('the generic driver in a ticket shop (pretix\'s presale flow)', { timeo
       await o.page.close();
     }
   });
+
+  test('fado (one ticket type, so one number box): three tickets, each in the buyer\'s name, paused at the security code, paid by the person', async () => {
+    const provider = { id: 'fado', name: 'Fado Tickets', scenario: 'activity' as const, startUrl: shops.url('fado') };
+    const codesBefore = shops.cardCodes;
+    const o = await attempt(context, provider, { scenario: 'activity', venue: 'Fado in Alfama', city: 'Lisbon', date: '2030-06-10', tickets: 3 });
+    assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
+    if (o.kind !== 'paused') return;
+    try {
+      assert.equal(shops.cardCodes, codesBefore, 'no card code reached the shop');
+      const order = shops.orders.find((x) => x.shop === 'fado');
+      assert.deepEqual(order && { tickets: order.tickets, attendees: order.attendees, newsletter: order.newsletter, addons: order.addons }, {
+        tickets: { Admission: 3 },
+        attendees: Array.from({ length: 3 }, () => ({ given: 'Ada', family: 'Lovelace' })),
+        newsletter: false,
+        addons: 0,
+      });
+      await payByCard(o.page);
+      assert.equal(order!.paid, true);
+    } finally {
+      await o.page.close();
+    }
+  });
 });
+
+/** The person enters the card on the held tab, goes on to the review and places the order. */
+async function payByCard(page: Page): Promise<void> {
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiration date (MM/YY)').fill('12/34');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('I agree with the terms and conditions').check();
+  await page.getByRole('button', { name: 'Place binding order' }).click();
+  await page.getByRole('heading', { name: 'Thank you!' }).waitFor();
+}
