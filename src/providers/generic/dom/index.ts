@@ -5,7 +5,7 @@ import { confirmationCode } from './confirmation.ts';
 import { agreementsToTick, fillGuest, guestFormOn } from './guest.ts';
 import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
-import { continueAfterRadio, decodeKey, orderBox, pageAsOffer, readOffers, starRating } from './offers.ts';
+import { continueAfterRadio, decodeKey, orderBoxes, pageAsOffer, readOffers, starRating } from './offers.ts';
 import { bindingOrderOn, classify, requestSentIn } from './outcomes.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { fillAndSubmit, search, searchForm, submitOf, type Plan } from './search.ts';
@@ -274,7 +274,7 @@ async function orderQuantity(ctx: StepContext, sel: string, offer: Offer): Promi
   const request = ctx.state.request;
   const want = request ? searchValue(request, 'quantity') : undefined;
   if (!box || want === undefined) throw new NotUnderstood('choose an option', ctx.page.url(), `the number box of "${offer.label.slice(0, 60)}"`, box ? 'no number asked for' : 'none');
-  const others = s.fields.filter((f) => f.form === box.form && f.sel !== sel && orderBox(f) && f.value !== '' && f.value !== '0');
+  const others = orderBoxes(s).filter((f) => f.form === box.form && f.sel !== sel && f.value !== '' && f.value !== '0');
   await ctx.page.fillForm([[sel, want], ...others.map((f): [string, string] => [f.sel, '0'])]);
   const submit = submitOf(await snapshot(ctx.page), box.form);
   if (!submit) throw new NotUnderstood('choose an option', ctx.page.url(), 'the button that sends the order form', evidence(s));

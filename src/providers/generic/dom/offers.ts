@@ -3,6 +3,7 @@ import { starsIn, starsOf } from '../../shared/stars.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
 import type { Offer } from '../../types.ts';
 import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
+import { either } from './words.ts';
 
 // Offers on an availability page, read as a person sees them: a group of like items (radio inputs,
 // buttons, cards, list items, table rows) under one parent, each with the control that chooses it;
@@ -10,7 +11,7 @@ import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
 // data (JSON-LD or microdata) adds price and availability where the items' text lacks them.
 
 const UNAVAILABLE = /\b(sold ?out|fully booked|unavailable|not available|no longer available|booked up|full|waitlist|closed)\b/i;
-const NOT_AN_OFFER = /\b(modify|change|edit|new) search\b|\b(back|sign in|log ?in|menu|help|filter|sort|previous|next page|home|cookie|newsletter|subscribe|search again|start over)\b/i;
+const NOT_AN_OFFER = /\b(modify|change|edit|new) search\b|\b(back|sign in|log ?in|menu|help|filter|sort|previous|next page|home|cookie|newsletter|subscribe|search again|start over|remove|delete)\b/i;
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 /** "NW 214", "BA117", "U2 8421". */
 const FLIGHT_NUMBER = /\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{1,4})\b/;
@@ -171,9 +172,20 @@ export function pageAsOffer(s: Snapshot): Offer | null {
   return { key: encodeKey({ how: 'stay', sel: '' }), available: true, label, ...prices(line) };
 }
 
-/** A number box in a row of its own that states a price: how many of that item (a ticket type) to order. */
-export function orderBox(f: FieldInfo): boolean {
-  return f.item !== undefined && f.visible && !f.disabled && priceIn(f.item) !== undefined;
+const TO_CART = either(/\b(add to (the )?(cart|basket|bag)|buy|purchase)\b/, ['in den warenkorb', 'ajouter au panier', 'añadir al carrito', 'agregar al carrito', 'aggiungi al carrello', 'adicionar ao carrinho', 'comprar', 'acquista', 'kaufen', 'acheter']);
+
+/**
+ * Number boxes in rows of their own that state a price: how many of that item (a ticket type) to
+ * order. Several in one form; or one alone in a form that asks nothing else and is sent by adding
+ * to a cart or buying (a shop with one ticket type), not a search's "how many".
+ */
+export function orderBoxes(s: Snapshot): FieldInfo[] {
+  const priced = s.fields.filter((f) => f.item !== undefined && f.visible && !f.disabled && priceIn(f.item) !== undefined);
+  return priced.filter((f) => {
+    if (priced.some((o) => o !== f && o.form === f.form)) return true;
+    const asksMore = s.fields.some((o) => o !== f && o.form === f.form && o.visible && o.type !== 'hidden' && o.type !== 'checkbox');
+    return f.form >= 0 && !asksMore && s.controls.some((c) => c.form === f.form && c.submits && TO_CART.test(c.text));
+  });
 }
 
 /**
@@ -182,7 +194,7 @@ export function orderBox(f: FieldInfo): boolean {
  * setting its box (a sold-out row has no box, and is not one).
  */
 function orderOffers(s: Snapshot): Offer[] {
-  const boxes = s.fields.filter(orderBox);
+  const boxes = orderBoxes(s);
   const form = boxes[0]?.form;
   if (form === undefined || form < 0 || !s.controls.some((c) => c.form === form && c.submits && c.visible && !c.disabled)) return [];
   return boxes.filter((f) => f.form === form).map((f) => {

@@ -43,12 +43,12 @@ function stepperOf(el: Element): { up: string; down: string } | null {
 function readFields(doc: Document, fieldEls: Element[], at: Places): FieldInfo[] {
   const { formIndex, dialogIndex } = at;
   const fields: FieldInfo[] = [];
-  // A number box's own row, when its form holds several (how many of each ticket type): the largest
-  // ancestor holding it and no other number box, inside its form.
+  // A number box's own row (how many of one ticket type): the largest ancestor holding it and no
+  // other number box, inside its form; outside a form, only among several boxes.
   const rowOf = (el: Element) => {
     const scope = el.closest('form') ?? doc.body;
     const numbers = Array.from(scope.querySelectorAll('input[type="number"],[role="spinbutton"]'));
-    if (numbers.length < 2) return undefined;
+    if (numbers.length < 2 && scope === doc.body) return undefined;
     let row: Element = el;
     for (let up = el.parentElement; up && up !== scope; up = up.parentElement) {
       if (numbers.some((o) => o !== el && up!.contains(o))) break;

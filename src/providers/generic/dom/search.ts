@@ -8,7 +8,7 @@ import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../executor/failures.ts';
 import { CONTROL_WORDS, either } from './words.ts';
 import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
-import { orderBox } from './offers.ts';
+import { orderBoxes } from './offers.ts';
 import { sameName } from '../../../executor/names.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
@@ -32,10 +32,11 @@ export interface Plan {
 /** The form (or, on a page without <form>, the loose fields) that best asks for this request. */
 export function searchForm(s: Snapshot, request: SearchRequest): Plan | null {
   const groups = new Map<number, FieldInfo[]>();
+  const ordered = new Set(orderBoxes(s));
   for (const f of s.fields) {
     // A stepper hidden behind a collapsed disclosure of its form ("2 adults · 1 room") counts: it is opened to be set.
     // (How many of each priced item is an order, read as the page's options, not a search.)
-    if (f.card || orderBox(f) || (!f.visible && !(f.type === 'stepper' && disclosureOf(s, f)))) continue;
+    if (f.card || ordered.has(f) || (!f.visible && !(f.type === 'stepper' && disclosureOf(s, f)))) continue;
     const list = groups.get(f.form) ?? [];
     list.push(f);
     groups.set(f.form, list);

@@ -48,7 +48,7 @@ export interface FieldInfo {
   expanded: string;
   /** A date typed in sections ('dateparts'): each section's selector and the part of the date it takes. */
   parts?: Array<{ sel: string; part: 'day' | 'month' | 'year' }>;
-  /** A number box among several of its form, each in a row of its own (a shop's ticket types): its row's text. */
+  /** A number box's own row (a shop's ticket type: its name, price, box): the text of the largest part of its form holding no other number box. */
   item?: string;
 }
 
