@@ -107,6 +107,29 @@ describe('the generic driver in a ticket shop (pretix\'s presale flow)', { timeo
       await o.page.close();
     }
   });
+
+  test('teatro (the cart shown above the ticket list, pretix\'s default): two Balcony tickets, paused at the security code, paid by the person', async () => {
+    const provider = { id: 'teatro', name: 'Teatro Nacional', scenario: 'activity' as const, startUrl: shops.url('teatro') };
+    const codesBefore = shops.cardCodes;
+    const o = await attempt(context, provider, { scenario: 'activity', venue: 'Teatro Nacional: A Gaivota', city: 'Lisbon', date: '2030-06-10', tickets: 2, seatType: 'Balcony' });
+    assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
+    if (o.kind !== 'paused') return;
+    try {
+      assert.equal(shops.cardCodes, codesBefore, 'no card code reached the shop');
+      const carts = shops.orders.filter((x) => x.shop === 'teatro');
+      assert.equal(carts.length, 1, 'one cart: nothing added twice');
+      assert.deepEqual({ tickets: carts[0]!.tickets, attendees: carts[0]!.attendees, newsletter: carts[0]!.newsletter, addons: carts[0]!.addons }, {
+        tickets: { Balcony: 2 },
+        attendees: [{ given: 'Ada', family: 'Lovelace' }, { given: 'Ada', family: 'Lovelace' }],
+        newsletter: false,
+        addons: 0,
+      });
+      await payByCard(o.page);
+      assert.equal(carts[0]!.paid, true);
+    } finally {
+      await o.page.close();
+    }
+  });
 });
 
 /** The person enters the card on the held tab, goes on to the review and places the order. */
