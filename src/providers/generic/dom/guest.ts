@@ -43,14 +43,22 @@ export function agreementsToTick(s: Snapshot, form?: number): FieldInfo[] {
   return s.fields.filter((f) => (form === undefined || f.form === form) && f.visible && !f.disabled && !f.card && f.type === 'checkbox' && (f.required || MARKED_REQUIRED.test(f.label)) && !f.checked && AGREE.test(f.text) && !LEAVE.test(f.text));
 }
 
-const TO_DETAILS = either(/\b(checkout|check out|proceed|continue|next)\b/, CONTROL_WORDS.onward);
+const TO_CHECKOUT = either(/\b(checkout|check out)\b/, ['zur kasse', 'caja', 'cassa', 'caisse', 'finalizar compra']);
+const TO_DETAILS = either(/\b(proceed|continue|next)\b/, CONTROL_WORDS.onward);
 // What commits (pays, books, places the order) is never a way to the guest form.
-const COMMITS = either(/\b(pay|purchase|buy|book|reserve|confirm|place|order)\b/, CONTROL_WORDS.pay, ['reservar', 'buchen', 'réserver', 'prenota', 'prenotare', 'confirmar', 'conferma', 'confermare', 'bestätigen', 'confirmer', 'comprar', 'acquista', 'kaufen', 'acheter']);
+const COMMITS = either(/\b(pay|purchase|buy|book|reserve|confirm|place|order)\b/, ['pagar', 'paga', 'pagare', 'bezahlen', 'zahlen', 'payer', 'reservar', 'buchen', 'réserver', 'prenota', 'prenotare', 'confirmar', 'conferma', 'confermare', 'bestätigen', 'confirmer', 'comprar', 'acquista', 'kaufen', 'acheter']);
 
-/** The one control that goes on from a page asking nothing (a cart), outside the site's chrome; null when it asks for something or has no such control. */
+/**
+ * The control that goes on from a cart towards the guest form, outside the site's chrome: one that
+ * goes to the checkout, even from a page that still offers more (pretix shows the cart above the
+ * ticket list); else a "continue" from a page that asks nothing. Null when there is none.
+ */
 function wayToDetails(s: Snapshot): ControlInfo | null {
+  const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && !['header', 'nav', 'footer', 'aside'].includes(c.region) && !COMMITS.test(c.text));
+  const checkout = usable.find((c) => TO_CHECKOUT.test(c.text));
+  if (checkout) return checkout;
   if (s.fields.some((f) => f.visible && !f.card && fillable(f) && f.type !== 'checkbox' && f.type !== 'radio' && f.type !== 'hidden')) return null;
-  return s.controls.find((c) => c.visible && !c.disabled && c.type !== 'radio' && !['header', 'nav', 'footer', 'aside'].includes(c.region) && TO_DETAILS.test(c.text) && !COMMITS.test(c.text)) ?? null;
+  return usable.find((c) => TO_DETAILS.test(c.text)) ?? null;
 }
 
 /** What each person is asked for themselves; the contact (email, phone) is the lead's. */
