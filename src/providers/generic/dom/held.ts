@@ -1,4 +1,4 @@
-import { datesIn, quantityIn, timesIn } from '../../../executor/held.ts';
+import { datesIn, firstDateAt, isWeekday, quantityIn, timesIn } from '../../../executor/held.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
 import type { Held, SearchRequest } from '../../types.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -187,13 +187,13 @@ export function withIsoDates(text: string, lang: string): string {
 }
 
 function indexOfDate(text: string): number {
-  const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
-  const hits = patterns.map((p) => p.exec(text)?.index ?? -1).filter((i) => i >= 0);
+  const numeric = /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/.exec(text)?.index ?? -1;
+  const hits = [firstDateAt(text), numeric].filter((i) => i >= 0);
   const at = hits.length ? Math.min(...hits) : 0;
-  // Start at the date's weekday, else at the sentence or item the date sits in, else at the date.
+  // Start at the date's weekday ("Monday, 10 June", "giovedì 17 dicembre"), else at the sentence or item the date sits in, else at the date.
   const before = text.slice(Math.max(0, at - 40), at);
-  const weekday = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(day)?\.?,?\s*$/i.exec(before);
-  if (weekday) return at - before.length + weekday.index;
+  const weekday = /([\p{L}-]+\.?),?\s*$/u.exec(before);
+  if (weekday && isWeekday(weekday[1]!)) return at - before.length + weekday.index;
   const cut = Math.max(before.lastIndexOf('·'), before.lastIndexOf('.'), before.lastIndexOf(':'));
   return cut >= 0 ? at - before.length + cut + 1 : at;
 }
