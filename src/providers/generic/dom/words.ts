@@ -31,7 +31,7 @@ export const FIELD_WORDS = {
   adults: ['adultos', 'adulti', 'erwachsene', 'adultes', 'huéspedes', 'hóspedes', 'viajeros', 'viaggiatori', 'reisende', 'voyageurs', 'viajantes', 'pasajeros', 'passeggeri', 'passagiere', 'passagers', 'passageiros'],
   checkIn: ['llegada', 'entrada', 'arrivo', 'anreise', 'arrivée', 'chegada', 'check-in'],
   checkOut: ['salida', 'partenza', 'abreise', 'départ', 'saída', 'partida', 'check-out'],
-  hotel: ['alojamiento', 'albergo', 'alloggio', 'unterkunft', 'hébergement', 'alojamento'],
+  hotel: ['alojamiento', 'establecimiento', 'albergo', 'alloggio', 'struttura', 'unterkunft', 'hébergement', 'établissement', 'hôtel', 'alojamento', 'estabelecimento'],
   restaurant: ['restaurante', 'ristorante'],
   event: ['evento', 'eventos', 'eventi', 'veranstaltung', 'veranstaltungen', 'événement', 'événements', 'artistas', 'artisti', 'künstler', 'artistes', 'espectáculo', 'spettacolo', 'experiencia', 'esperienza', 'erlebnis', 'expérience', 'experiência', 'experience', 'actividad', 'attività', 'aktivität', 'activité', 'atividade', 'tour'],
   tickets: ['entradas', 'biglietti', 'karten', 'tickets', 'billets', 'bilhetes', 'ingressos', 'cantidad', 'quantità', 'anzahl', 'quantité', 'quantidade'],
