@@ -221,7 +221,7 @@ async function step(page: GuardedPage, field: FieldInfo, wanted: number): Promis
 }
 
 /** A control that opens a date picker, by its words in any of the sites' languages ("Choose a date", "Elige una fecha"). */
-const DATE_OPENER = either(/\b(date|when|check ?in|check ?out|arrive|depart|calendar)\b/, FIELD_WORDS.date, FIELD_WORDS.checkIn, FIELD_WORDS.checkOut, ['calendario', 'kalender', 'calendrier', 'calendário']);
+const DATE_OPENER = either(/\b(dates?|day|when|check ?in|check ?out|arrive|depart|calendar)\b/, FIELD_WORDS.date, FIELD_WORDS.checkIn, FIELD_WORDS.checkOut, ['calendario', 'kalender', 'calendrier', 'calendário']);
 const NEXT_MONTH = /\b(next( month)?|forward)\b|^[›»→>]$/i;
 
 /** Does this accessible name denote that day ("Sunday, 29 November 2026", "November 29, 2026", "2026-11-29")? */
