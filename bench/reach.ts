@@ -12,6 +12,12 @@
 // registered `--driver generic`; the pass rate per library and per pattern is reported. Their first
 // tries, before any tuning, are in docs/reach.md.
 //
+// And, in the same rounds, every corpus site under metamorphic variants of its markup (issue 25,
+// sandbox/variants: ids and classes renamed, wrappers, fields shuffled, wording in synonyms or
+// another language, prices and dates in that locale): one seed per round (BENCH_RUNS seeds, new
+// ones each run unless BENCH_VARIANT_SEEDS="1,2,3" names them; CI runs one fixed seed,
+// test/generic/variants.test.ts), each served by its own sandbox; the pass rate per corpus site.
+//
 // Per site, the time from job creation to paused_payment (the job's createdAt to its paused_payment
 // event, both stamped by the service), p50/p90 of BENCH_RUNS jobs (default 5) on one warmed-up
 // worker, each job allowed that one provider only:
@@ -28,7 +34,7 @@
 // site; every corpus site booked (all its runs paused at the payment page).
 import { addProvider } from '../src/providers/store.ts';
 import type { Scenario } from '../src/jobs/types.ts';
-import { CORPUS, PROVIDERS } from '../sandbox/index.ts';
+import { CORPUS, PROVIDERS, startSandbox, variantPlan, type Sandbox } from '../sandbox/index.ts';
 import { startTestService } from '../test/helpers/service.ts';
 import { requests } from '../test/executor/helpers.ts';
 import { load, percentile, ratio, seconds, tryBooking } from './lib/booking.ts';
@@ -44,6 +50,9 @@ const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
 const BUILT_IN_RATIO = 2;
 const WALK_RATIO = 1.5;
 const CORPUS_P50_MS = 5000;
+const VARIANT_SEEDS = process.env.BENCH_VARIANT_SEEDS
+  ? process.env.BENCH_VARIANT_SEEDS.split(',').map(Number)
+  : Array.from({ length: RUNS }, () => Math.floor(Math.random() * 2 ** 31));
 
 interface Measured {
   /** The provider id a job is allowed to use. */
@@ -74,7 +83,7 @@ const cell = (m: Measured | undefined) => (!m ? '—' : m.times.length ? `${seco
 
 console.log(`load average at start: ${load()} (2 cores here; figures are wall-clock)`);
 const service = await startTestService(DATABASE, { WORKERS: '1' }, { sandbox: true });
-const [gauntlet, patterns] = await Promise.all([startGauntlet(), startPatternSites()]);
+const [gauntlet, patterns, ...variantSandboxes] = await Promise.all([startGauntlet(), startPatternSites(), ...VARIANT_SEEDS.map((seed) => startSandbox({ variant: { seed } }))]) as [Awaited<ReturnType<typeof startGauntlet>>, Awaited<ReturnType<typeof startPatternSites>>, ...Sandbox[]];
 const walker = await launchBrowser();
 try {
   const key = await service.mintKey();
@@ -97,6 +106,18 @@ try {
       .catch((error: Error) => (s.walked.failures.push(`not recorded: ${error.message}`), undefined));
   }
   await walkContext.close();
+
+  // The corpus under variants: per seed and site, its own provider on that seed's sandbox.
+  const variants = VARIANT_SEEDS.map((seed, i) => ({
+    seed,
+    sites: CORPUS.map((c): Site => ({ site: c.id, scenario: c.scenario, kind: 'corpus', generic: measured(`variant${i}-${c.id}`), what: variantPlan({ seed }, c.id).language, walked: walked() })),
+  }));
+  for (const [i, v] of variants.entries()) {
+    for (const s of v.sites) {
+      const startUrl = `${variantSandboxes[i]!.origin(s.site as any)}${CORPUS.find((c) => c.id === s.site)!.startPath}`;
+      await addProvider(service.services.db, { id: s.generic.provider, name: `Bench ${s.site}`, scenario: s.scenario, startUrl, driver: 'generic', mode: 'test', priority: 500 }, { allowPrivate: true });
+    }
+  }
 
   const book = async (s: Site, m: Measured, record: boolean) => {
     const result = await tryBooking(service, key, requests[s.scenario](paramsOf(s), { allowedProviders: [m.provider] }));
@@ -124,6 +145,8 @@ try {
       if (s.scripted) await book(s, s.scripted, true);
       await book(s, s.generic, true);
       await walk(s, true);
+      // The same corpus site under this round's variant(s), straight after it.
+      if (s.kind === 'corpus') for (const v of variants.filter((_, i) => i % RUNS === round)) await book(s, v.sites.find((x) => x.site === s.site)!.generic, true);
     }
     console.log(`  round ${round + 1}/${RUNS} done, load average ${load()}`);
   }
@@ -149,6 +172,16 @@ try {
   };
   console.log(`  pass rate: gauntlet ${rate('gauntlet')}; patterns ${rate('pattern')} (first tries, before tuning: docs/reach.md)`);
 
+  console.log(`\ncorpus sites under metamorphic variants (seeds ${VARIANT_SEEDS.join(', ')}; replay with BENCH_VARIANT_SEEDS), generic driver, one booking per seed:`);
+  for (const c of CORPUS) {
+    const runs = variants.map((v) => ({ seed: v.seed, s: v.sites.find((x) => x.site === c.id)! }));
+    const booked = runs.filter((r) => r.s.generic.times.length > 0);
+    console.log(`  ${c.id.padEnd(10)} booked ${booked.length}/${runs.length}  (${runs.map((r) => `${r.seed}: ${r.s.what}${r.s.generic.times.length ? '' : ' ✗'}`).join(', ')})`);
+    for (const r of runs) for (const f of r.s.generic.failures) console.log(`    not paused, seed ${r.seed} (${r.s.what}): ${f}`);
+  }
+  const variantRuns = variants.flatMap((v) => v.sites);
+  console.log(`  pass rate: ${variantRuns.filter((s) => s.generic.times.length > 0).length}/${variantRuns.length} variant bookings paused at payment (first tries, before tuning: docs/reach.md)`);
+
   const builtIn = sites.filter((s) => s.kind === 'built-in');
   const corpus = sites.filter((s) => s.kind === 'corpus');
   const ratios = builtIn.map((s) => p50(s.generic) / p50(s.scripted!));
@@ -167,6 +200,6 @@ try {
 } finally {
   await walker.close();
   await service.close();
-  await Promise.all([gauntlet.close(), patterns.close()]);
+  await Promise.all([gauntlet.close(), patterns.close(), ...variantSandboxes.map((v) => v.close())]);
 }
 console.log(`load average at end: ${load()}`);

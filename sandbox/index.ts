@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { corpusHandlers, type CorpusId } from './corpus/index.ts';
+import type { Variant } from './variants/index.ts';
 import { adversarialHandler, ADVERSARIAL_CARD_FIELDS, paymentsHandler, PAYMENTS_CARD_FIELDS, WEBSOCKET_PATHS } from './adversarial/index.ts';
 import { handleProvider } from './engine/flow.ts';
 import { createSandboxServer, type HostHandler } from './engine/server.ts';
@@ -22,6 +23,7 @@ import { tixhub } from './providers/tixhub.ts';
 
 export type { ProviderId, Scenario } from './engine/types.ts';
 export { CORPUS, CORPUS_IDS, type CorpusId, type CorpusSite } from './corpus/index.ts';
+export { planFor as variantPlan, VARIANT_KINDS, type Variant, type VariantKind } from './variants/index.ts';
 
 const DEFS: readonly ProviderDef[] = [tablebook, dinenow, staysearch, roomly, skyfare, jetdeck, tixhub, eventgo];
 
@@ -45,7 +47,11 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(opts: { port?: number; host?: string; holdSeconds?: number } = {}): Promise<Sandbox> {
+/**
+ * `variant`: the corpus sites' markup rewritten from a seed (sandbox/variants); the built-in eight
+ * keep theirs, which their scripted drivers depend on.
+ */
+export async function startSandbox(opts: { port?: number; host?: string; holdSeconds?: number; variant?: Variant } = {}): Promise<Sandbox> {
   const holdSeconds = opts.holdSeconds ?? 900;
   if (!(holdSeconds > 0)) throw new RangeError('holdSeconds must be positive');
   const state = newState(holdSeconds);
@@ -56,7 +62,7 @@ export async function startSandbox(opts: { port?: number; host?: string; holdSec
   for (const def of DEFS) handlers.set(def.id, (req) => handleProvider(def, req, state));
   handlers.set('adversarial', (req) => adversarialHandler(req, state.port));
   handlers.set('payments', (req) => paymentsHandler(req, state.port));
-  for (const [label, handler] of corpusHandlers(state)) handlers.set(label, handler);
+  for (const [label, handler] of corpusHandlers(state, opts.variant)) handlers.set(label, handler);
 
   const { server, close } = createSandboxServer(state, handlers, WEBSOCKET_PATHS);
   await new Promise<void>((resolve, reject) => {

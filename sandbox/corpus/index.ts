@@ -18,6 +18,7 @@ import * as staybird from './sites/staybird.ts';
 import * as tavola from './sites/tavola.ts';
 import * as tickety from './sites/tickety.ts';
 import * as wanderly from './sites/wanderly.ts';
+import { transformResponse, type Variant } from '../variants/index.ts';
 
 export { CORPUS_IDS, type CorpusId } from './ids.ts';
 
@@ -54,8 +55,8 @@ const SITES: ReadonlyArray<CorpusSite & { handle: SiteHandler }> = [
 
 export const CORPUS: readonly CorpusSite[] = Object.freeze(SITES.map(({ handle: _h, ...meta }) => Object.freeze({ ...meta, styles: Object.freeze([...meta.styles]) })));
 
-/** Host handlers for every corpus site: `<id>` and `*.<id>` (its subdomains). */
-export function corpusHandlers(state: SandboxState): Map<string, HostHandler> {
+/** Host handlers for every corpus site: `<id>` and `*.<id>` (its subdomains), under `variant` when given (sandbox/variants). */
+export function corpusHandlers(state: SandboxState, variant?: Variant): Map<string, HostHandler> {
   const out = new Map<string, HostHandler>();
   for (const site of SITES) {
     const store = newStore();
@@ -71,7 +72,8 @@ export function corpusHandlers(state: SandboxState): Map<string, HostHandler> {
       const sub = /^([a-z0-9-]+)\.[a-z0-9-]+\.localhost/.exec(req.host)?.[1] ?? null;
       const challenge = /^\/__challenge\/([a-z]+)$/.exec(req.path);
       if (challenge && req.method === 'GET') return captchaFrame(challenge[1] ?? '') ?? htmlRes(404, 'Not found');
-      return site.handle(req, ctx, sub);
+      if (!variant) return site.handle(req, ctx, sub);
+      return Promise.resolve(site.handle(req, ctx, sub)).then((res) => transformResponse(res, variant, site.id, req.path));
     };
     out.set(site.id, handler);
     out.set(`*.${site.id}`, handler);

@@ -47,13 +47,41 @@ function isoDate(year: string, month: number, day: string): string | null {
   return `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-/** Every date in the text, in order, as YYYY-MM-DD. */
-export function datesIn(text: string): string[] {
+/** Every date in the text, in order: where it starts, and its YYYY-MM-DD. */
+function datesAt(text: string): Array<[number, string]> {
   const found: Array<[number, string | null]> = [];
   for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) found.push([m.index, isoDate(m[1]!, Number(m[2]), m[3]!)]);
   for (const m of text.matchAll(DAY_MONTH_YEAR)) found.push([m.index, isoDate(m[3]!, monthOf(m[2]!), m[1]!)]);
   for (const m of text.matchAll(MONTH_DAY_YEAR)) found.push([m.index, isoDate(m[3]!, monthOf(m[1]!), m[2]!)]);
-  return found.sort((a, b) => a[0] - b[0]).map(([, d]) => d).filter((d): d is string => d !== null);
+  return found.filter((f): f is [number, string] => f[1] !== null).sort((a, b) => a[0] - b[0]);
+}
+
+/** Every date in the text, in order, as YYYY-MM-DD. */
+export function datesIn(text: string): string[] {
+  return datesAt(text).map(([, d]) => d);
+}
+
+/** Where the text's first date starts ("lunedì 10 giugno 2030" at "10"), or -1. */
+export function firstDateAt(text: string): number {
+  return datesAt(text)[0]?.[0] ?? -1;
+}
+
+/** Weekday names (long and short) in the languages of booking sites, from Intl, as `fold` writes them. */
+const WEEKDAYS: ReadonlySet<string> = (() => {
+  const out = new Set<string>();
+  for (const lang of ['en', 'es', 'it', 'de', 'fr', 'pt', 'nl']) {
+    for (const style of ['long', 'short'] as const) {
+      const format = new Intl.DateTimeFormat(lang, { weekday: style, timeZone: 'UTC' });
+      for (let d = 0; d < 7; d++) out.add(fold(format.format(new Date(Date.UTC(2030, 5, 2 + d)))).replace(/\.$/, ''));
+    }
+  }
+  for (const w of ['tues', 'thur', 'thurs']) out.add(w);
+  return out;
+})();
+
+/** Is the word a weekday's name ("Monday", "lun.", "giovedì", "quinta-feira")? */
+export function isWeekday(word: string): boolean {
+  return WEEKDAYS.has(fold(word).replace(/\.$/, ''));
 }
 
 /** Every time of day in the text, in order, as HH:MM (24-hour; "7:30 PM" is 19:30). */

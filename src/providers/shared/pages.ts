@@ -5,22 +5,31 @@ import { starsOf } from './stars.ts';
 // Helpers the drivers share: reading prices and holds as sites print them, filling a form from a
 // list of (selector, value) pairs, and telling the usual non-result pages apart.
 
-/** "€1,234.50" → 1234.5 (the first amount in the text), or undefined. */
+/**
+ * "€1,234.50", "1.234,50 €", "1 234,50 $US" → 1234.5 (the first amount in the text), or undefined.
+ * The last separator followed by one or two digits is the decimal one, whichever it is; the others
+ * group thousands.
+ */
 export function amount(text: string | null | undefined): number | undefined {
-  const m = /(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)/.exec((text ?? '').replace(/\s/g, ''));
-  if (!m?.[1]) return undefined;
-  return Number(m[1].replace(/,/g, ''));
+  const m = /\d[\d.,']*/.exec((text ?? '').replace(/\s/g, ''));
+  if (!m) return undefined;
+  const n = m[0].replace(/[.,']+$/, '');
+  const last = Math.max(n.lastIndexOf('.'), n.lastIndexOf(','));
+  if (last >= 0 && n.length - last - 1 <= 2) return Number(`${n.slice(0, last).replace(/[.,']/g, '')}.${n.slice(last + 1)}`);
+  return Number(n.replace(/[.,']/g, ''));
 }
 
 /** A currency as sites write it beside an amount: a sign, an ISO code, or its name ("240 Euros"). */
 const CURRENCY_AFTER = '(?:€|EUR|euros?|USD|US dollars?|GBP|pounds?|CHF|francs?)';
+/** An amount as a locale writes it: "1,234.50", "1.234,50", "1 234,50" (a no-break space groups, as Intl writes it), "1234,50". */
+const NUMBER = '\\d{1,3}(?:[.,\\u00a0\\u202f]\\d{3})+(?:[.,]\\d{2})?|\\d+(?:[.,]\\d{2})?';
 
-/** The first price-looking run in a text ("€30.00", "$1,020.00", "£12.50", "EUR 240", "240 Euros"), as written. */
+/** The first price-looking run in a text ("€30.00", "$1,020.00", "£12.50", "EUR 240", "240 Euros", "1.234,50 €", "169,00 $US"), as written. */
 export function priceIn(text: string | null | undefined): string | undefined {
   const candidates = [
-    /[€$£]\s?\d[\d,]*(?:\.\d{2})?/.exec(text ?? ''),
-    /\b(?:EUR|USD|GBP|CHF)\s?\d[\d,]*(?:\.\d{2})?/.exec(text ?? ''),
-    new RegExp(`\\b\\d[\\d,]*(?:\\.\\d{2})?\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'iu').exec(text ?? ''),
+    new RegExp(`(?:US\\$|[€$£])[\\s\\u00a0]?(?:${NUMBER})`, 'u').exec(text ?? ''),
+    new RegExp(`\\b(?:EUR|USD|GBP|CHF)[\\s\\u00a0]?(?:${NUMBER})`, 'u').exec(text ?? ''),
+    new RegExp(`(?<![\\d.,])(?:${NUMBER})[\\s\\u00a0\\u202f]?(?:US\\$|\\$\\s?US|[€$£]|${CURRENCY_AFTER}(?![\\p{L}]))`, 'iu').exec(text ?? ''),
   ].filter((m): m is RegExpExecArray => m !== null);
   return candidates.sort((a, b) => a.index - b.index)[0]?.[0];
 }

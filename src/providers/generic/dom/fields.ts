@@ -56,7 +56,7 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
     { concept: 'date', types: ['date'], words: either(/\b(date|day|when)\b/, W.date) },
     { concept: 'quantity', words: either(/\b(tickets?|quantity|qty|people|persons?|guests?|how many|seats|adults?|participants?|travell?ers?|visitors?)\b/, W.tickets, W.people, W.adults), not: /\b(type|section|children|kids|infants?)\b/ },
     { concept: 'seatType', words: /\b(seat type|seating|section|ticket type|seat|category|class)\b/ },
-    { concept: 'venue', words: either(/\b(event|performer|show|activity|what|name|search|artist|attraction)\b/, W.event), not: /\b(city|town|date|first|last|given|family)\b/ },
+    { concept: 'venue', words: either(/\b(events?|performers?|shows?|activity|activities|what|name|search|artists?|attractions?)\b/, W.event), not: /\b(city|town|date|first|last|given|family)\b/ },
   ],
 };
 

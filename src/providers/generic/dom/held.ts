@@ -1,4 +1,4 @@
-import { datesIn, quantityIn, timesIn } from '../../../executor/held.ts';
+import { datesIn, firstDateAt, isWeekday, quantityIn, timesIn } from '../../../executor/held.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
 import type { Held, SearchRequest } from '../../types.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -16,7 +16,7 @@ const QUANTITY = either(/\b(party|party size|guests?|people|persons?|adults?|pas
 const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|table|category)\b/i;
 const PRICE = either(/\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/, ['totale', 'gesamt', 'gesamtbetrag', 'importe', 'precio', 'prezzo', 'preis', 'prix', 'preço', 'montant', 'betrag', 'valor', 'importo', 'depósito', 'caparra', 'anzahlung', 'acompte']);
 const PERSONAL = either(/\b(name|e-?mail|phone|mobile|tel|contact|buyer|attendee|lead guest|passenger \d+|requests?|notes?|address|born|passport)\b/, W.givenName, W.familyName, W.fullName, W.tel, W.email, W.birth, W.passport, ['contacto', 'contatto', 'kontakt', 'notas', 'note', 'notizen', 'dirección', 'indirizzo', 'adresse', 'endereço']);
-const GENERIC_HEADING = either(/\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire|guests?|travell?ers?|passengers?|contact|who)\b/, CONTROL_WORDS.pay, ['riepilogo', 'resumen', 'zusammenfassung', 'récapitulatif', 'resumo', 'tu reserva', 'la tua prenotazione', 'ihre buchung', 'votre réservation', 'sua reserva', 'conferma', 'confirmación', 'bestätigung', 'i tuoi dati', 'tus datos', 'ihre daten', 'vos coordonnées', 'seus dados']);
+const GENERIC_HEADING = either(/\b(review|summary|confirm|check|order|basket|payment|pay|details|almost|your (booking|reservation|trip|stay)|secure|checkout|hold|expire|guests?|travell?ers?|passengers?|contact|who)\b/, CONTROL_WORDS.pay, ['riepilogo', 'resumen', 'detalles', 'dettagli', 'détails', 'detalhes', 'buchungsdetails', 'revisa', 'revisar', 'controlla', 'prüfen', 'überprüfen', 'vérifier', 'vérifiez', 'reveja', 'rever', 'zusammenfassung', 'récapitulatif', 'resumo', 'tu reserva', 'la tua prenotazione', 'ihre buchung', 'votre réservation', 'sua reserva', 'conferma', 'confirmación', 'bestätigung', 'i tuoi dati', 'tus datos', 'ihre daten', 'vos coordonnées', 'seus dados']);
 const CARD_BRAND = /\b(visa|mastercard|master card|amex|american express|discover|diners club|jcb|maestro)\b[^\n]{0,16}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const CARD_ON_FILE = /\bcard\b[^\n]{0,24}?(?:[•·*x]{2,}\s*|ending (?:in\s*)?)\d{4}/i;
 const UNIT: Record<Scenario, string> = { restaurant: 'guests', hotel: 'adults', flight: 'passengers', activity: 'tickets' };
@@ -80,7 +80,13 @@ export function readHeld(s: Snapshot, scenario: Scenario, namedAs?: string): Hel
   const prices = pairsMatching(s, PRICE).filter((p) => priceIn(p.value));
 
   let venue = fromData.venue ?? venues.map((p) => p.value).join(', ');
-  if (!venue) venue = namedAs ?? s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100) ?? summaryLead(s);
+  if (!venue) {
+    // A heading names the venue unless it comes after the summary's own first line (which names it then: "Hotel Lutetia, Paris" under "Booking details", before "Visitor").
+    const heading = s.headings.find((h) => !GENERIC_HEADING.test(h) && h.length < 100);
+    const lead = summaryLead(s);
+    const at = (text: string) => s.lines.findIndex((l) => l.startsWith(text));
+    venue = namedAs ?? (heading && !(lead && at(lead) >= 0 && at(lead) < at(heading)) ? heading : lead);
+  }
 
   let when = withIsoDates(fromData.when ?? whens.filter((p) => datesIn(withIsoDates(p.value, s.lang)).length || timesIn(p.value).length).map((p) => p.value).join(' · '), s.lang);
   if (!datesIn(when).length) {
@@ -187,13 +193,13 @@ export function withIsoDates(text: string, lang: string): string {
 }
 
 function indexOfDate(text: string): number {
-  const patterns = [/\b\d{4}-\d{2}-\d{2}\b/, /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/, /\b\d{1,2}\s+[A-Z][a-z]+\.?,?\s+\d{4}\b/, /\b[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4}\b/];
-  const hits = patterns.map((p) => p.exec(text)?.index ?? -1).filter((i) => i >= 0);
+  const numeric = /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/.exec(text)?.index ?? -1;
+  const hits = [firstDateAt(text), numeric].filter((i) => i >= 0);
   const at = hits.length ? Math.min(...hits) : 0;
-  // Start at the date's weekday, else at the sentence or item the date sits in, else at the date.
+  // Start at the date's weekday ("Monday, 10 June", "giovedì 17 dicembre"), else at the sentence or item the date sits in, else at the date.
   const before = text.slice(Math.max(0, at - 40), at);
-  const weekday = /\b(mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(day)?\.?,?\s*$/i.exec(before);
-  if (weekday) return at - before.length + weekday.index;
+  const weekday = /([\p{L}-]+\.?),?\s*$/u.exec(before);
+  if (weekday && isWeekday(weekday[1]!)) return at - before.length + weekday.index;
   const cut = Math.max(before.lastIndexOf('·'), before.lastIndexOf('.'), before.lastIndexOf(':'));
   return cut >= 0 ? at - before.length + cut + 1 : at;
 }

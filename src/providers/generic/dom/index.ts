@@ -22,7 +22,7 @@ import { sameName } from '../../../executor/names.ts';
 
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 const NOT_ONWARD = either(/\b(edit|back|modify|cancel|change|remove|sign ?in|log ?in|start over|new search|previous|help)\b/, CONTROL_WORDS.back);
-const ONWARD = either(/\b(pay|payment|checkout|check out|confirm|book|reserve|proceed|complete|continue|place order|purchase|next|buy)\b/, CONTROL_WORDS.onward);
+const ONWARD = either(/\b(pay|payment|checkout|check out|confirm|book|reserve|proceed|complete|continue|place order|purchase|next|buy)\b/, CONTROL_WORDS.onward, CONTROL_WORDS.pay);
 const PAY_OR_CONFIRM = either(/\b(pay|purchase|place order|complete|buy|book|confirm)\b/, CONTROL_WORDS.pay, ['confirmar', 'conferma', 'bestätigen', 'confirmer', 'comprar', 'acquista', 'kaufen', 'acheter']);
 const PAY_WORDS = either(/\b(pay|payment|checkout|card)\b/, CONTROL_WORDS.pay);
 const NO_CARD = /\b(no card|pay (at|on) (the )?(venue|restaurant|hotel|property|door|airport|arrival|night|box office)|pay later|no (online )?payment|nothing (is |will be )?charged|pay on the (door|night))\b/i;

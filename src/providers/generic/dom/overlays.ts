@@ -1,19 +1,20 @@
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import { snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
+import { either, OVERLAY_WORDS as W, phrase } from './words.ts';
 
 // What stands between the driver and the page: a cookie-consent banner (answered with the most
 // private choice it offers: "reject all", "necessary only"), a promotional or newsletter pop-up
 // (closed), an upgrade or add-on offered on the way on ("keep my fare", "no thanks"). A dialog that holds the booking's own step (a form, a choice of options) is the page.
 
-const COOKIE = /\b(cookies?|consent|gdpr|tracking|privacy preferences|we value your privacy)\b/i;
+const COOKIE = either(/\b(cookies?|consent|gdpr|tracking|privacy preferences|we value your privacy)\b/, W.consent);
 const PROMO = /\b(newsletter|subscribe|sign up for|discount|% off|special offer|download our app|join our)\b/i;
-const PRIVATE_CHOICE = [/\b(reject|decline|refuse|deny) all\b/i, /\b(only|strictly) (necessary|essential|required)\b|\b(necessary|essential|required) (cookies )?only\b/i, /\b(reject|decline|refuse|deny)\b/i, /\b(save|confirm) (my )?(choices|preferences|selection)\b/i];
-const ANY_CHOICE = [/\b(accept|agree|allow|ok|okay|got it|i understand|continue)\b/i];
-const CLOSE = /^(close|×|✕|x|dismiss|no,? thanks|not now|maybe later|skip|cancel)\b/i;
+const PRIVATE_CHOICE = [/\b(reject|decline|refuse|deny) all\b/i, phrase(W.privateChoice), /\b(only|strictly) (necessary|essential|required)\b|\b(necessary|essential|required) (cookies )?only\b/i, /\b(reject|decline|refuse|deny)\b/i, /\b(save|confirm) (my )?(choices|preferences|selection)\b/i];
+const ANY_CHOICE = [either(/\b(accept|agree|allow|ok|okay|got it|i understand|continue)\b/, W.anyChoice)];
+const CLOSE = either(/^(close|×|✕|x|dismiss|no,? thanks|not now|maybe later|skip|cancel)\b/, W.close);
 // An offer to pay more than what was chosen (a fare upgrade, an add-on, insurance), in a dialog that
 // opens on the way on: answered with the choice that keeps what was chosen, and nothing else.
-const UPSELL = /\b(upgrade|add-?ons?|extras?|insurance|protect (your|my)|flex(ible)?|premium|priority boarding|checked bag|seat selection)\b/i;
-const KEEP = [/\b(keep|stay with|continue with) (my|the|this|current)\b/i, /\b(no,? thanks|no thank you|not now|skip|decline|continue without|without (the )?(upgrade|extras?|add-?ons?|insurance|protection)|no upgrade|i'?ll pass)\b/i];
+const UPSELL = either(/\b(upgrade|add-?ons?|extras?|insurance|protect (your|my)|flex(ible)?|premium|priority boarding|checked bag|seat selection)\b/, W.upsell);
+const KEEP = [/\b(keep|stay with|continue with) (my|the|this|current)\b/i, phrase(W.keep), /\b(no,? thanks|no thank you|not now|skip|decline|continue without|without (the )?(upgrade|extras?|add-?ons?|insurance|protection)|no upgrade|i'?ll pass)\b/i];
 
 /** The control that answers the overlay, or null when it is not one the driver should answer. */
 export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): ControlInfo | null {

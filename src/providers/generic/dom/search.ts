@@ -6,7 +6,7 @@ import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../executor/failures.ts';
-import { CONTROL_WORDS, either } from './words.ts';
+import { CONTROL_WORDS, either, FIELD_WORDS } from './words.ts';
 import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
 import { orderBoxes } from './offers.ts';
 import { sameName } from '../../../executor/names.ts';
@@ -228,6 +228,8 @@ async function step(page: GuardedPage, field: FieldInfo, wanted: number): Promis
   if (current !== wanted) throw new NotUnderstood('search', page.url(), `a way to set "${field.label || 'the number'}" to ${wanted}`, `it shows ${Number.isFinite(current) ? current : 'no number'}`);
 }
 
+/** A control that opens a date picker, by its words in any of the sites' languages ("Choose a date", "Elige una fecha"). */
+const DATE_OPENER = either(/\b(dates?|day|when|check ?in|check ?out|arrive|depart|calendar)\b/, FIELD_WORDS.date, FIELD_WORDS.checkIn, FIELD_WORDS.checkOut, ['calendario', 'kalender', 'calendrier', 'calendário']);
 const NEXT_MONTH = /\b(next( month)?|forward)\b|^[›»→>]$/i;
 
 /** Does this accessible name denote that day ("Sunday, 29 November 2026", "November 29, 2026", "2026-11-29")? */
@@ -246,7 +248,7 @@ async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: Fiel
   if (!target) {
     const opener = field
       ? field.sel
-      : s.controls.find((c) => c.visible && /\b(date|when|check ?in|check ?out|arrive|depart|calendar)\b/i.test(wordsOf(c.text)))?.sel;
+      : s.controls.find((c) => c.visible && DATE_OPENER.test(wordsOf(c.text)))?.sel;
     if (opener) {
       await page.press(opener, `open the date picker for ${concept}`);
       s = await snapshot(page);

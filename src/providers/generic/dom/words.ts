@@ -31,9 +31,9 @@ export const FIELD_WORDS = {
   adults: ['adultos', 'adulti', 'erwachsene', 'adultes', 'huéspedes', 'hóspedes', 'viajeros', 'viaggiatori', 'reisende', 'voyageurs', 'viajantes', 'pasajeros', 'passeggeri', 'passagiere', 'passagers', 'passageiros'],
   checkIn: ['llegada', 'entrada', 'arrivo', 'anreise', 'arrivée', 'chegada', 'check-in'],
   checkOut: ['salida', 'partenza', 'abreise', 'départ', 'saída', 'partida', 'check-out'],
-  hotel: ['alojamiento', 'albergo', 'alloggio', 'unterkunft', 'hébergement', 'alojamento'],
+  hotel: ['alojamiento', 'establecimiento', 'albergo', 'alloggio', 'struttura', 'unterkunft', 'hébergement', 'établissement', 'hôtel', 'alojamento', 'estabelecimento'],
   restaurant: ['restaurante', 'ristorante'],
-  event: ['evento', 'veranstaltung', 'événement', 'espectáculo', 'spettacolo', 'experiencia', 'esperienza', 'erlebnis', 'expérience', 'experiência', 'experience', 'actividad', 'attività', 'aktivität', 'activité', 'atividade', 'tour'],
+  event: ['evento', 'eventos', 'eventi', 'veranstaltung', 'veranstaltungen', 'événement', 'événements', 'artistas', 'artisti', 'künstler', 'artistes', 'espectáculo', 'spettacolo', 'experiencia', 'esperienza', 'erlebnis', 'expérience', 'experiência', 'experience', 'actividad', 'attività', 'aktivität', 'activité', 'atividade', 'tour'],
   tickets: ['entradas', 'biglietti', 'karten', 'tickets', 'billets', 'bilhetes', 'ingressos', 'cantidad', 'quantità', 'anzahl', 'quantité', 'quantidade'],
   email: ['correo', 'correo electrónico', 'posta elettronica', 'courriel', 'adresse e-mail', 'mail'],
   tel: ['teléfono', 'telefono', 'telefon', 'téléphone', 'telefone', 'móvil', 'cellulare', 'handy', 'portable', 'celular', 'telemóvel'],
@@ -49,7 +49,7 @@ export const CONTROL_WORDS = {
   search: ['buscar', 'busca', 'cerca', 'cercare', 'suchen', 'rechercher', 'recherche', 'pesquisar', 'procurar', 'comprobar', 'verifica', 'prüfen', 'vérifier', 'verificar', 'disponibilidad', 'disponibilità', 'verfügbarkeit', 'disponibilité', 'disponibilidade', 'mostrar', 'mostra', 'anzeigen', 'afficher', 'ver'],
   onward: ['continuar', 'continua', 'continuare', 'weiter', 'continuer', 'avanti', 'siguiente', 'suivant', 'próximo', 'seguinte', 'prenota', 'prenotare', 'reservar', 'buchen', 'réserver', 'confirmar', 'conferma', 'confermare', 'bestätigen', 'confirmer', 'pagar', 'paga', 'pagare', 'bezahlen', 'zahlen', 'payer', 'comprar', 'acquista', 'kaufen', 'acheter', 'zur kasse', 'procedi', 'proceder', 'fortfahren', 'valider', 'enviar', 'invia', 'absenden', 'envoyer', 'jetzt buchen', 'reservieren'],
   back: ['modificar', 'modifica', 'ändern', 'modifier', 'atrás', 'indietro', 'zurück', 'retour', 'volver', 'voltar', 'cancelar', 'annulla', 'abbrechen', 'annuler', 'editar', 'bearbeiten'],
-  pay: ['pagar', 'paga', 'pagare', 'bezahlen', 'zahlen', 'payer', 'pagamento', 'pago', 'paiement', 'zahlung', 'kasse', 'caja'],
+  pay: ['pagar', 'paga', 'pagare', 'bezahlen', 'zahlen', 'payer', 'pagamento', 'pago', 'paiement', 'zahlung', 'kasse', 'caja', 'caisse', 'cassa', 'caixa'],
 } as const;
 
 /** Required agreements to tick, and the boxes to leave alone (marketing, upsells). */
@@ -67,3 +67,13 @@ export const NONE_PHRASES = [
   'aucune disponibilité', 'non disponible', 'épuisé',
   'sem disponibilidade', 'indisponível', 'esgotado', 'lotado',
 ] as const;
+
+/** What stands over the page (overlays.ts): a consent box and its most private answer, an upgrade offered on the way on and the answer that keeps what was chosen. */
+export const OVERLAY_WORDS = {
+  consent: ['privacidad', 'datenschutz', 'confidentialité', 'vie privée', 'privacidade', 'consentimiento', 'consenso', 'einwilligung', 'consentement', 'consentimento'],
+  privateChoice: ['rechazar todo', 'rechazar todas', 'rifiuta tutto', 'rifiuta tutti', 'alle ablehnen', 'tout refuser', 'rejeitar tudo', 'recusar tudo', 'solo necesarias', 'solo las necesarias', 'solo necessari', 'nur notwendige', 'nur erforderliche', 'nécessaires uniquement', 'strictement nécessaires', 'apenas necessários', 'apenas essenciais'],
+  anyChoice: ['aceptar', 'accetta', 'akzeptieren', 'accepter', 'aceitar', 'de acuerdo', "d'accord", 'einverstanden'],
+  close: ['cerrar', 'chiudi', 'schließen', 'fermer', 'fechar', 'no, gracias', 'no grazie', 'nein danke', 'non merci', 'não, obrigado'],
+  upsell: ['mejorar', 'migliora', 'migliorare', 'upgraden', 'améliorer', 'melhorar', 'seguro', 'assicurazione', 'versicherung', 'assurance', 'equipaje', 'bagaglio', 'gepäck', 'bagage', 'bagagem'],
+  keep: ['mantener', 'conservar', 'mantieni', 'mantenere', 'behalten', 'garder', 'conserver', 'manter', 'no, gracias', 'no grazie', 'nein danke', 'non merci', 'não, obrigado', 'continuar sin', 'continua senza', 'weiter ohne', 'continuer sans', 'continuar sem'],
+} as const;
