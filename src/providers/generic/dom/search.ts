@@ -8,6 +8,7 @@ import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../executor/failures.ts';
 import { CONTROL_WORDS, either } from './words.ts';
 import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
+import { chooseTrip } from './trip.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
 // box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
@@ -67,8 +68,10 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
   if (!/^https?:/.test(page.url())) await page.goto(startUrl);
   await page.settle();
   const s = await clearOverlays(page);
-  const plan = searchForm(s, request);
+  let plan = searchForm(s, request);
   if (!plan) throw new NotUnderstood('search', page.url(), 'a search form asking for the booking (labelled fields for the date, the number of people…)', describeFields(s));
+  // The trip type first: choosing it may show or hide the return date.
+  if (await chooseTrip(page, s, plan.form, request)) plan = searchForm(await snapshot(page), request) ?? plan;
   // A return trip on a site whose search asks for no return date: it sells one-way fares, and half a
   // return trip is not what was asked.
   if (request.scenario === 'flight' && request.returnDate && !plan.fields.has('returnDate')) {
@@ -82,13 +85,17 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
  * a date picker) and submits it. A date the form does not ask for at all is left for a later page
  * (many sites ask for the day once the venue is chosen).
  */
-export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
-  let s: Snapshot;
+export async function fillAndSubmit(page: GuardedPage, asked: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
+  let s = await snapshot(page);
+  // A form sent back may be on its default trip type again (a flight's "Return").
+  const again = await chooseTrip(page, s, asked.form, request) ? searchForm(await snapshot(page), request) : null;
+  const plan = again?.form === asked.form ? again : asked;
   const typed: Array<[string, string]> = [];
   const clicked: Array<[Concept, FieldInfo, string]> = [];
   const pending: Concept[] = [];
   const listed: Array<[FieldInfo, string]> = [];
   const sectioned: Array<[FieldInfo, string]> = [];
+  const suggesting: Array<[FieldInfo, string]> = [];
   for (const [concept, fields] of plan.fields) {
     const value = searchValue(request, concept);
     if (value === undefined) continue;
@@ -100,14 +107,14 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     else {
       const v = valueFor(field, value);
       if (v === null) continue;
-      typed.push([field.sel, v]);
+      // A combobox is typed into on its own, then its suggestion picked: filled with the rest, it
+      // would be left (blurred) with a popup that many close a moment later, under the pick.
+      if (field.combobox) suggesting.push([field, v]);
+      else typed.push([field.sel, v]);
     }
   }
   if (typed.length) await page.fillForm(typed);
-  for (const [sel, value] of typed) {
-    const field = [...plan.fields.values()].flat().find((f) => f.sel === sel);
-    if (field?.combobox) await pickSuggestion(page, field, value);
-  }
+  for (const [field, value] of suggesting) await pickSuggestion(page, field, value);
   for (const [field, value] of listed) await chooseInList(page, field, value, stepName);
   for (const [field, value] of sectioned) await typeDateParts(page, field, value, stepName);
   await confirmTypedDates(page, plan, request);
