@@ -1,7 +1,7 @@
 import { datesIn } from '../../../executor/held.ts';
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { SearchRequest } from '../../types.ts';
-import { assign, dateInFormat, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
+import { assign, dateInFormat, datePartFor, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
@@ -100,6 +100,15 @@ export async function fillAndSubmit(page: GuardedPage, asked: Plan, request: Sea
     const value = searchValue(request, concept);
     if (value === undefined) continue;
     const field = fields[0]!;
+    // A day asked as Day, Month and Year (lists or boxes): each part as it takes it.
+    const parts = isDateConcept(concept) ? datePartsOf(fields) : null;
+    if (parts) {
+      for (const [f, part] of parts) {
+        const v = datePartFor(f, part, part === 'day' ? value.slice(8, 10) : part === 'month' ? value.slice(5, 7) : value.slice(0, 4));
+        if (v !== null) typed.push([f.sel, v]);
+      }
+      continue;
+    }
     if (field.type === 'stepper' || (field.readOnly && field.stepper)) clicked.push([concept, field, value]);
     else if (isPressList(field)) listed.push([field, value]);
     else if (field.type === 'dateparts') sectioned.push([field, value]);
@@ -314,8 +323,17 @@ async function confirmTypedDates(page: GuardedPage, plan: Plan, request: SearchR
   }
 }
 
+const DAY_FIELD = either(/\bday\b/, ['día', 'dia', 'giorno', 'tag', 'jour', 'dag']);
 const MONTH_FIELD = either(/\bmonth\b/, ['mes', 'mese', 'monat', 'mois', 'mês', 'maand']);
 const YEAR_FIELD = either(/\byear\b/, ['año', 'anno', 'jahr', 'année', 'ano', 'jaar']);
+
+/** The fields of a day asked in three parts (Day, Month, Year under one legend), each with its part; null when they are not those three. */
+function datePartsOf(fields: FieldInfo[]): Array<[FieldInfo, 'day' | 'month' | 'year']> | null {
+  if (fields.length < 3) return null;
+  const named = (words: RegExp) => fields.find((f) => words.test(wordsOf(f.label)));
+  const [day, month, year] = [named(DAY_FIELD), named(MONTH_FIELD), named(YEAR_FIELD)];
+  return day && month && year && new Set([day, month, year]).size === 3 ? [[day, 'day'], [month, 'month'], [year, 'year']] : null;
+}
 
 /** Sets a date picker's own month list and year box (or list) to the month of `iso`; the page read after, or null when it has none. */
 async function toMonth(page: GuardedPage, s: Snapshot, iso: string): Promise<Snapshot | null> {
