@@ -86,9 +86,9 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
  * (many sites ask for the day once the venue is chosen).
  */
 export async function fillAndSubmit(page: GuardedPage, asked: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
-  let s = await snapshot(page);
+  let s: Snapshot;
   // A form sent back may be on its default trip type again (a flight's "Return").
-  const again = await chooseTrip(page, s, asked.form, request) ? searchForm(await snapshot(page), request) : null;
+  const again = request.scenario === 'flight' && await chooseTrip(page, await snapshot(page), asked.form, request) ? searchForm(await snapshot(page), request) : null;
   const plan = again?.form === asked.form ? again : asked;
   const typed: Array<[string, string]> = [];
   const clicked: Array<[Concept, FieldInfo, string]> = [];
