@@ -121,7 +121,7 @@ const ADULTS = 'adults?|guests?|adultos|adulti|erwachsene|adultes|hu(?:é|e)sped
 const UNITS: Record<SearchRequest['scenario'], RegExp> = {
   restaurant: new RegExp(`\\bparty of (\\d+)|\\b(\\d+)\\s*(?:${PEOPLE})(?![\\p{L}])`, 'iu'),
   hotel: new RegExp(`\\b(\\d+)\\s*(?:${ADULTS})(?![\\p{L}])`, 'iu'),
-  flight: /\b(\d+)\s*(?:passengers?|travell?ers?|adults?|pasajeros|passeggeri|passagiere|passagers|passageiros|adultos|adulti|erwachsene|adultes)\b/i,
+  flight: /\b(\d+)\s*(?:passengers?|travell?ers?|adults?|pasajeros?|passegger[io]|passagiere?|passagers?|passageiros?|adultos?|adult[io]|erwachsene[rn]?|adultes?)\b/i,
   // "2 tickets", "2 × $69.00 tickets"
   activity: /\b(\d+)\s*(?:×\s*\S+\s*)?(?:tickets?|seats?|entradas|biglietti|karten|billets|bilhetes|ingressos)\b/i,
 };

@@ -26,7 +26,7 @@ function list(options: Array<[string, string]>, tag = 'select'): FieldInfo {
 }
 
 function control(text: string, inDialog: number): ControlInfo {
-  return { sel: `#${text.replace(/\W/g, '')}`, tag: 'button', type: 'button', text, name: '', value: '', role: '', form: -1, region: 'main', disabled: false, visible: true, submits: false, inDialog, item: text, itemSel: '', itemParent: '', itemTag: 'button', expanded: '', haspopup: '', selected: '' };
+  return { sel: `#${text.replace(/\W/g, '')}`, tag: 'button', type: 'button', text, name: '', value: '', role: '', form: -1, region: 'main', disabled: false, visible: true, submits: false, inDialog, item: text, itemSel: '', itemParent: '', itemTag: 'button', expanded: '', haspopup: '', selected: '', pressed: '' };
 }
 
 describe('what a summary holds when nothing labels it', () => {

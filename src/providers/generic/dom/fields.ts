@@ -41,11 +41,11 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
     { concept: 'venue', words: either(/\b(hotel|property|venue|accommodation|name|stay|search)\b/, W.hotel), not: /\b(city|town|destination|first|last|given|family|room)\b/ },
   ],
   flight: [
-    { concept: 'origin', words: /\b(from|origin|leaving from|departure (airport|city)|flying from)\b/, not: /\b(date|time)\b/ },
-    { concept: 'destination', words: /\b(to|destination|going to|arrival (airport|city)|flying to)\b/, not: /\b(date|time)\b/ },
-    { concept: 'date', types: ['date'], words: /\b(date|depart\w*|when|outbound)\b/, not: /\b(time|return\w*|inbound)\b/ },
+    { concept: 'origin', words: either(/\b(from|origin|leaving from|departure (airport|city)|flying from)\b/, W.origin), not: either(/\b(date|time)\b/, W.date, W.time) },
+    { concept: 'destination', words: either(/\b(to|destination|going to|arrival (airport|city)|flying to)\b/, W.destination), not: either(/\b(date|time)\b/, W.date, W.time) },
+    { concept: 'date', types: ['date'], words: either(/\b(date|depart\w*|when|outbound)\b/, W.date, W.outbound), not: either(/\b(time|return\w*|inbound)\b/, W.time, W.inbound) },
     // A return fare's way back: asked apart, often marked optional (empty is one way).
-    { concept: 'returnDate', words: /\b(return\w*|inbound|coming back|back on)\b/, not: /\btime\b/ },
+    { concept: 'returnDate', words: either(/\b(return\w*|inbound|coming back|back on)\b/, W.inbound), not: either(/\btime\b/, W.time) },
     { concept: 'departureTime', types: ['time'], words: /\b(time|leave around|departure time)\b/ },
     { concept: 'quantity', words: either(/\b(passengers?|travell?ers?|adults?|people|persons?|pax|seats?)\b/, W.adults), not: /\b(children|infants?)\b/ },
     { concept: 'airline', words: /\b(airline|carrier)\b/ },
@@ -60,6 +60,9 @@ const SEARCH_RULES: Record<SearchRequest['scenario'], Rule[]> = {
   ],
 };
 
+/** A date format naming the day and the month together ("dd/mm/yyyy", "mm dd yyyy" once read as words, "jj/mm/aaaa"). */
+const WHOLE_DATE_FORMAT = /\b(dd|jj|tt|gg)\s*\/?\s*mm\b|\bmm\s*\/?\s*(dd|jj|tt|gg)\b/;
+
 const GUEST_RULES: Rule[] = [
   { concept: 'email', tokens: ['email'], types: ['email'], words: either(/\be ?mail\b/, W.email) },
   // The phone's calling code asked apart (a list of "+44"…): the number then goes in without it.
@@ -69,9 +72,10 @@ const GUEST_RULES: Rule[] = [
   { concept: 'familyName', tokens: ['family-name'], words: either(/\b(last ?name|surname|family ?name|last)\b/, W.familyName), not: phrase(W.fullName, ['prénom']) },
   // A date of birth asked in three parts (the bday-day, bday-month, bday-year tokens, or Day, Month and
   // Year under a "Date of birth" legend) before the whole one, so that a part is never given the whole date.
-  { concept: 'bdayDay', tokens: ['bday-day'], words: /\b(birth|dob|born)\b.*\b(day|dd)\b|\b(day|dd)\b.*\b(birth|dob|born)\b/ },
-  { concept: 'bdayMonth', tokens: ['bday-month'], words: /\b(birth|dob|born)\b.*\b(month|mm)\b|\b(month|mm)\b.*\b(birth|dob|born)\b/ },
-  { concept: 'bdayYear', tokens: ['bday-year'], words: /\b(birth|dob|born)\b.*\b(year|yyyy|yy)\b|\b(year|yyyy|yy)\b.*\b(birth|dob|born)\b/ },
+  // (A box whose format names the day and the month together, "DD/MM/YYYY", takes the whole date.)
+  { concept: 'bdayDay', tokens: ['bday-day'], words: /\b(birth|dob|born)\b.*\b(day|dd)\b|\b(day|dd)\b.*\b(birth|dob|born)\b/, not: WHOLE_DATE_FORMAT },
+  { concept: 'bdayMonth', tokens: ['bday-month'], words: /\b(birth|dob|born)\b.*\b(month|mm)\b|\b(month|mm)\b.*\b(birth|dob|born)\b/, not: WHOLE_DATE_FORMAT },
+  { concept: 'bdayYear', tokens: ['bday-year'], words: /\b(birth|dob|born)\b.*\b(year|yyyy|yy)\b|\b(year|yyyy|yy)\b.*\b(birth|dob|born)\b/, not: WHOLE_DATE_FORMAT },
   { concept: 'bday', tokens: ['bday'], words: either(/\b(birth|dob|born)\b/, W.birth) },
   { concept: 'passportNumber', words: /\b(passport|document) ?(number|no|#)?\b|\bpassport\b/, not: /\b(country|issu\w*|expir\w*|nationality)\b/ },
   // Nationality and the passport's issuing country are two questions (both answered with the

@@ -10,8 +10,8 @@ import { CONTROL_WORDS, either, FIELD_WORDS as W } from './words.ts';
 
 type Scenario = SearchRequest['scenario'];
 
-const VENUE = either(/\b(restaurant|hotel|property|venue|event|show|performer|attraction|activity|flight|airline|carrier|route|city|location|where)\b/, W.restaurant, W.hotel, W.event, ['lugar', 'luogo', 'lieu', 'local', 'hôtel']);
-const WHEN = either(/\b(date|dates|time|when|check ?-?in|check ?-?out|arriv\w*|depart\w*|schedule|stay|nights?|starts?|doors|return\w*|outbound|inbound)\b/, W.date, W.time, W.checkIn, W.checkOut, ['fechas', 'date', 'daten', 'datas', 'noches', 'notti', 'nächte', 'nuits', 'noites']);
+const VENUE = either(/\b(restaurant|hotel|property|venue|event|show|performer|attraction|activity|flight|airline|carrier|route|city|location|where)\b/, W.restaurant, W.hotel, W.event, W.flight, ['lugar', 'luogo', 'lieu', 'local', 'hôtel']);
+const WHEN = either(/\b(date|dates|time|when|check ?-?in|check ?-?out|arriv\w*|depart\w*|schedule|stay|nights?|starts?|doors|return\w*|outbound|inbound)\b/, W.date, W.time, W.checkIn, W.checkOut, W.outbound, W.inbound, ['fechas', 'date', 'daten', 'datas', 'noches', 'notti', 'nächte', 'nuits', 'noites']);
 const QUANTITY = either(/\b(party|party size|guests?|people|persons?|adults?|passengers?|travell?ers?|tickets?|quantity|qty|covers|diners|seats)\b/, W.people, W.adults, W.tickets);
 const ITEM = /\b(seating|room|section|seat|cabin|fare|class|ticket type|area|table|category)\b/i;
 const PRICE = either(/\b(total|price|deposit|amount|due|cost|fare|pay(ment)?|subtotal)\b/, ['totale', 'gesamt', 'gesamtbetrag', 'importe', 'precio', 'prezzo', 'preis', 'prix', 'preço', 'montant', 'betrag', 'valor', 'importo', 'depósito', 'caparra', 'anzahlung', 'acompte']);

@@ -11,7 +11,8 @@ import { either } from './words.ts';
 // data (JSON-LD or microdata) adds price and availability where the items' text lacks them.
 
 const UNAVAILABLE = /\b(sold ?out|fully booked|unavailable|not available|no longer available|booked up|full|waitlist|closed)\b/i;
-const NOT_AN_OFFER = /\b(modify|change|edit|new) search\b|\b(back|sign in|log ?in|menu|help|filter|sort|previous|next page|home|cookie|newsletter|subscribe|search again|start over|remove|delete)\b/i;
+// ("See all deals", "View all offers": a page of listings, never one option to choose; a cart's "Remove": never an offer.)
+const NOT_AN_OFFER = /\b(modify|change|edit|new) search\b|\b(back|sign in|log ?in|menu|help|filter|sort|previous|next page|home|cookie|newsletter|subscribe|search again|start over|remove|delete)\b|\b(see|view|show|browse) all\b/i;
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 /** "NW 214", "BA117", "U2 8421". */
 const FLIGHT_NUMBER = /\b([A-Z]{2}|[A-Z]\d|\d[A-Z])\s?(\d{1,4})\b/;

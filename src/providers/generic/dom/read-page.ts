@@ -262,6 +262,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       expanded: el.getAttribute('aria-expanded') ?? '',
       haspopup: (el.getAttribute('aria-haspopup') ?? '').toLowerCase(),
       selected: el.getAttribute('aria-selected') ?? '',
+      pressed: el.getAttribute('aria-pressed') ?? el.getAttribute('aria-checked') ?? '',
     });
   }
   // Radio inputs as choices: their item is their row, card or list item (or their label).
@@ -273,6 +274,7 @@ function readControls(doc: Document, fieldEls: Element[], at: Places): Pick<Snap
       disabled: (el as HTMLInputElement).disabled || el.getAttribute('aria-disabled') === 'true', visible: shown(el), submits: false, inDialog: dialogIndex(el),
       item: clean((item as HTMLElement).innerText || item.textContent).slice(0, 300), itemSel: selectorOf(item),
       itemParent: item.parentElement ? selectorOf(item.parentElement) : '', itemTag: item.tagName.toLowerCase(), expanded: '', haspopup: '', selected: '',
+      pressed: el.getAttribute('aria-checked') ?? '',
     });
   }
   // Siblings of offer items that have no control at all (a sold-out row shows no button).

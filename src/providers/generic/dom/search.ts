@@ -1,7 +1,7 @@
 import { datesIn } from '../../../executor/held.ts';
 import type { GuardedPage } from '../../../executor/guard/page-api.ts';
 import type { SearchRequest } from '../../types.ts';
-import { assign, dateInFormat, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
+import { assign, dateInFormat, datePartFor, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
@@ -10,6 +10,7 @@ import { CONTROL_WORDS, either, FIELD_WORDS } from './words.ts';
 import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
 import { orderBoxes } from './offers.ts';
 import { sameName } from '../../../executor/names.ts';
+import { chooseTrip } from './trip.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
 // box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
@@ -72,11 +73,13 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
   if (!/^https?:/.test(page.url())) await page.goto(startUrl);
   await page.settle();
   const s = await clearOverlays(page);
-  const plan = searchForm(s, request);
+  let plan = searchForm(s, request);
   // No search on the venue's own page (a ticket shop's event page, its dates or ticket types):
   // what it lists is read as the availability.
   if (!plan && request.scenario !== 'flight' && s.headings.some((h) => sameName(request.venue, h, request.city).same)) return;
   if (!plan) throw new NotUnderstood('search', page.url(), 'a search form asking for the booking (labelled fields for the date, the number of people…)', describeFields(s));
+  // The trip type first: choosing it may show or hide the return date.
+  if (await chooseTrip(page, s, plan.form, request)) plan = searchForm(await snapshot(page), request) ?? plan;
   // A return trip on a site whose search asks for no return date: it sells one-way fares, and half a
   // return trip is not what was asked.
   if (request.scenario === 'flight' && request.returnDate && !plan.fields.has('returnDate')) {
@@ -90,17 +93,30 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
  * a date picker) and submits it. A date the form does not ask for at all is left for a later page
  * (many sites ask for the day once the venue is chosen).
  */
-export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
+export async function fillAndSubmit(page: GuardedPage, asked: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
   let s: Snapshot;
+  // A form sent back may be on its default trip type again (a flight's "Return").
+  const again = request.scenario === 'flight' && await chooseTrip(page, await snapshot(page), asked.form, request) ? searchForm(await snapshot(page), request) : null;
+  const plan = again?.form === asked.form ? again : asked;
   const typed: Array<[string, string]> = [];
   const clicked: Array<[Concept, FieldInfo, string]> = [];
   const pending: Concept[] = [];
   const listed: Array<[FieldInfo, string]> = [];
   const sectioned: Array<[FieldInfo, string]> = [];
+  const suggesting: Array<[FieldInfo, string]> = [];
   for (const [concept, fields] of plan.fields) {
     const value = searchValue(request, concept);
     if (value === undefined) continue;
     const field = fields[0]!;
+    // A day asked as Day, Month and Year (lists or boxes): each part as it takes it.
+    const parts = isDateConcept(concept) ? datePartsOf(fields) : null;
+    if (parts) {
+      for (const [f, part] of parts) {
+        const v = datePartFor(f, part, part === 'day' ? value.slice(8, 10) : part === 'month' ? value.slice(5, 7) : value.slice(0, 4));
+        if (v !== null) typed.push([f.sel, v]);
+      }
+      continue;
+    }
     if (field.type === 'stepper' || (field.readOnly && field.stepper)) clicked.push([concept, field, value]);
     else if (isPressList(field)) listed.push([field, value]);
     else if (field.type === 'dateparts') sectioned.push([field, value]);
@@ -108,14 +124,14 @@ export async function fillAndSubmit(page: GuardedPage, plan: Plan, request: Sear
     else {
       const v = valueFor(field, value);
       if (v === null) continue;
-      typed.push([field.sel, v]);
+      // A combobox is typed into on its own, then its suggestion picked: filled with the rest, it
+      // would be left (blurred) with a popup that many close a moment later, under the pick.
+      if (field.combobox) suggesting.push([field, v]);
+      else typed.push([field.sel, v]);
     }
   }
   if (typed.length) await page.fillForm(typed);
-  for (const [sel, value] of typed) {
-    const field = [...plan.fields.values()].flat().find((f) => f.sel === sel);
-    if (field?.combobox) await pickSuggestion(page, field, value);
-  }
+  for (const [field, value] of suggesting) await pickSuggestion(page, field, value);
   for (const [field, value] of listed) await chooseInList(page, field, value, stepName);
   for (const [field, value] of sectioned) await typeDateParts(page, field, value, stepName);
   await confirmTypedDates(page, plan, request);
@@ -317,8 +333,17 @@ async function confirmTypedDates(page: GuardedPage, plan: Plan, request: SearchR
   }
 }
 
+const DAY_FIELD = either(/\bday\b/, ['día', 'dia', 'giorno', 'tag', 'jour', 'dag']);
 const MONTH_FIELD = either(/\bmonth\b/, ['mes', 'mese', 'monat', 'mois', 'mês', 'maand']);
 const YEAR_FIELD = either(/\byear\b/, ['año', 'anno', 'jahr', 'année', 'ano', 'jaar']);
+
+/** The fields of a day asked in three parts (Day, Month, Year under one legend), each with its part; null when they are not those three. */
+function datePartsOf(fields: FieldInfo[]): Array<[FieldInfo, 'day' | 'month' | 'year']> | null {
+  if (fields.length < 3) return null;
+  const named = (words: RegExp) => fields.find((f) => words.test(wordsOf(f.label)));
+  const [day, month, year] = [named(DAY_FIELD), named(MONTH_FIELD), named(YEAR_FIELD)];
+  return day && month && year && new Set([day, month, year]).size === 3 ? [[day, 'day'], [month, 'month'], [year, 'year']] : null;
+}
 
 /** Sets a date picker's own month list and year box (or list) to the month of `iso`; the page read after, or null when it has none. */
 async function toMonth(page: GuardedPage, s: Snapshot, iso: string): Promise<Snapshot | null> {

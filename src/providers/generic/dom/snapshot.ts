@@ -77,6 +77,8 @@ export interface ControlInfo {
   haspopup: string;
   /** Its aria-selected ('true', 'false'; '' when none): which tab of a tab list is shown. */
   selected: string;
+  /** A toggle's state: aria-pressed, or aria-checked on an ARIA radio ('true', 'false'; '' when it is no toggle). */
+  pressed: string;
 }
 
 export interface FormInfo {

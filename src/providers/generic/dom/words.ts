@@ -42,6 +42,18 @@ export const FIELD_WORDS = {
   fullName: ['nombre completo', 'nombre y apellidos', 'nome completo', 'nome e cognome', 'vollständiger name', 'vor- und nachname', 'nom complet', 'nom et prénom'],
   birth: ['nacimiento', 'nascita', 'geburtsdatum', 'geburt', 'naissance', 'nascimento'],
   passport: ['pasaporte', 'passaporto', 'reisepass', 'passeport', 'passaporte'],
+  // A flight's airports and its two days ("Origen", "Von", "Fecha de ida", "Rückflug").
+  origin: ['origen', 'desde', 'origine', 'partenza da', 'von', 'abflughafen', 'abflugort', 'départ de', 'au départ de', 'aéroport de départ', 'origem', 'partida de'],
+  destination: ['destino', 'hacia', 'destinazione', 'arrivo a', 'nach', 'ziel', 'zielflughafen', 'reiseziel', 'destination', 'arrivée', 'aéroport d\'arrivée'],
+  outbound: ['ida', 'salida', 'andata', 'partenza', 'hinflug', 'hinreise', 'abflug', 'aller', 'départ', 'partida'],
+  inbound: ['vuelta', 'regreso', 'ritorno', 'rückflug', 'rückreise', 'retour', 'volta', 'regresso'],
+  flight: ['vuelo', 'volo', 'flug', 'vol', 'voo', 'aerolínea', 'compañía aérea', 'compagnia aerea', 'fluggesellschaft', 'compagnie aérienne', 'companhia aérea', 'ruta', 'strecke', 'itinéraire', 'rota', 'trayecto', 'tratta'],
+} as const;
+
+/** A flight's trip type as its choices read (beside English "one way", "return", "round trip"). */
+export const TRIP_WORDS = {
+  oneWay: ['solo ida', 'sólo ida', 'ida', 'solo andata', 'sola andata', 'nur hinflug', 'einfach', 'aller simple', 'só ida', 'somente ida', 'apenas ida'],
+  return: ['ida y vuelta', 'andata e ritorno', 'hin und rückflug', 'hin und zurück', 'aller retour', 'ida e volta'],
 } as const;
 
 /** Controls: what sends a search, what goes on, what goes back. */
