@@ -1,4 +1,4 @@
-import type { GuardedPage } from '../../executor/guard/page-api.ts';
+import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
 import type { Availability, Offer } from '../types.ts';
 import { starsOf } from './stars.ts';
 
@@ -87,6 +87,22 @@ export async function gate(page: GuardedPage, selectors: GateSelectors, readOffe
     return { kind: 'unexpected', message: 'the availability page lists no options and says nothing about availability' };
   }
   return { kind: 'unexpected', message: 'the page after the search is not an availability page the driver knows (no options, no "no availability" notice, no sign-in or CAPTCHA)' };
+}
+
+/**
+ * An option card as the ticket sites write it: its key (in the attribute named) and availability
+ * (data-available) on the card, cells `title` and `detail`, and `price`, a text stating the price
+ * per ticket.
+ */
+export function ticketCard(key: string): (row: Row) => Offer {
+  return (r) => ({
+    key: r.attrs[key] ?? '',
+    available: r.attrs['data-available'] === 'true',
+    label: r.cells.title ?? '',
+    description: r.cells.detail ?? undefined,
+    unitPrice: amount(priceIn(r.cells.price)),
+    priceText: priceIn(r.cells.price),
+  });
 }
 
 /** Texts of the elements matching `selector` (validation messages and the like). */
