@@ -33,6 +33,10 @@ export default tseslint.config(
   ...layer(['src/config.ts', 'src/version.ts', 'src/security/**', 'src/net/**', 'src/types/**'], ['db', 'browser', 'limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/db/**', 'src/browser/**'], ['limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/limits/**'], ['scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  // scenarios/ (one module per scenario) sits just below jobs/; it still reads the vocabulary and the
+  // field messages from jobs/ (types.ts, validation.ts) and the request types from providers/types.ts,
+  // until the driver contract (issue 27 §1) moves them below both.
+  ...layer(['src/scenarios/**'], ['webhooks', 'executor', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/jobs/**', 'src/webhooks/**'], ['executor', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/executor/**', 'src/providers/**'], ['webhooks', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/handoff/**', 'src/cluster/**', 'src/pages/**'], ['auth', 'identity', 'operator', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),

@@ -1,5 +1,6 @@
 import type { Consent } from '../jobs/schemas.ts';
-import type { Offer, SearchRequest } from '../providers/types.ts';
+import type { Offer } from '../providers/types.ts';
+import { specOf, type Aims, type ChoiceRule } from '../scenarios/index.ts';
 import { venueAsked } from './held.ts';
 import type { BookingPlan } from './request.ts';
 
@@ -7,7 +8,7 @@ import type { BookingPlan } from './request.ts';
 // consent.allowTimeAdjustment is set and stay within maxTimeAdjustmentMinutes; the nearest acceptable
 // time wins (the later one on a tie: a table a little later rather than one before you planned to
 // arrive). Budgets are hard limits (an option whose price cannot be read is outside any budget);
-// room and seat preferences are wishes.
+// room and seat preferences are wishes. Which way of choosing a scenario takes is its spec's.
 
 export type Choice =
   | { kind: 'offer'; offer: Offer; adjusted?: { from: string; to: string; minutes: number }; why: string }
@@ -97,7 +98,7 @@ function byPreference(offers: Offer[], preference: string | undefined, budget: n
  * never chosen, and among equally good matches the cheaper fare wins. When the ceiling leaves
  * nothing, the reason names the cheapest fare seen.
  */
-function chooseFlight(plan: BookingPlan, departureTime: string | undefined, offers: Offer[]): Choice {
+function chooseFlight(plan: BookingPlan, departureTime: string | undefined, unit: string, offers: Offer[]): Choice {
   const ceiling = plan.preferences.targetPrice;
   const fits = (o: Offer) => ceiling === undefined || (o.unitPrice !== undefined && o.unitPrice <= ceiling);
   const cheapestSeen = () => {
@@ -120,7 +121,7 @@ function chooseFlight(plan: BookingPlan, departureTime: string | undefined, offe
     }
     return choice.kind === 'offer' && ceiling !== undefined ? { ...choice, why: `${choice.why}, within the targetPrice of ${ceiling}` } : choice;
   }
-  const choice = byPreference(offers, undefined, ceiling, 'passenger');
+  const choice = byPreference(offers, undefined, ceiling, unit);
   return choice.kind === 'none' && ceiling !== undefined ? { kind: 'none', why: `${choice.why}: the targetPrice of ${ceiling} per passenger is a ceiling` } : choice;
 }
 
@@ -128,21 +129,21 @@ function chooseFlight(plan: BookingPlan, departureTime: string | undefined, offe
  * A restaurant: budget_per_person bounds the deposit or set price per cover wherever the site shows
  * one (a table with no price shown is not excluded by it); then the time, as asked or nearest.
  */
-function chooseTable(plan: BookingPlan, time: string, partySize: number, offers: Offer[]): Choice {
+function chooseTable(plan: BookingPlan, time: string, partySize: number, unit: string, offers: Offer[]): Choice {
   const budget = plan.preferences.budgetPerUnit;
   if (budget === undefined) return byTime(time, offers, plan.consent, 'a table');
   const priced = perUnit(offers, partySize);
   const within = priced.filter((o) => (o.unitPrice ?? 0) <= budget);
   const dear = priced.filter((o) => o.available && !within.includes(o)).sort((a, b) => a.unitPrice! - b.unitPrice!);
   if (!within.some((o) => o.available) && dear.length) {
-    return { kind: 'none', why: `every free table costs more per cover than the budget_per_person of ${budget} (cheapest: ${dear[0]!.priceText ?? dear[0]!.unitPrice} for ${dear[0]!.label})` };
+    return { kind: 'none', why: `every free table costs more per ${unit} than the budget_per_person of ${budget} (cheapest: ${dear[0]!.priceText ?? dear[0]!.unitPrice} for ${dear[0]!.label})` };
   }
   const choice = byTime(time, within, plan.consent, 'a table within the budget');
-  return choice.kind === 'offer' && dear.length ? { ...choice, why: `${choice.why}; passed over for costing more per cover than the budget_per_person of ${budget}: ${dear.map((o) => o.label).join(', ')}` } : choice;
+  return choice.kind === 'offer' && dear.length ? { ...choice, why: `${choice.why}; passed over for costing more per ${unit} than the budget_per_person of ${budget}: ${dear.map((o) => o.label).join(', ')}` } : choice;
 }
 
 /** A hotel: star_rating is a minimum, read from the site; a rating the site does not show cannot meet it. */
-function chooseRoom(plan: BookingPlan, preference: string | undefined, offers: Offer[]): Choice {
+function chooseRoom(plan: BookingPlan, preference: string | undefined, unit: string, offers: Offer[]): Choice {
   const min = plan.preferences.minStars;
   if (min !== undefined) {
     const rated = offers.filter((o) => o.stars !== undefined && o.stars >= min);
@@ -150,24 +151,26 @@ function chooseRoom(plan: BookingPlan, preference: string | undefined, offers: O
       const shown = offers.find((o) => o.stars !== undefined)?.stars;
       return { kind: 'none', why: shown === undefined ? `the site shows no star rating, so the star_rating of at least ${min} cannot be checked` : `the property is rated ${shown} star${shown === 1 ? '' : 's'}, below the star_rating of at least ${min} asked` };
     }
-    const choice = byPreference(rated, preference, plan.preferences.budgetPerUnit, 'night');
+    const choice = byPreference(rated, preference, plan.preferences.budgetPerUnit, unit);
     return choice.kind === 'offer' ? { ...choice, why: `${choice.why}; the property is rated ${choice.offer.stars} stars (at least ${min} asked)` } : choice;
   }
-  return byPreference(offers, preference, plan.preferences.budgetPerUnit, 'night');
+  return byPreference(offers, preference, plan.preferences.budgetPerUnit, unit);
 }
 
+/**
+ * Each way of choosing, by the name a scenario's spec gives it (src/scenarios/spec.ts, ChoiceRule):
+ * what the spec aims at, how many the booking is for and what a price is per.
+ */
+const RULES: Record<ChoiceRule, (plan: BookingPlan, aims: Aims, headcount: number, unit: string, offers: Offer[]) => Choice> = {
+  time: (plan, aims, headcount, unit, offers) => chooseTable(plan, aims.time!, headcount, unit, offers),
+  fare: (plan, aims, headcount, unit, offers) => chooseFlight(plan, aims.time, unit, perUnit(offers, headcount)),
+  rated: (plan, aims, _headcount, unit, offers) => chooseRoom(plan, aims.preference, unit, offers),
+  preference: (plan, aims, _headcount, unit, offers) => byPreference(offers, aims.preference, plan.preferences.budgetPerUnit, unit),
+};
+
 export function choose(plan: BookingPlan, offers: Offer[]): Choice {
-  const r: SearchRequest = plan.request;
-  switch (r.scenario) {
-    case 'restaurant':
-      return chooseTable(plan, r.time, r.partySize, offers);
-    case 'flight':
-      return chooseFlight(plan, r.departureTime, perUnit(offers, r.passengers));
-    case 'hotel':
-      return chooseRoom(plan, r.roomPreference, offers);
-    case 'activity':
-      return byPreference(offers, r.seatType, plan.preferences.budgetPerUnit, 'ticket');
-  }
+  const spec = specOf(plan.request.scenario);
+  return RULES[spec.choice](plan, spec.aims(plan.request), spec.headcount(plan.request), spec.unit, offers);
 }
 
 const facts = (v: Offer) => `${v.label} (${[v.cuisine, v.neighborhood, v.stars ? `${v.stars}-star` : ''].filter(Boolean).join(', ') || 'nothing stated'})`;

@@ -1,4 +1,4 @@
-import { headcountOf } from '../jobs/search-request.ts';
+import { headcountOf } from '../scenarios/index.ts';
 import type { Held, SearchRequest } from '../providers/types.ts';
 import { fold, nameWords, sameName } from './names.ts';
 

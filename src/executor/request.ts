@@ -1,54 +1,30 @@
 import { consentSchema, type Consent } from '../jobs/schemas.ts';
-import { searchRequestOf } from '../jobs/search-request.ts';
 import type { Job } from '../jobs/types.ts';
 import { travellersOf } from '../providers/shared/travellers.ts';
 import type { Person, SearchRequest, Traveller } from '../providers/types.ts';
+import { preferencesOf, searchRequestOf, type Preferences } from '../scenarios/index.ts';
+import { str } from '../scenarios/fields.ts';
 
-// The job as the executor needs it: the REST params normalised per scenario, the traveller from the
-// profile, the consent with its defaults. Stored jobs were validated at creation; this only reshapes.
+// The job as the executor needs it: the REST params normalised per scenario (by its spec, in
+// src/scenarios/), the traveller from the profile, the consent with its defaults. Stored jobs were
+// validated at creation; this only reshapes.
 // The request's words live with the core (a job's summary needs them before any worker runs); the
 // executor's modules take them from here, beside the plan they describe.
-export { describeRequest } from '../jobs/search-request.ts';
+export { describeRequest } from '../scenarios/index.ts';
 
 export interface BookingPlan {
   request: SearchRequest;
   traveller: Traveller;
   consent: Consent;
-  /**
-   * Wishes the sites' search forms cannot express, applied when choosing among options. targetPrice:
-   * the ceiling of a flight's fare per passenger; minStars: a hotel's star_rating, a minimum;
-   * cuisine, neighborhood: what chooses among the venues a site suggests when the one asked for is missing.
-   */
-  preferences: { budgetPerUnit?: number; targetFlightNumber?: string; targetPrice?: number; minStars?: number; cuisine?: string; neighborhood?: string };
+  /** Wishes the sites' search forms cannot express, applied when choosing among options (see Preferences). */
+  preferences: Preferences;
 }
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 export function planFor(job: Job): BookingPlan {
   const p = job.params;
   const consent = consentSchema.parse(job.consent ?? {});
   const request = searchRequestOf(job.scenario, p);
-  const preferences: BookingPlan['preferences'] = {};
-  switch (job.scenario) {
-    case 'restaurant':
-      preferences.budgetPerUnit = num(p.budget_per_person);
-      preferences.cuisine = str(p.cuisine);
-      preferences.neighborhood = str(p.neighborhood);
-      break;
-    case 'hotel':
-      preferences.budgetPerUnit = num(p.budget_max_per_night);
-      preferences.minStars = num(p.star_rating);
-      preferences.neighborhood = str(p.neighborhood);
-      break;
-    case 'flight':
-      preferences.targetFlightNumber = str(p.targetFlightNumber)?.replace(/\s+/g, '').toUpperCase();
-      preferences.targetPrice = num(p.targetPrice);
-      break;
-    case 'activity':
-      preferences.budgetPerUnit = num(p.budget_max_per_ticket);
-      break;
-  }
+  const preferences = preferencesOf(job.scenario, p);
   const lead = personOf(job.profile);
   const others = Array.isArray(job.profile.additional_travellers) ? (job.profile.additional_travellers as Record<string, unknown>[]).map(personOf) : [];
   // The others have no contact of their own on most sites; where one is asked, it is the lead's.

@@ -1,85 +1,29 @@
 import type { AuditEvent, Job } from '../jobs/types.ts';
 import { providerName } from '../providers/registry.ts';
+import { shown as str } from '../scenarios/fields.ts';
+import { specOf, type HeldDates, type Pair } from '../scenarios/index.ts';
 
 // Plain-words descriptions of a job for the person: what they asked for, what the provider holds,
-// and the decisions taken on their behalf. Pure functions over the job and its audit events.
+// and the decisions taken on their behalf. Pure functions over the job and its audit events; each
+// scenario's labels are its spec's (src/scenarios/).
 
 export interface Line {
   label: string;
   value: string;
 }
 
-function str(value: unknown): string | null {
-  if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return null;
-}
-
-function plural(n: unknown, one: string, many: string): string | null {
-  const s = str(n);
-  return s === null ? null : `${s} ${s === '1' ? one : many}`;
-}
-
-function lines(pairs: Array<[string, string | null]>): Line[] {
+function lines(pairs: Pair[]): Line[] {
   return pairs.filter((p): p is [string, string] => p[1] !== null).map(([label, value]) => ({ label, value }));
 }
 
 /** What was asked, from the request's params. */
 export function describeRequest(job: Job): Line[] {
-  const p = job.params;
-  switch (job.scenario) {
-    case 'restaurant':
-      return lines([
-        ['Restaurant', str(p.restaurant_name)],
-        ['City', str(p.city)],
-        ['Date', str(p.date)],
-        ['Time', str(p.time)],
-        ['Party', plural(p.covers, 'person', 'people')],
-      ]);
-    case 'hotel':
-      return lines([
-        ['Hotel', str(p.hotel_name)],
-        ['City', str(p.city)],
-        ['Check-in', str(p.checkin)],
-        ['Check-out', str(p.checkout)],
-        ['Guests', plural(p.adults, 'adult', 'adults')],
-        ['Room', str(p.room_preference)],
-      ]);
-    case 'flight':
-      return lines([
-        ['From', str(p.origin)],
-        ['To', str(p.dest)],
-        ['Date', str(p.date)],
-        ['Return', str(p.return_date)],
-        ['Passengers', str(p.passengers)],
-        ['Airline', str(p.targetAirline)],
-        ['Departure', str(p.targetDepartureTime)],
-        ['Cabin', str(p.cabin_class)],
-      ]);
-    case 'activity':
-      return lines([
-        ['Event', str(p.event_name)],
-        ['City', str(p.city)],
-        ['Date', str(p.event_date)],
-        ['Tickets', str(p.num_tickets)],
-        ['Seats', str(p.seat_type)],
-      ]);
-  }
+  return lines(specOf(job.scenario).asked(job.params));
 }
 
 /** A one-line title for a job ("Casa Azul, Lisbon · 2031-05-16 19:00"). */
 export function jobTitle(job: Job): string {
-  const p = job.params;
-  switch (job.scenario) {
-    case 'restaurant':
-      return [str(p.restaurant_name), [str(p.date), str(p.time)].filter(Boolean).join(' ')].filter(Boolean).join(' · ');
-    case 'hotel':
-      return [str(p.hotel_name), [str(p.checkin), str(p.checkout)].filter(Boolean).join(' → ')].filter(Boolean).join(' · ');
-    case 'flight':
-      return [[str(p.origin), str(p.dest)].filter(Boolean).join(' → '), str(p.date)].filter(Boolean).join(' · ');
-    case 'activity':
-      return [str(p.event_name), str(p.event_date)].filter(Boolean).join(' · ');
-  }
+  return specOf(job.scenario).title(job.params);
 }
 
 function longDate(iso: string | null): string | null {
@@ -94,6 +38,13 @@ function moved(time: string | null, held: Record<string, unknown>): string | nul
   const from = str(adjusted?.from);
   return time && from && str(adjusted?.to) === time ? `${time} (moved from ${from})` : time;
 }
+
+/** The held booking's date lines, as its scenario's spec says the date reads. */
+const DATED: Record<HeldDates, (date: string | null, time: string | null, held: Record<string, unknown>) => Pair[]> = {
+  day: (date, time) => [['Date', date], ['Time', time]],
+  stay: (date, _time, held) => [['Check-in', date], ['Check-out', longDate(str(held.checkOut))]],
+  flight: (date, _time, held) => [['Date', date], ['Departure', moved(str(held.departure), held)], ['Arrival', str(held.arrival)]],
+};
 
 /**
  * The held booking, from the structured `held` the executor records on the paused_payment event (or
@@ -112,18 +63,16 @@ export function describeHeld(job: Job, events: AuditEvent[]): Line[] {
   const venue = str(held.venue);
   const date = longDate(str(held.date));
   const time = moved(str(held.time), held);
-  const dated: Array<[string, string | null]> =
-    job.scenario === 'hotel' ? [['Check-in', date], ['Check-out', longDate(str(held.checkOut))]]
-    : job.scenario === 'flight' ? [['Date', date], ['Departure', moved(str(held.departure), held)], ['Arrival', str(held.arrival)]]
-    : [['Date', date], ['Time', time]];
+  const labels = specOf(job.scenario).held;
+  const dated: Pair[] = DATED[labels.dates](date, time, held);
   // The site's own words when the date (or time) could not be read from them.
-  const when: Array<[string, string | null]> = dated.every(([, v]) => v !== null) ? dated : [['When', str(held.when)]];
+  const when: Pair[] = dated.every(([, v]) => v !== null) ? dated : [['When', str(held.when)]];
   return lines([
     ['Provider', provider],
-    [job.scenario === 'restaurant' ? 'Restaurant' : job.scenario === 'hotel' ? 'Hotel' : job.scenario === 'flight' ? 'Flight' : 'Event', venue && str(switched?.from) ? `${venue} (instead of ${str(switched?.from)})` : venue],
+    [labels.venue, venue && str(switched?.from) ? `${venue} (instead of ${str(switched?.from)})` : venue],
     ...when,
-    [job.scenario === 'restaurant' ? 'Party' : job.scenario === 'hotel' ? 'Rooms and guests' : job.scenario === 'flight' ? 'Passengers' : 'Tickets', str(held.quantity)],
-    [job.scenario === 'hotel' ? 'Room' : job.scenario === 'flight' ? 'Cabin' : job.scenario === 'activity' ? 'Seats' : 'Table', str(held.item)],
+    [labels.quantity, str(held.quantity)],
+    [labels.item, str(held.item)],
     ['Price', str(held.price)],
     ['Card on file', str(held.cardOnFile)],
   ]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isStorable } from '../security/text.ts';
-import { headcountOf, searchRequestOf } from './search-request.ts';
+import { calendarDate, isCalendarDate, STORABLE, text } from '../scenarios/fields.ts';
+import { headcountOf, SCENARIO_SPECS, searchRequestOf } from '../scenarios/index.ts';
 import { SCENARIOS, type Scenario } from './types.ts';
 import { errorMap, says, toIssues, type Issue } from './validation.ts';
 
@@ -9,135 +10,20 @@ export type { Issue } from './validation.ts';
 // One schema per request shape. REST validates with these, MCP derives its tool input schemas from
 // them, and the OpenAPI document is generated from them: one source of truth for every surface.
 // Messages name the field by its key (see validation.ts); `.describe()` carries the human label
-// that the OpenAPI document and the MCP tool schemas show.
+// that the OpenAPI document and the MCP tool schemas show. Each scenario's params schema is in its
+// spec (src/scenarios/), built from the fields in scenarios/fields.ts like the profile's here.
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+export { earliestBookableDate } from '../scenarios/fields.ts';
+export { activityParams } from '../scenarios/activity.ts';
+export { CABIN_CLASSES, flightParams } from '../scenarios/flight.ts';
+export { hotelParams } from '../scenarios/hotel.ts';
+export { restaurantParams } from '../scenarios/restaurant.ts';
 
-function isCalendarDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
-
-/** The earliest date that is still today somewhere on Earth (UTC−12): anything before is past. */
-export function earliestBookableDate(now: Date = new Date()): string {
-  return new Date(now.getTime() - 12 * 3600_000).toISOString().slice(0, 10);
-}
-
-const calendarDate = (what: string) =>
-  z
-    .string()
-    .regex(DATE, says('must be a date as YYYY-MM-DD'))
-    // Each check reports only its own problem: a value that is not YYYY-MM-DD gets one message.
-    .refine((v) => !DATE.test(v) || isCalendarDate(v), says('is not a real calendar date'))
-    // `format` reaches the generated JSON Schemas (MCP tools, OpenAPI) beside the pattern.
-    .meta({ description: `${what}, YYYY-MM-DD`, format: 'date' });
-
-const futureDate = (what: string) => calendarDate(what).refine((v) => !isCalendarDate(v) || v >= earliestBookableDate(), says('is in the past'));
-
-/**
- * PostgreSQL stores neither U+0000 nor an unpaired UTF-16 surrogate (in text or in jsonb): free text
- * carrying one is refused here, as the client's mistake, rather than failing the write later as a
- * 500 that a retry can never cure. The fields with a pattern cannot carry either.
- */
-const STORABLE = says('must not contain the character U+0000 or an unpaired UTF-16 surrogate');
-
-const time24 = (what: string) => z.string().regex(TIME, says('must be a 24-hour time as HH:MM')).describe(`${what}, HH:MM (24 h)`);
-const count = (what: string, max: number) =>
-  z.number().int(says('must be a whole number')).min(1, says('must be at least 1')).max(max, says(`must be at most ${max}`)).describe(`${what} (1 to ${max})`);
-const text = (what: string, max = 200) =>
-  z.string().trim().min(1, says('must not be empty')).max(max, says(`must be at most ${max} characters long`)).refine(isStorable, STORABLE).describe(what);
 /** A client's own identifier, kept as sent. */
 const identifier = (what: string, { required = false } = {}) => (required ? z.string().min(1) : z.string()).max(200).refine(isStorable, STORABLE).describe(what);
-const money = (what: string) =>
-  z.number().positive(says('must be greater than 0')).max(1_000_000, says('must be at most 1000000')).describe(`${what}, in the provider's currency`);
-const airport = (what: string) =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, says('must be a three-letter IATA airport code, e.g. LHR'))
-    .transform((v) => v.toUpperCase())
-    .describe(`${what}: three-letter IATA airport code, e.g. LHR`);
 
-/**
- * A cross-field rule runs when the fields it compares are valid, even if others are not, so that a
- * client learns about every problem in one reply.
- */
-const fieldsValid =
-  (...keys: string[]) =>
-  (payload: z.core.ParsePayload): boolean =>
-    typeof payload.value === 'object' &&
-    payload.value !== null &&
-    !payload.issues.some((i) => i.path === undefined || i.path.length === 0 || keys.includes(String(i.path[0])));
-
-export const restaurantParams = z
-  .object({
-    restaurant_name: text('Restaurant name'),
-    city: text('City'),
-    date: futureDate('Date'),
-    time: time24('Time'),
-    covers: count('Number of guests', 50),
-    cuisine: text('Cuisine').optional(),
-    neighborhood: text('Neighborhood').optional(),
-    budget_per_person: money('Budget per person').optional(),
-  })
-  .strict();
-
-export const hotelParams = z
-  .object({
-    hotel_name: text('Hotel name'),
-    city: text('City'),
-    checkin: futureDate('Check-in date'),
-    checkout: futureDate('Check-out date'),
-    adults: count('Number of adults', 20),
-    star_rating: z.number().int(says('must be a whole number')).min(1, says('must be at least 1')).max(5, says('must be at most 5')).describe('Minimum star rating, 1 to 5').optional(),
-    neighborhood: text('Neighborhood').optional(),
-    budget_max_per_night: money('Maximum price per night').optional(),
-    room_preference: text('Room preference, e.g. "king bed, high floor"').optional(),
-  })
-  .strict()
-  .refine((p) => p.checkout > p.checkin, { message: 'checkout must be after checkin', path: ['checkout'], when: fieldsValid('checkin', 'checkout') });
-
-export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first'] as const;
-
-export const flightParams = z
-  .object({
-    origin: airport('Origin'),
-    dest: airport('Destination'),
-    date: futureDate('Departure date'),
-    passengers: count('Number of passengers', 9),
-    return_date: futureDate('Return date').optional(),
-    cabin_class: z.enum(CABIN_CLASSES).describe('Cabin class').optional(),
-    targetAirline: text('Preferred airline').optional(),
-    targetPrice: money('The most to pay per passenger (a ceiling: no fare within it is no_availability)').optional(),
-    targetDepartureTime: time24('Preferred departure time').optional(),
-    targetFlightNumber: z.string().regex(/^[A-Za-z0-9]{2}\d{1,4}$/, says('must be a flight number like BA117')).describe('Preferred flight number, e.g. BA117').optional(),
-  })
-  .strict()
-  .refine((p) => p.origin !== p.dest, { message: 'dest must differ from origin', path: ['dest'], when: fieldsValid('origin', 'dest') })
-  .refine((p) => p.return_date === undefined || p.return_date >= p.date, {
-    message: 'return_date must not be before date',
-    path: ['return_date'],
-    when: fieldsValid('date', 'return_date'),
-  });
-
-export const activityParams = z
-  .object({
-    event_name: text('Event name'),
-    city: text('City'),
-    event_date: futureDate('Event date'),
-    num_tickets: count('Number of tickets', 20),
-    seat_type: text('Seat type, e.g. "stalls"').optional(),
-    budget_max_per_ticket: money('Maximum price per ticket').optional(),
-  })
-  .strict();
-
-export const paramsByScenario = {
-  restaurant: restaurantParams,
-  hotel: hotelParams,
-  flight: flightParams,
-  activity: activityParams,
-} as const satisfies Record<Scenario, z.ZodType>;
+/** Each scenario's params schema, from its spec (src/scenarios/). */
+export const paramsByScenario = Object.fromEntries(SCENARIOS.map((s) => [s, SCENARIO_SPECS[s].params])) as { [S in Scenario]: (typeof SCENARIO_SPECS)[S]['params'] };
 
 export type ScenarioParams = { [S in Scenario]: z.infer<(typeof paramsByScenario)[S]> };
 

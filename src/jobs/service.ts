@@ -8,7 +8,7 @@ import { appendAuditEvent, decodeAuditCursor, listAuditPage, toAuditEvent } from
 import { loadJob, loadJobWithLatestMessage, loadJobWithLog } from './job-reads.ts';
 import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
 import { storedProfileFor } from './profiles.ts';
-import { describeRequest, searchRequestOf } from './search-request.ts';
+import { describeRequest, searchRequestOf } from '../scenarios/index.ts';
 import type { Queue } from './queue.ts';
 import { loadProviders, modeProblem, type ProviderMode } from '../providers/registry.ts';
 import type { JobLinks } from './handoff-url.ts';

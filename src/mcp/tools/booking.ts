@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createJob } from '../../jobs/service.ts';
 import { additionalTravellerSchema, clientMetadataSchema, consentSchema, FLIGHT_PROFILE_FIELDS, MAX_ADDITIONAL_TRAVELLERS, paramsByScenario, parseExecutionJobRequest, profileSchema, type BookingRequest, type Issue } from '../../jobs/schemas.ts';
 import { SCENARIOS, type Job, type Scenario } from '../../jobs/types.ts';
+import { specOf } from '../../scenarios/index.ts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { statusReport } from '../status.ts';
 import { createdTask } from '../task-of-job.ts';
@@ -14,7 +15,8 @@ import type { ToolContext, ToolDefinition } from './types.ts';
 // The four booking tools. Their arguments are the scenario's REST request params, flattened, plus
 // the traveller's profile, optional consent and an optional idempotencyKey. They are validated by
 // the very function REST uses (parseExecutionJobRequest), so both surfaces accept and refuse the
-// same requests with the same messages; only the field paths are told in the tool's own terms.
+// same requests with the same messages; only the field paths are told in the tool's own terms. Each
+// tool's title and what its description says first are its scenario's (src/scenarios/<name>.ts).
 
 const EXTRA_FIELDS = ['profile', 'consent', 'idempotencyKey'] as const;
 
@@ -89,39 +91,6 @@ async function startBooking(context: ToolContext, scenario: Scenario, args: Reco
   return { job };
 }
 
-interface BookingToolText {
-  title: string;
-  description: string;
-}
-
-const TEXT: Record<Scenario, BookingToolText> = {
-  restaurant: {
-    title: 'Book a restaurant table',
-    description:
-      'Start booking a table at a named restaurant for the user: city, date, time and number of guests (covers), plus the guest\'s contact details in profile. ' +
-      'The service drives the restaurant\'s booking websites in a real browser and falls back between booking providers; if the exact time is taken it may shift it by up to consent.maxTimeAdjustmentMinutes (default 90). ',
-  },
-  hotel: {
-    title: 'Book a hotel room',
-    description:
-      'Start booking a room at a named hotel for the user: city, check-in and check-out dates (check-out after check-in) and number of adults, plus the guest\'s contact details in profile. ' +
-      'The service drives hotel booking websites in a real browser and falls back between providers. ',
-  },
-  flight: {
-    title: 'Book a flight (preview)',
-    description:
-      'Preview. Start booking a flight for the user: origin and destination airports (IATA codes), departure date and number of passengers, optionally a return date, cabin class and a preferred airline, flight number, departure time or price. ' +
-      'profile must also carry the passenger\'s dob, passport_number and passport_country; for more than 1 passenger, profile.additional_travellers names the others (passengers − 1 entries, each with the same passport details). The service drives airline booking websites in a real browser and falls back between providers. ' +
-      'With return_date the trip is booked as one return fare (both legs held; the preferences choose the way out) on a site that sells return fares; sites that sell one-way fares only are passed over. ',
-  },
-  activity: {
-    title: 'Book event or activity tickets (preview)',
-    description:
-      'Start booking tickets for a named event in a city on a date: number of tickets, optionally a seat type and a maximum price per ticket, plus the buyer\'s contact details in profile. ' +
-      'The service drives ticketing websites in a real browser and falls back between providers. ',
-  },
-};
-
 const COMMON_DESCRIPTION =
   'Returns at once with a jobId and status "queued"; the booking then runs in the background for 1 to 5 minutes: call get_job_status with the jobId every 15 to 30 seconds. ' +
   'It never pays and never enters a card security code: when a card is needed the job stops at paused_payment and the user completes the payment themselves through a handoff link. ' +
@@ -130,8 +99,8 @@ const COMMON_DESCRIPTION =
 function bookingTool(scenario: Scenario): ToolDefinition {
   return {
     name: `book_${scenario}`,
-    title: TEXT[scenario].title,
-    description: TEXT[scenario].description + COMMON_DESCRIPTION,
+    title: specOf(scenario).tool.title,
+    description: specOf(scenario).tool.description + COMMON_DESCRIPTION,
     scope: 'book',
     scenario,
     inputSchema: jsonSchemaOf(inputSchemaOf(scenario), 'input'),
