@@ -5,7 +5,7 @@
  * the like), so that the scripts keep working. A name is renamed the same way on
  * every page of a site for one seed.
  */
-import { hash } from './random.ts';
+import { hash } from '../engine/inventory.ts';
 import { mapLiterals, type Literal } from './js-literals.ts';
 import { attr, elements, isRunScript, rawText, setRawText, type Node } from './tree.ts';
 

@@ -1,17 +1,8 @@
 /**
  * A small seeded PRNG (mulberry32) for the variants: the same seed gives the same
- * variant, on every machine, with no dependency.
+ * variant, on every machine, with no dependency. Seeded by the sandbox's own FNV-1a.
  */
-
-/** FNV-1a of a string: a 32-bit number to seed from, or to name things by. */
-export function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+import { hash } from '../engine/inventory.ts';
 
 export interface Rng {
   /** In [0, 1). */
