@@ -27,18 +27,19 @@ export default tseslint.config(
     },
   },
   // The layers (README, Architecture): a folder imports only folders below it. Each block names what
-  // is above the folders it covers; an import of one of those fails lint (issue 27 §5). Known back
-  // arrows still allowed, until their redesign lands: providers/ → executor/ (the driver contract),
-  // jobs/ → providers/ (request types) and jobs/ → webhooks/ (the outbox written with a transition).
-  ...layer(['src/config.ts', 'src/version.ts', 'src/security/**', 'src/net/**', 'src/types/**'], ['db', 'browser', 'limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  // is above the folders it covers; an import of one of those fails lint (issue 27 §5). The driver
+  // contract (driver/) sits below everything that books: providers/ (the drivers) and executor/ (what
+  // runs them) are side by side and never import each other; the executor gets the providers through
+  // the registry handed to it at start (server.ts). Known back arrow still allowed: jobs/ ↔ webhooks/
+  // (the outbox row is written in the transition's transaction).
+  ...layer(['src/config.ts', 'src/version.ts', 'src/security/**', 'src/net/**', 'src/types/**'], ['driver', 'db', 'browser', 'limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/driver/**'], ['db', 'browser', 'limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/db/**', 'src/browser/**'], ['limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/limits/**'], ['scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
-  // scenarios/ (one module per scenario) sits just below jobs/; it still reads the vocabulary and the
-  // field messages from jobs/ (types.ts, validation.ts) and the request types from providers/types.ts,
-  // until the driver contract (issue 27 §1) moves them below both.
-  ...layer(['src/scenarios/**'], ['webhooks', 'executor', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
-  ...layer(['src/jobs/**', 'src/webhooks/**'], ['executor', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
-  ...layer(['src/executor/**', 'src/providers/**'], ['webhooks', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/scenarios/**'], ['jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/jobs/**', 'src/webhooks/**'], ['executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/executor/**'], ['providers', 'webhooks', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/providers/**'], ['executor', 'webhooks', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/handoff/**', 'src/cluster/**', 'src/pages/**'], ['auth', 'identity', 'operator', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/auth/**', 'src/identity/**', 'src/operator/**', 'src/observability/**', 'src/oauth/**'], ['web', 'api', 'mcp', 'cli'], ['app', 'server', 'main']),
   ...layer(['src/web/**', 'src/api/**', 'src/mcp/**'], ['cli'], ['app', 'server', 'main']),

@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { startQueue } from './jobs/queue.ts';
 import { buildApp } from './app.ts';
 import { scheduleOAuthPurge } from './oauth/purge-schedule.ts';
-import { builtInsExist, modeForPeople } from './providers/registry.ts';
+import { builtInsExist, modeForPeople, providerRegistry } from './providers/registry.ts';
 import { scheduleEvidencePurge } from './executor/evidence-purge.ts';
 import { schedulePersonalDataPurge } from './jobs/retention-purge.ts';
 import { startExecutor } from './executor/index.ts';
@@ -128,7 +128,9 @@ export async function startService(config: Config, log: Logger, options: StartOp
     phase('sandbox');
     const secretKey = await resolveSecretKey(database.db, config.SECRET_KEY);
     const links = { ...handoffLinks(config.BASE_URL, secretKey), sessionUrl: (job: Job) => sessionUrlOf(config.BASE_URL, secretKey, job) };
-    const executor = await startExecutor({ config, db: database.db, queue, log, secretKey });
+    // The providers with their drivers, built here once: the executor and job creation see them only through this.
+    const providers = providerRegistry(database.db, { builtIns: builtInsExist(config.NODE_ENV), urlTemplate: config.PROVIDER_URL_TEMPLATE });
+    const executor = await startExecutor({ config, db: database.db, queue, log, secretKey, providers });
     closers.unshift(() => executor.stop());
     // Webhook deliveries are sent by every process (like the dead letters): they must go out even when no booking worker runs.
     phase('executor');
@@ -140,7 +142,8 @@ export async function startService(config: Config, log: Logger, options: StartOp
       database,
       db: database.db,
       queue,
-      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, builtInProviders: builtInsExist(config.NODE_ENV), links, userJobMode: modeForPeople(config.NODE_ENV) },
+      jobs: { db: database.db, queue, readIsolation: config.JOB_READ_ISOLATION, providers, links, userJobMode: modeForPeople(config.NODE_ENV) },
+      providers,
       links,
       executor,
       tabs: buildLiveTabs({ db: database.db, secretKey, holds: executor.holds }),

@@ -9,6 +9,7 @@ import type { JobLinks } from './jobs/handoff-url.ts';
 import type { Executor } from './executor/index.ts';
 import type { Webhooks } from './webhooks/deliver.ts';
 import type { LiveTabs } from './cluster/live-tabs.ts';
+import type { ProviderRegistry } from './driver/registry.ts';
 
 /** What a running service holds: built once at start, handed to every surface. */
 export interface Services {
@@ -17,6 +18,8 @@ export interface Services {
   db: Kysely<DB>;
   queue: Queue;
   jobs: JobDeps;
+  /** The providers with their drivers (providers/registry.ts), as the executor and job creation see them. */
+  providers: ProviderRegistry;
   links: JobLinks;
   /** Booking workers of this process, and the sessions they hold at the card-code step (executor.holds). */
   executor: Executor;

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PageAction } from '../../src/executor/guard/page-api.ts';
 import type { GenericProvider } from '../../src/providers/generic/index.ts';
-import type { SearchRequest } from '../../src/providers/types.ts';
+import type { SearchRequest } from '../../src/driver/types.ts';
 import { attempt } from '../../test/generic/harness.ts';
 
 export type Walk = PageAction[];

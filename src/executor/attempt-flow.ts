@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
-import type { Driver, Held, Offer, PaymentPage } from '../providers/types.ts';
+import type { Driver, Held, Offer, PaymentPage } from '../driver/types.ts';
 import type { AttemptDeps, AttemptOutcome, Decisions } from './attempt.ts';
 import { choose, chooseVenue, type Choice } from './decide.ts';
 import { checkHeld, venueAsked } from './held.ts';
-import { nameWords, sameName } from './names.ts';
-import { oneLine, ProviderFailure, RunAborted, within, type AbortReason } from './failures.ts';
+import { nameWords, sameName } from '../driver/names.ts';
+import { oneLine, ProviderFailure } from '../driver/failures.ts';
+import { RunAborted, within, type AbortReason } from './failures.ts';
 import { safeUrl } from './evidence.ts';
 import { describeRequest } from './request.ts';
 import { GuardedPage } from './guard/page-api.ts';

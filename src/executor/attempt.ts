@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Driver, Held, PaymentPage } from '../providers/types.ts';
+import type { Driver, Held, PaymentPage } from '../driver/types.ts';
 import { flow, throwIfAborted, throwIfPastCap } from './attempt-flow.ts';
-import { asFailure, ProviderFailure, RunAborted, within, type AbortReason, type FailureKind } from './failures.ts';
+import { asFailure, RunAborted, within, type AbortReason } from './failures.ts';
+import { ProviderFailure, type FailureKind } from '../driver/failures.ts';
 import { refusedNavigations } from '../browser/egress.ts';
 import { captureEvidence, safeUrl, type Evidence } from './evidence.ts';
 import type { GuardedPage, GuardedPageOptions } from './guard/page-api.ts';

@@ -1,5 +1,5 @@
 import type { Consent } from '../jobs/schemas.ts';
-import type { Offer } from '../providers/types.ts';
+import type { Offer } from '../driver/types.ts';
 import { specOf, type Aims, type ChoiceRule } from '../scenarios/index.ts';
 import { venueAsked } from './held.ts';
 import type { BookingPlan } from './request.ts';

@@ -1,5 +1,5 @@
 import type { NewAuditEvent } from '../jobs/audit.ts';
-import type { Driver } from '../providers/types.ts';
+import type { Driver } from '../driver/types.ts';
 import { describeRequest, type BookingPlan } from './request.ts';
 
 // consent.maxJobDurationSeconds, as the contract calls it: a soft cap. When it passes, the step under

@@ -1,28 +1,10 @@
 import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-errors.ts';
 import { timeLimit } from '../browser/time-limit.ts';
+import { oneLine, ProviderFailure } from '../driver/failures.ts';
 
 // How a provider attempt can end without a booking, and how raw errors (Playwright's, the page
 // API's, the drivers') are read as one of these. Messages are one line, with no stack, selector
 // dump or page content beyond what a person needs.
-
-export type FailureKind =
-  | 'no_availability' // the site has nothing acceptable under the consent
-  | 'login_wall' // the site wants a signed-in member
-  | 'captcha' // the site wants a human to solve a CAPTCHA
-  | 'outage' // the site is down (HTTP 503)
-  | 'transient' // errors a retry may cure (HTTP 502, 504, 429, timeouts, dropped connections)
-  | 'unexpected_page' // the page is not what the driver knows (changed or broken site)
-  | 'blocked_address' // the site led the browser off the public web (src/browser/egress.ts)
-  | 'error'; // anything else
-
-export class ProviderFailure extends Error {
-  readonly kind: FailureKind;
-  constructor(kind: FailureKind, message: string) {
-    super(message);
-    this.name = 'ProviderFailure';
-    this.kind = kind;
-  }
-}
 
 /** Why a run stopped before its end. */
 /**
@@ -46,11 +28,6 @@ export function within<T>(work: Promise<T>, ms: number, what: string): Promise<T
   return timeLimit(work, ms, (): never => {
     throw new ProviderFailure('transient', `the browser did not ${what} within ${Math.round(ms / 1000)} s`);
   });
-}
-
-export function oneLine(text: string, max = 300): string {
-  const first = text.split('\n').find((l) => l.trim() !== '') ?? text;
-  return first.replace(/\s+/g, ' ').trim().slice(0, max);
 }
 
 const TRANSIENT_NET = /net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|TIMED_OUT|NETWORK_CHANGED|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE|SOCKET_NOT_CONNECTED)/;

@@ -3,7 +3,7 @@ import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { timeLimit } from '../browser/time-limit.ts';
 import { confirmAfterHoldEnded, transition } from '../jobs/transition.ts';
 import { DomainError } from '../jobs/types.ts';
-import type { Driver } from '../providers/types.ts';
+import type { Driver } from '../driver/types.ts';
 import type { GuardControls } from './guard/index.ts';
 import type { GuardEvents } from './guard/events.ts';
 import type { GuardedPage } from './guard/page-api.ts';

@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.ts';
 import { holdStateIn, markHoldsSeen, recordPaymentSubmitted, releasablePausedJobs, statusesOf, unvouchForHold, vouchForHold } from '../jobs/hold-rows.ts';
 import { TERMINAL_STATUSES, transition } from '../jobs/transition.ts';
 import { DomainError } from '../jobs/types.ts';
-import { providerName, refreshProviderNames } from '../providers/registry.ts';
+import type { ProviderRegistry } from '../driver/registry.ts';
 import { Session, type CancelResult, type HeldSession, type HoldInput } from './held-session.ts';
 import { cancelEnding, endingColumns, expiryEnding, lossEnding, type Canceller } from './hold-endings.ts';
 import { HEARTBEAT_MS, MAX_POSTPONE_MS, STALE_SECONDS, STOP_WAIT_MS, SWEEP_MS, VOUCH_SECONDS } from './hold-timings.ts';
@@ -25,11 +25,6 @@ import { HEARTBEAT_MS, MAX_POSTPONE_MS, STALE_SECONDS, STOP_WAIT_MS, SWEEP_MS, V
 // process recorded, the provider's confirmation on the held tab has the last word: the job is
 // completed (confirmAfterHoldEnded).
 
-/** The provider's name for an ending recorded from the row alone (a sweep, a cancel in a process not holding the tab). */
-function providerNameOf(providerId: string | undefined): string {
-  return providerName(providerId) ?? 'the provider';
-}
-
 export interface HoldRegistryOptions {
   /** MAX_POSTPONE_MS unless set (tests shorten it). */
   maxPostponeMs?: number;
@@ -41,13 +36,16 @@ export class HoldRegistry {
   /** This process, as named in jobs.hold_instance. */
   readonly instanceId: string;
   readonly maxPostponeMs: number;
+  /** Where provider names come from, for endings recorded from the row alone (a sweep, a cancel in a process not holding the tab). */
+  readonly #providers: ProviderRegistry;
   /** The service is stopping: a failed write is not tried again. */
   stopping = false;
   readonly #sessions = new Map<string, Session>();
   #timers: NodeJS.Timeout[] = [];
 
-  constructor(db: Kysely<DB>, log: Logger, instanceId: string, options: HoldRegistryOptions = {}) {
+  constructor(db: Kysely<DB>, log: Logger, instanceId: string, providers: ProviderRegistry, options: HoldRegistryOptions = {}) {
     this.db = db;
+    this.#providers = providers;
     this.log = log;
     this.instanceId = instanceId;
     this.maxPostponeMs = options.maxPostponeMs ?? MAX_POSTPONE_MS;
@@ -140,11 +138,11 @@ export class HoldRegistry {
   async sweep(): Promise<number> {
     const rows = await releasablePausedJobs(this.db, STALE_SECONDS);
     let released = 0;
-    if (rows.length) await refreshProviderNames(this.db);
+    if (rows.length) await this.#providers.refreshNames();
     for (const row of rows) {
       if (this.#sessions.has(row.id)) continue;
       const providerId = row.provider_id ?? undefined;
-      const P = providerNameOf(providerId);
+      const P = this.#providers.name(providerId) ?? 'the provider';
       // A payment the person submitted there is uncertain: the holder that saw it is gone.
       const ending = row.expired
         ? expiryEnding(providerId, P, null, row.submitted)
@@ -166,7 +164,7 @@ export class HoldRegistry {
    * the person submitted one.
    */
   async cancelElsewhere(jobId: string, by: Canceller = 'person'): Promise<CancelResult> {
-    await refreshProviderNames(this.db);
+    await this.#providers.refreshNames();
     try {
       await transition(this.db, jobId, {
         to: 'error',
@@ -175,7 +173,7 @@ export class HoldRegistry {
           const row = await holdStateIn(trx, jobId);
           if (row.vouched) throw new DomainError('payment_in_flight', `job ${jobId} has a payment in flight in the process holding it`);
           const providerId = row.provider_id ?? undefined;
-          const ending = cancelEnding(providerId, providerNameOf(providerId), null, row.submitted, by);
+          const ending = cancelEnding(providerId, this.#providers.name(providerId) ?? 'the provider', null, row.submitted, by);
           return { event: ending.event, set: endingColumns(ending, providerId ?? null) };
         },
       });

@@ -4,7 +4,7 @@ import type { JobWithMetadata } from 'pg-boss';
 import type { Logger } from 'pino';
 import { EgressProxy } from '../browser/egress.ts';
 import { BrowserPool } from '../browser/pool.ts';
-import { builtInsExist } from '../providers/registry.ts';
+import type { ProviderRegistry } from '../driver/registry.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { BOOKING_DEAD_LETTER_QUEUE, BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
@@ -46,9 +46,9 @@ async function egressFor(config: Config, log: Logger): Promise<EgressProxy | nul
   return EgressProxy.start();
 }
 
-export async function startExecutor(options: { config: Config; db: Kysely<DB>; queue: Queue; log: Logger; secretKey: string }): Promise<Executor> {
-  const { config, db, queue, log } = options;
-  const holds = new HoldRegistry(db, log, randomUUID());
+export async function startExecutor(options: { config: Config; db: Kysely<DB>; queue: Queue; log: Logger; secretKey: string; providers: ProviderRegistry }): Promise<Executor> {
+  const { config, db, queue, log, providers } = options;
+  const holds = new HoldRegistry(db, log, randomUUID(), providers);
   const egress = await egressFor(config, log);
   const pool = new BrowserPool({ chromiumPath: config.CHROMIUM_PATH, wsEndpoint: config.BROWSER_WS_ENDPOINT, ...(egress ? { egress } : {}) });
   const stopping = new AbortController();
@@ -56,13 +56,12 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
     db,
     pool,
     holds,
+    providers,
     log,
     secretKey: options.secretKey,
     stopping: stopping.signal,
     settings: {
       holdSeconds: config.HOLD_SECONDS,
-      builtInProviders: builtInsExist(config.NODE_ENV),
-      providerUrlTemplate: config.PROVIDER_URL_TEMPLATE,
       stepDelayMs: config.EXECUTOR_STEP_DELAY_MS,
       timeoutMs: 30_000,
       backoffMs: 300,

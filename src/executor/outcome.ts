@@ -1,9 +1,9 @@
 import type { JobStatus } from '../jobs/types.ts';
-import type { Driver, Held, PaymentPage } from '../providers/types.ts';
+import type { Driver, Held, PaymentPage, SearchRequest } from '../driver/types.ts';
 import type { Decisions, Failure } from './attempt.ts';
-import { heldDates, quantityIn, roomsIn, timesIn } from './held.ts';
+import { heldDates } from './held.ts';
+import { quantityIn, roomsIn, timesIn } from '../driver/text.ts';
 import { describeRequest } from './request.ts';
-import type { SearchRequest } from '../providers/types.ts';
 
 // The job's final word: its status when no provider booked, and the summary text the API shows.
 // A paused job's summary says exactly what is held, as the provider's own pages show it.

@@ -1,7 +1,6 @@
 import { consentSchema, type Consent } from '../jobs/schemas.ts';
 import type { Job } from '../jobs/types.ts';
-import { travellersOf } from '../providers/shared/travellers.ts';
-import type { Person, SearchRequest, Traveller } from '../providers/types.ts';
+import { type Person, type SearchRequest, type Traveller, travellersOf } from '../driver/types.ts';
 import { preferencesOf, searchRequestOf, type Preferences } from '../scenarios/index.ts';
 import { str } from '../scenarios/fields.ts';
 

@@ -1,14 +1,13 @@
-import type { Scenario } from '../jobs/types.ts';
-import { driverFor, loadProviders, providerChain, type ProviderMode } from '../providers/registry.ts';
-import type { Driver } from '../providers/types.ts';
+import type { DriverChain, ProviderMode } from '../driver/registry.ts';
+import type { Scenario } from '../driver/types.ts';
 import type { Run } from './run-job.ts';
 
-// The providers a run will try, in order: the registry as it is now (a provider added or removed
-// since the last job counts from this one), narrowed by the person's consent and the job's mode,
-// each with its driver. The chain, and what was skipped and why, is the run's first audit event.
+// The providers a run will try, in order: the registry the executor was given (driver/registry.ts)
+// as it is now (a provider added or removed since the last job counts from this one), narrowed by
+// the person's consent and the job's mode, each with its driver. The chain, and what was skipped and why, is the run's first audit event.
 
 export interface RunChain {
-  links: Array<{ driver: Driver; startUrl: string }>;
+  links: DriverChain['links'];
   /** Every registered provider's name by id, for the run's summaries. */
   names: Record<string, string>;
 }
@@ -16,17 +15,8 @@ export interface RunChain {
 /** The run's provider chain, recorded; null when no provider is left (the job has then failed as no_providers). */
 export async function openChain(run: Run, scenario: Scenario, mode: ProviderMode | null): Promise<RunChain | null> {
   const { deps, plan, recorder } = run;
-  const providers = await loadProviders(deps.db, { builtIns: deps.settings.builtInProviders });
-  const names: Record<string, string> = Object.fromEntries(providers.map((p) => [p.id, p.name]));
-  const chain = providerChain(providers, scenario, plan.consent, mode);
-  const links: RunChain['links'] = [];
-  for (const provider of chain.providers) {
-    try {
-      links.push(driverFor(provider, deps.settings.providerUrlTemplate));
-    } catch (error) {
-      chain.skipped.push({ id: provider.id, reason: `its driver could not be started: ${(error as Error).message.split('\n')[0]}` });
-    }
-  }
+  const chain = await deps.providers.chain(scenario, plan.consent, mode);
+  const { links, names } = chain;
   const skipped = chain.skipped.map((s) => `${names[s.id] ?? s.id} skipped (${s.reason})`);
   await recorder.record({
     type: 'step_started',

@@ -8,7 +8,7 @@ import type { DB, JobsTable } from '../db/schema.ts';
 import { toJob } from '../jobs/service.ts';
 import { transition } from '../jobs/transition.ts';
 import { DomainError, type JobStatus } from '../jobs/types.ts';
-import type { Driver } from '../providers/types.ts';
+import type { Driver } from '../driver/types.ts';
 import { watchForCancel } from './cancel.ts';
 import { attemptProvider, type AttemptDeps, type Failure } from './attempt.ts';
 import { RunAborted, within, type AbortReason } from './failures.ts';
@@ -20,6 +20,7 @@ import { HARD_CEILING_FACTOR } from './duration.ts';
 import { openChain } from './run-chain.ts';
 import { holdPaused, recordCompleted, recordFailures, recordFallback, recordStopped } from './run-outcomes.ts';
 import { jobRowIn } from '../jobs/rows.ts';
+import type { ProviderRegistry } from '../driver/registry.ts';
 
 // One run of one job, from the queue's claim to its outcome: pending → running, the provider chain
 // with fallback, then paused_payment (the browser session is handed to the hold registry), completed,
@@ -28,9 +29,6 @@ import { jobRowIn } from '../jobs/rows.ts';
 
 export interface ExecutorSettings {
   holdSeconds: number;
-  /** Whether the built-in (sandbox) providers exist: not in production (registry.ts builtInsExist). */
-  builtInProviders: boolean;
-  providerUrlTemplate: string;
   stepDelayMs: number;
   /** Navigation and action timeout in the browser. */
   timeoutMs: number;
@@ -42,6 +40,8 @@ export interface RunDeps {
   db: Kysely<DB>;
   pool: BrowserPool;
   holds: HoldRegistry;
+  /** The providers, with their drivers: handed in at start (the executor imports no driver). */
+  providers: ProviderRegistry;
   log: Logger;
   secretKey: string;
   settings: ExecutorSettings;

@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import type { Driver } from '../providers/types.ts';
+import type { Driver } from '../driver/types.ts';
 import type { AttemptOutcome, Failure } from './attempt.ts';
 import { durationEnding } from './duration.ts';
 import { saveEvidence } from './evidence.ts';

@@ -3,9 +3,9 @@ import { isStorable } from '../security/text.ts';
 import { calendarDate, isCalendarDate, STORABLE, text } from '../scenarios/fields.ts';
 import { headcountOf, SCENARIO_SPECS, searchRequestOf } from '../scenarios/index.ts';
 import { SCENARIOS, type Scenario } from './types.ts';
-import { errorMap, says, toIssues, type Issue } from './validation.ts';
+import { errorMap, says, toIssues, type Issue } from '../scenarios/validation.ts';
 
-export type { Issue } from './validation.ts';
+export type { Issue } from '../scenarios/validation.ts';
 
 // One schema per request shape. REST validates with these, MCP derives its tool input schemas from
 // them, and the OpenAPI document is generated from them: one source of truth for every surface.

@@ -10,7 +10,7 @@ import { parseExecutionJobRequest, type BookingRequest } from './schemas.ts';
 import { storedProfileFor } from './profiles.ts';
 import { describeRequest, searchRequestOf } from '../scenarios/index.ts';
 import type { Queue } from './queue.ts';
-import { loadProviders, modeProblem, type ProviderMode } from '../providers/registry.ts';
+import type { ProviderMode, ProviderRegistry } from '../driver/registry.ts';
 import type { JobLinks } from './handoff-url.ts';
 import { ownsJob, withoutCapabilities } from './ownership.ts';
 import { DomainError, JOB_ID_PATTERN, ownerKey, SCENARIOS, type AuditEvent, type Job, type JobStatus, type Owner, type Reader, type Scenario } from './types.ts';
@@ -20,8 +20,8 @@ export interface JobDeps {
   queue: Pick<Queue, 'enqueueBooking'> & Partial<Pick<Queue, 'wake'>>;
   /** `none` restores the contract's open v1-alpha reads: any organisation reads any job's data (not its links, not its writes: ownership.ts). */
   readIsolation: 'organization' | 'none';
-  /** Whether the built-in (sandbox) providers exist (registry.ts builtInsExist): not in production. */
-  builtInProviders: boolean;
+  /** The providers (handed in at start: server.ts), asked whether a job's mode can be served. */
+  providers: Pick<ProviderRegistry, 'modeProblem'>;
   /** Fills in the handoff URL of paused_payment events when they are read (it is never stored usable). */
   links: JobLinks;
   /** The mode of jobs people create through OAuth clients (no API key to take it from): live in production, test otherwise. */
@@ -101,7 +101,7 @@ export async function createJob(deps: JobDeps, owner: Owner, request: BookingReq
     }
     // Test keys book on test providers only, live keys on live ones: a job that cannot is refused now, not after browsing.
     const mode = owner.kind === 'user' ? deps.userJobMode : (options.mode ?? 'test');
-    const mismatch = modeProblem(await loadProviders(deps.db, { builtIns: deps.builtInProviders }), request.scenario, request.consent, mode);
+    const mismatch = await deps.providers.modeProblem(request.scenario, request.consent, mode);
     if (mismatch) throw new DomainError('invalid_request', `no provider of this job's ${mode} mode can serve the request; see details`, [mismatch]);
     let profile = request.profile as Record<string, unknown> | undefined;
     if (!profile) {

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Scenario } from '../jobs/types.ts';
 import { dinenow } from './dinenow/index.ts';
 import { eventgo } from './eventgo/index.ts';
 import { genericDriver } from './generic/index.ts';
@@ -10,7 +9,9 @@ import { skyfare } from './skyfare/index.ts';
 import { staysearch } from './staysearch/index.ts';
 import { tablebook } from './tablebook/index.ts';
 import { tixhub } from './tixhub/index.ts';
-import { PROVIDER_IDS, type Driver, type ProviderId } from './types.ts';
+import { PROVIDER_IDS, type ProviderId } from './ids.ts';
+import type { Driver, Scenario } from '../driver/types.ts';
+import type { Consent, DriverChain, ProviderMode, ProviderRegistry } from '../driver/registry.ts';
 
 // The provider registry: the built-in sandbox providers (in code, with their scripted drivers, mode
 // test) and the providers an operator registered (the `providers` table, `concierge providers add`).
@@ -18,8 +19,6 @@ import { PROVIDER_IDS, type Driver, type ProviderId } from './types.ts';
 // job on. Order: priority ascending (lower goes first); on equal priority built-ins come first,
 // then registered providers in the order they were added.
 
-export const PROVIDER_MODES = ['test', 'live'] as const;
-export type ProviderMode = (typeof PROVIDER_MODES)[number];
 
 /** `generic` (the standards-based driver) or a built-in scripted driver, run at the provider's start URL. */
 export const DRIVER_IDS = ['generic', ...PROVIDER_IDS] as const;
@@ -107,10 +106,6 @@ export async function loadProviders(db: Kysely<DB>, options: { builtIns: boolean
   return [...(options.builtIns ? BUILT_IN_PROVIDERS : []), ...registered].sort((a, b) => a.priority - b.priority);
 }
 
-export interface Consent {
-  allowedProviders?: readonly string[] | null;
-  blockedProviders?: readonly string[];
-}
 
 export interface ProviderChain {
   providers: Provider[];
@@ -184,4 +179,32 @@ export function driverFor(provider: Provider, urlTemplate: string): { driver: Dr
   if (provider.driver === 'generic') return { driver: genericDriver({ id: provider.id, name: provider.name, scenario: provider.scenario, startUrl }), startUrl };
   if (isBuiltInId(provider.driver)) return { driver: { ...DRIVERS[provider.driver], id: provider.id, name: provider.name }, startUrl };
   throw new Error(`unknown driver ${provider.driver}`);
+}
+
+/**
+ * The registry as the executor and job creation use it (driver/registry.ts), built once at start
+ * by the composition root: `builtIns` where they exist (builtInsExist), built-ins at `urlTemplate`.
+ */
+export function providerRegistry(db: Kysely<DB>, options: { builtIns: boolean; urlTemplate: string }): ProviderRegistry {
+  return {
+    async chain(scenario, consent, mode) {
+      const providers = await loadProviders(db, { builtIns: options.builtIns });
+      const names: Record<string, string> = Object.fromEntries(providers.map((p) => [p.id, p.name]));
+      const { providers: chosen, skipped } = providerChain(providers, scenario, consent, mode);
+      const links: DriverChain['links'] = [];
+      for (const provider of chosen) {
+        try {
+          links.push(driverFor(provider, options.urlTemplate));
+        } catch (error) {
+          skipped.push({ id: provider.id, reason: `its driver could not be started: ${(error as Error).message.split('\n')[0]}` });
+        }
+      }
+      return { links, skipped, names };
+    },
+    async modeProblem(scenario, consent, mode) {
+      return modeProblem(await loadProviders(db, { builtIns: options.builtIns }), scenario, consent, mode);
+    },
+    name: providerName,
+    refreshNames: () => refreshProviderNames(db),
+  };
 }

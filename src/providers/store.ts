@@ -3,7 +3,8 @@ import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { SCENARIOS, type Scenario } from '../jobs/types.ts';
 import { AddressPolicyError, assertPublicUrl, type AddressPolicy } from '../net/address-policy.ts';
-import { BUILT_IN_PROVIDERS, DEFAULT_PRIORITY, DRIVER_IDS, DRIVERS, isBuiltInId, loadProviders, PROVIDER_MODES, type Provider, type ProviderMode } from './registry.ts';
+import { BUILT_IN_PROVIDERS, DEFAULT_PRIORITY, DRIVER_IDS, DRIVERS, isBuiltInId, loadProviders, type Provider } from './registry.ts';
+import { PROVIDER_MODES, type ProviderMode } from '../driver/registry.ts';
 
 // The operator's side of the registry: add, list and remove registered providers. Everything is
 // checked before anything is written, and a refusal names what is wrong.

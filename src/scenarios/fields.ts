@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { says } from '../jobs/validation.ts';
+import { says } from './validation.ts';
 import { isStorable } from '../security/text.ts';
 
 // The fields requests are made of, for the scenarios' params and the profile (jobs/schemas.ts).
-// Messages name the field by its key (see jobs/validation.ts); `.describe()` carries the human label
+// Messages name the field by its key (see validation.ts); `.describe()` carries the human label
 // that the OpenAPI document and the MCP tool schemas show.
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { says } from '../jobs/validation.ts';
+import { says } from './validation.ts';
 import { airport, count, fieldsValid, futureDate, money, num, shown, str, text, time24 } from './fields.ts';
 import type { ScenarioSpec } from './spec.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { says } from '../jobs/validation.ts';
+import { says } from './validation.ts';
 import { count, fieldsValid, futureDate, money, num, plural, shown, str, text } from './fields.ts';
 import type { ScenarioSpec } from './spec.ts';
 

@@ -1,5 +1,4 @@
-import type { Scenario } from '../jobs/types.ts';
-import type { SearchRequest } from '../providers/types.ts';
+import type { Scenario, SearchRequest } from '../driver/types.ts';
 import { activity } from './activity.ts';
 import { flight } from './flight.ts';
 import { hotel } from './hotel.ts';

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { Scenario } from '../jobs/types.ts';
-import type { SearchRequest } from '../providers/types.ts';
+import type { Scenario, SearchRequest } from '../driver/types.ts';
 
 // What makes a scenario a scenario, in one place: each src/scenarios/<name>.ts exports one
 // ScenarioSpec, and src/scenarios/index.ts collects them in a record the compiler checks complete.

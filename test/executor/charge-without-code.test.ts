@@ -76,7 +76,7 @@ for (const backend of BACKENDS) {
       service = await startTestService(backend.url, {}, { sandbox: true });
       key = await service.mintKey();
       pool = new NoCodePool({ chromiumPath: service.config.CHROMIUM_PATH });
-      holds = new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance');
+      holds = new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance', service.services.providers);
     });
     after(async () => {
       await holds.stop();

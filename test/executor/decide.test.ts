@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { choose, chooseVenue } from '../../src/executor/decide.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
 import { consentSchema } from '../../src/jobs/schemas.ts';
-import type { Offer, SearchRequest } from '../../src/providers/types.ts';
+import type { Offer, SearchRequest } from '../../src/driver/types.ts';
 
 // The executor's choices among a provider's options, within the consent: pure functions, no browser.
 

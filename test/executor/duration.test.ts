@@ -69,7 +69,7 @@ describe(`the hard ceiling of a run that hangs, on ${BROWSER_BACKEND.name}`, () 
     await service.services.db.updateTable('jobs').set({ started_at: sql<Date>`now() - interval '20 seconds'` }).where('id', '=', jobId).execute();
     const started = Date.now();
     // The first step waits 60 s: a run hung in a step, past the cap and the ceiling alike.
-    const deps = directRunDeps(service, pool, new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance'));
+    const deps = directRunDeps(service, pool, new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance', service.services.providers));
     await run({ ...deps, settings: { ...deps.settings, stepDelayMs: 60_000 } }, jobId, firstClaim());
     const took = Date.now() - started;
     const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
@@ -125,7 +125,7 @@ for (const backend of BACKENDS) {
           return args.result;
         },
       };
-      await run(directRunDeps(service, pool, new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance'), service.services.db.withPlugin(slowFallback)), jobId, firstClaim());
+      await run(directRunDeps(service, pool, new HoldRegistry(service.services.db, createLogger('silent'), 'test-instance', service.services.providers), service.services.db.withPlugin(slowFallback)), jobId, firstClaim());
 
       const job = (await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key })).body;
       // Else the limit passed during TableBook's search, and blaming TableBook would be right: the

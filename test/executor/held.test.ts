@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkHeld, datesIn, firstTimeIn, quantityIn, roomsIn, timesIn } from '../../src/executor/held.ts';
-import { sameName } from '../../src/executor/names.ts';
-import type { Held, SearchRequest } from '../../src/providers/types.ts';
+import { checkHeld } from '../../src/executor/held.ts';
+import { datesIn, firstTimeIn, quantityIn, roomsIn, timesIn } from '../../src/driver/text.ts';
+import { sameName } from '../../src/driver/names.ts';
+import type { Held, SearchRequest } from '../../src/driver/types.ts';
 
 // Reading back what a provider holds, as each sandbox site writes it on its review page (the strings
 // below are theirs), and comparing it with the request: pure functions, no browser.

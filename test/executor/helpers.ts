@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { providerRegistry } from '../../src/providers/registry.ts';
 import type { BrowserPool } from '../../src/browser/pool.ts';
 import type { HoldRegistry } from '../../src/executor/holds.ts';
 import type { Claim, RunDeps } from '../../src/executor/run-job.ts';
@@ -95,10 +96,11 @@ export function directRunDeps(service: TestService, pool: BrowserPool, holds: Ho
     db,
     pool,
     holds,
+    providers: providerRegistry(db, { builtIns: true, urlTemplate: service.config.PROVIDER_URL_TEMPLATE }),
     log: createLogger('silent'),
     secretKey: service.services.secretKey,
     stopping: new AbortController().signal,
-    settings: { holdSeconds: 900, builtInProviders: true, providerUrlTemplate: service.config.PROVIDER_URL_TEMPLATE, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
+    settings: { holdSeconds: 900, stepDelayMs: 0, timeoutMs: 30_000, backoffMs: 300 },
   };
 }
 

@@ -181,7 +181,7 @@ for (const backend of BACKENDS) {
       assert.equal(job.status, 'paused_payment');
       const held = service.services.executor.holds.get(job.jobId)!;
       // Another process, with its own hold registry (which does not hold this session), takes the cancel.
-      const elsewhere = executorSessions(new HoldRegistry(service.services.db, createLogger('silent'), 'another-process'));
+      const elsewhere = executorSessions(new HoldRegistry(service.services.db, createLogger('silent'), 'another-process', service.services.providers));
       const cancelled = await cancelHandoff({ db: service.services.db, sessions: elsewhere }, job.handoffUrl.split('/').pop(), null);
       assert.equal(cancelled.kind, 'cancelled');
       const written = (await auditOf(service, key, job.jobId)).length;

@@ -33,7 +33,7 @@ for (const backend of BACKENDS) {
       service = await startTestService(backend.url, {}, { sandbox: true });
       key = await service.mintKey();
       pool = new BrowserPool({ chromiumPath: service.config.CHROMIUM_PATH });
-      holds = new BrokenHolds(service.services.db, createLogger('silent'), 'test-instance');
+      holds = new BrokenHolds(service.services.db, createLogger('silent'), 'test-instance', service.services.providers);
       deps = directRunDeps(service, pool, holds);
     });
     after(async () => {

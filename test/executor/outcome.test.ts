@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Failure } from '../../src/executor/attempt.ts';
-import type { FailureKind } from '../../src/executor/failures.ts';
+import type { FailureKind } from '../../src/driver/failures.ts';
 import { finalStatus } from '../../src/executor/outcome.ts';
 
 // The job's status once every provider has failed: pure function, no browser.

@@ -12,7 +12,7 @@ import { executorSessions } from '../../src/executor/browser-sessions.ts';
 import { cancelHandoff } from '../../src/handoff/handoff.ts';
 import { transition } from '../../src/jobs/transition.ts';
 import { createLogger } from '../../src/observability/logger.ts';
-import type { Driver } from '../../src/providers/types.ts';
+import type { Driver } from '../../src/driver/types.ts';
 import { BACKENDS, BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { until } from '../helpers/wait.ts';
 import { launchChromium } from '../handoff/browsers.ts';
@@ -80,7 +80,7 @@ for (const backend of BACKENDS) {
       return { jobId, token, session, page, context };
     };
     const row = (jobId: string) => service.services.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
-    const registry = (name: string, options?: { maxPostponeMs?: number }) => new HoldRegistry(service.services.db, log, `${name}-${Math.random().toString(36).slice(2, 7)}`, options);
+    const registry = (name: string, options?: { maxPostponeMs?: number }) => new HoldRegistry(service.services.db, log, `${name}-${Math.random().toString(36).slice(2, 7)}`, service.services.providers, options);
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     /** The person presses a control (a real click); the provider's answer is awaited by the test, not here. */
     const press = (page: Page, selector: string) => page.locator(selector).click({ noWaitAfter: true });
@@ -235,7 +235,7 @@ for (const backend of BACKENDS) {
           return typeof value === 'function' ? value.bind(target) : value;
         },
       });
-      const holder = new HoldRegistry(flaky, log, `flaky-${Math.random().toString(36).slice(2, 7)}`);
+      const holder = new HoldRegistry(flaky, log, `flaky-${Math.random().toString(36).slice(2, 7)}`, service.services.providers);
       const { jobId, session, page } = await hold(holder, '/form-post');
       await page.fill('#cvc', '123');
       await press(page, '#pay');

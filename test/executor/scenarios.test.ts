@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { rawRequest } from '../sandbox/drivers.ts';
-import { datesIn } from '../../src/executor/held.ts';
+import { datesIn } from '../../src/driver/text.ts';
 import { assertCountersAgree, outcomes, requests, runJob, venue } from './helpers.ts';
 
 // Hotels, flights and activities run end to end like restaurants (the contract's "activity is not

@@ -1,21 +1,22 @@
-import { ProviderFailure } from '../../src/executor/failures.ts';
-import type { GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { ProviderFailure } from '../../src/driver/failures.ts';
+import type { DriverPage } from '../../src/driver/page.ts';
 import { DECLINE, type AttemptState, type GenericProvider, type Strategy } from '../../src/providers/generic/strategy.ts';
-import type { Driver, ProviderId } from '../../src/providers/types.ts';
+import type { Driver } from '../../src/driver/types.ts';
+import type { ProviderId } from '../../src/providers/ids.ts';
 
 // For the WebMCP strategy's tests: a Driver made of strategies tried in order, as the generic driver
 // composes them (strategy.ts), and the pages of the test's own WebMCP site read by their ids, in
 // place of the page-reading strategy the generic driver puts after the WebMCP one.
 
 export function composedDriver(provider: GenericProvider, strategies: Strategy[]): Driver {
-  const states = new WeakMap<GuardedPage, AttemptState>();
-  const stateOf = (page: GuardedPage) => {
+  const states = new WeakMap<DriverPage, AttemptState>();
+  const stateOf = (page: DriverPage) => {
     let s = states.get(page);
     if (!s) states.set(page, (s = { notes: new Map() }));
     return s;
   };
   type Step = Exclude<keyof Strategy, 'name'>;
-  const run = async <T>(step: Step, page: GuardedPage, ...args: unknown[]): Promise<T> => {
+  const run = async <T>(step: Step, page: DriverPage, ...args: unknown[]): Promise<T> => {
     const ctx = { page, provider, state: stateOf(page) };
     for (const s of strategies) {
       const fn = s[step] as ((...a: unknown[]) => Promise<T | typeof DECLINE>) | undefined;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { datesIn } from '../../src/executor/held.ts';
-import type { SearchRequest } from '../../src/providers/types.ts';
+import { datesIn } from '../../src/driver/text.ts';
+import type { SearchRequest } from '../../src/driver/types.ts';
 import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
 import { FLIGHT_SITES, startFlightSites, type RunningFlights } from './fixtures/flights.ts';
 import { attempt, newContext } from './harness.ts';

@@ -4,7 +4,7 @@ import type { JobRecorder } from '../../src/executor/recorder.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
 import { consentSchema } from '../../src/jobs/schemas.ts';
 import { genericDriver, type GenericProvider } from '../../src/providers/generic/index.ts';
-import type { SearchRequest, Traveller } from '../../src/providers/types.ts';
+import type { SearchRequest, Traveller } from '../../src/driver/types.ts';
 
 // Runs the generic driver through the executor's own attempt (search to the pause), on a real
 // Chromium tab, with a recorder that keeps the audit events in memory (the registry that makes a

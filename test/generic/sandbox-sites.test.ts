@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Scenario } from '../../src/jobs/types.ts';
 import { genericDriver } from '../../src/providers/generic/index.ts';
-import type { SearchRequest } from '../../src/providers/types.ts';
+import type { SearchRequest } from '../../src/driver/types.ts';
 import { startSandbox, type ProviderId, type Sandbox } from '../../sandbox/index.ts';
 import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
 import { attempt, newContext } from './harness.ts';

@@ -8,7 +8,7 @@ import { fillGuest } from '../../src/providers/generic/dom/guest.ts';
 import { fillAndSubmit, searchForm } from '../../src/providers/generic/dom/search.ts';
 import { snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 import type { StepContext } from '../../src/providers/generic/strategy.ts';
-import type { Availability } from '../../src/providers/types.ts';
+import type { Availability } from '../../src/driver/types.ts';
 import { guardedContext, type Guarded } from '../guard/attacks.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { TRAVELLER } from './harness.ts';

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { domStrategy } from '../../src/providers/generic/dom/index.ts';
 import { snapshot } from '../../src/providers/generic/dom/snapshot.ts';
-import type { Availability, SearchRequest } from '../../src/providers/types.ts';
+import type { Availability, SearchRequest } from '../../src/driver/types.ts';
 import { guardedContext } from '../guard/attacks.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageTool } from '../../src/executor/guard/webmcp.ts';
-import type { SearchRequest } from '../../src/providers/types.ts';
+import type { PageTool } from '../../src/driver/webmcp.ts';
+import type { SearchRequest } from '../../src/driver/types.ts';
 import { fillInput } from '../../src/providers/generic/webmcp/inputs.ts';
 import { nextPage, nothingAvailable, offersIn, readResult } from '../../src/providers/generic/webmcp/results.ts';
 import { chooseTool } from '../../src/providers/generic/webmcp/tools.ts';

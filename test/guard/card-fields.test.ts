@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isCardCodeName, looksLikeCardCode } from '../../src/executor/guard/card-fields.ts';
+import { isCardCodeName, looksLikeCardCode } from '../../src/driver/card-fields.ts';
 import { cardFieldInMessage, cardFieldInRequest } from '../../src/executor/guard/request-scan.ts';
 import { describeOrigin, describeUrl } from '../../src/executor/guard/events.ts';
 

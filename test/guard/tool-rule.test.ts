@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toolDanger, type DeclaredTool } from '../../src/executor/guard/tool-rule.ts';
-import { boundValue } from '../../src/executor/guard/webmcp.ts';
+import { toolDanger } from '../../src/executor/guard/tool-rule.ts';
+import { boundValue, type DeclaredTool } from '../../src/driver/webmcp.ts';
 
 // The WebMCP tool rule on its own: what a declaration must say for the tool never to be called, and
 // the ordinary booking tools it lets through (a rule that refused everything would also "pass").

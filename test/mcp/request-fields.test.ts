@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { datesIn } from '../../src/executor/held.ts';
+import { datesIn } from '../../src/driver/text.ts';
 import { daysFromNow, FLIGHT_PROFILE, PROFILE, startTestService, type TestService } from '../helpers/service.ts';
 import { mcpClient, textOf } from '../helpers/mcp.ts';
 import { until } from '../helpers/wait.ts';

@@ -4,7 +4,7 @@ import { addProvider } from '../../src/providers/store.ts';
 import { CORPUS, type CorpusId, type ProviderId } from '../../sandbox/index.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { createJob, requests, waitForJob } from '../executor/helpers.ts';
-import { datesIn } from '../../src/executor/held.ts';
+import { datesIn } from '../../src/driver/text.ts';
 
 // Flights with the generic driver, through REST, on every flight site (the two built-in ones
 // registered with `--driver generic`, and the corpus airlines): several passengers, each held with

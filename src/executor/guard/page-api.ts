@@ -1,9 +1,11 @@
 import type { Frame, Locator, Page, Response } from 'playwright-core';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { armPress, classifyChoice, classifyControl, classifyField, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
-import { boundValue, declarativeForm, listTools, type JsonValue, type PageTool } from './webmcp.ts';
+import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
+import { declarativeForm, listTools } from './webmcp.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './page-errors.ts';
 import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, watchNetwork, type NetworkWatch } from './page-settle.ts';
 
@@ -15,15 +17,6 @@ import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, watchNet
 
 /** How many times a control is pressed while frames keep appearing on the page as it is pressed. */
 const MAX_PRESSES = 3;
-
-export interface Row {
-  attrs: Record<string, string>;
-  text: string;
-  /** Text of the first match of each named sub-selector inside the row (null when absent). */
-  cells: Record<string, string | null>;
-  /** Attributes of the first match of each named sub-selector. */
-  cellAttrs: Record<string, Record<string, string>>;
-}
 
 /**
  * One thing done to the page, once it is done: with every one of a booking, a plain Playwright script
@@ -47,7 +40,7 @@ export interface GuardedPageOptions {
   onAction?: (action: PageAction) => void;
 }
 
-export class GuardedPage {
+export class GuardedPage implements DriverPage {
   readonly #page: Page;
   readonly #events: GuardEvents;
   readonly #timeout: number;

@@ -1,4 +1,4 @@
-import { IN_PAGE_CLASSIFIER } from './card-fields.ts';
+import { IN_PAGE_CLASSIFIER } from '../../driver/card-fields.ts';
 
 // Layer 1's questions to a page, run inside it, built from the shared classifier's source so every
 // layer agrees. Each is sent as its own source text: it may refer only to the classifier and to

@@ -1,4 +1,4 @@
-import { IN_PAGE_CLASSIFIER } from './card-fields.ts';
+import { IN_PAGE_CLASSIFIER } from '../../driver/card-fields.ts';
 
 // Scripts added to every frame of every page of a job's browser context (cross-origin iframes
 // included: context-level init scripts run in every frame, before the frame's own scripts). They

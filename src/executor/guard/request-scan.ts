@@ -1,4 +1,4 @@
-import { isCardCodeName } from './card-fields.ts';
+import { isCardCodeName } from '../../driver/card-fields.ts';
 
 // Layer 3's reading of a request: does its URL or body carry a card-code field, whatever its value?
 // Bodies are read in every encoding a page can produce: urlencoded, multipart, text/plain forms,

@@ -1,18 +1,11 @@
-import { looksLikeCardCode } from './card-fields.ts';
+import { looksLikeCardCode } from '../../driver/card-fields.ts';
+import type { DeclaredTool } from '../../driver/webmcp.ts';
 
 // The payment guard's rule for WebMCP tools, decided from what the page declares about a tool (its
 // name, description, input schema and annotations): a tool that asks for a card security code, or
 // whose call would pay, is never called. Over-matching is the safe side: a tool wrongly taken for a
 // payment is only never called (the job pauses for the person instead). What a tool does when
 // called is page script: a tool that lies about itself is the in-page and network layers' to stop.
-
-/** A tool as the page declares it (already bounded by the caller: see webmcp.ts). */
-export interface DeclaredTool {
-  name: string;
-  description: string;
-  inputSchema?: unknown;
-  annotations?: { readOnly?: boolean; untrustedContent?: boolean; consequential?: boolean };
-}
 
 export type ToolDanger =
   /** `field`: the input (or the part of the tool) that asks for the code. */

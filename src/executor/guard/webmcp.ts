@@ -1,89 +1,18 @@
 import type { Page } from 'playwright-core';
-import { IN_PAGE_CLASSIFIER } from './card-fields.ts';
-import { MAX_TOOL_TEXT, type DeclaredTool } from './tool-rule.ts';
+import { IN_PAGE_CLASSIFIER } from '../../driver/card-fields.ts';
+import { MAX_TOOL_TEXT } from './tool-rule.ts';
+import { boundValue, type Bounds, type PageTool } from '../../driver/webmcp.ts';
 
 // The pages' WebMCP tools as the guard hands them out: everything a page declares or returns is
 // untrusted input, so it is bounded (sizes, depth, counts) and copied into plain data before anyone
 // reads it. Nothing here is ever evaluated. Calling a tool is GuardedPage.callTool's (page-api.ts),
 // the only way to call one.
 
-/** A tool the page registers, as the guard lets a driver see it. */
-export interface PageTool extends DeclaredTool {
-  inputSchema?: JsonObject;
-  /** The schema was larger or deeper than the guard reads: such a tool is never called. */
-  unreadable?: boolean;
-}
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
-
 export const MAX_TOOLS = 100;
 const MAX_NAME = 128;
 
-export interface Bounds {
-  depth: number;
-  items: number;
-  keys: number;
-  string: number;
-  nodes: number;
-}
-
-/** A tool's result: what a driver reads of it. */
-export const RESULT_BOUNDS: Bounds = { depth: 8, items: 200, keys: 100, string: 4_000, nodes: 5_000 };
 /** A tool's input schema: the rule must read all of it, so the limits are wider, and beyond them the tool is not called. */
 const SCHEMA_BOUNDS: Bounds = { depth: 16, items: 500, keys: 500, string: 10_000, nodes: 20_000 };
-
-/**
- * A copy of `value` as plain JSON data within `bounds`: strings cut, arrays and objects cut, deeper
- * levels dropped, numbers that are not finite dropped, and keys that would reach an object's
- * prototype (`__proto__`, `constructor`, `prototype`) left out. `truncated` says whether anything was.
- */
-export function boundValue(value: unknown, bounds: Bounds = RESULT_BOUNDS): { value: JsonValue | undefined; truncated: boolean } {
-  let nodes = 0;
-  let truncated = false;
-  const copy = (v: unknown, depth: number): JsonValue | undefined => {
-    if (++nodes > bounds.nodes) {
-      truncated = true;
-      return undefined;
-    }
-    if (v === null || typeof v === 'boolean') return v;
-    if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-    if (typeof v === 'string') {
-      if (v.length > bounds.string) truncated = true;
-      return v.slice(0, bounds.string);
-    }
-    if (typeof v !== 'object') return undefined;
-    if (depth >= bounds.depth) {
-      truncated = true;
-      return undefined;
-    }
-    if (Array.isArray(v)) {
-      if (v.length > bounds.items) truncated = true;
-      const out: JsonValue[] = [];
-      for (const item of v.slice(0, bounds.items)) {
-        const c = copy(item, depth + 1);
-        if (c !== undefined) out.push(c);
-      }
-      return out;
-    }
-    const out: JsonObject = {};
-    let keys = 0;
-    for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
-      if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
-      if (++keys > bounds.keys) {
-        truncated = true;
-        break;
-      }
-      const c = copy(item, depth + 1);
-      if (c !== undefined) Object.defineProperty(out, key.slice(0, 200), { value: c, enumerable: true, writable: true, configurable: true });
-    }
-    return out;
-  };
-  const result = copy(value, 0);
-  return { value: result, truncated };
-}
 
 /**
  * The main frame's tools, bounded. Empty when the page registers none, or the browser has no

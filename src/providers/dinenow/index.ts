@@ -1,18 +1,18 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import { priceIn } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
-import type { Driver, Offer } from '../types.ts';
+import type { Driver, Offer } from '../../driver/types.ts';
 
 // DineNow (restaurants, second choice): a green site with a booking sidebar, times as radio buttons
 // in 12-hour format (the 24-hour time sits in data-time), a review table, a GBP card guarantee.
 
 /** "Mar 14, 2031 at 8:00 PM" is how the review table writes the slot. */
-async function row(page: GuardedPage, label: string): Promise<string | null> {
+async function row(page: DriverPage, label: string): Promise<string | null> {
   const rows = await page.rows('#dn-check-table tr', { th: 'th', td: 'td' });
   return rows.find((r) => r.cells.th === label)?.cells.td ?? null;
 }
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const guarantee = (await row(page, 'Card guarantee')) ?? '';
   return {
     venue: (await row(page, 'Restaurant')) ?? '',

@@ -1,13 +1,13 @@
-import type { GuardedPage } from '../../executor/guard/page-api.ts';
+import type { DriverPage } from '../../driver/page.ts';
 import { priceIn, ticketCard } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
-import type { Driver } from '../types.ts';
+import type { Driver } from '../../driver/types.ts';
 
 // EventGo (activities, second choice): a teal site with a ticket-type list and a Choose button per
 // type, a basket block that says everything in sentences, bracketed field names; GBP.
 
 /** The basket: <h3>event</h3><p>city · date · starts HH:MM</p><p>N × Section @ £x = <b>£y</b></p>. */
-async function basket(page: GuardedPage) {
+async function basket(page: DriverPage) {
   const lines = (await page.rows('#eg-basket p')).map((r) => r.text);
   const items = lines.find((l) => /×/.test(l)) ?? '';
   const m = /^(\d+)\s*×\s*(.+?)\s*@/.exec(items);
@@ -20,7 +20,7 @@ async function basket(page: GuardedPage) {
   };
 }
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const b = await basket(page);
   return { venue: b.event, when: b.where, quantity: `${b.tickets} tickets`, item: b.section, price: b.total };
 }

@@ -1,5 +1,5 @@
-import type { GuardedPage } from '../../executor/guard/page-api.ts';
-import type { Driver } from '../types.ts';
+import type { DriverPage } from '../../driver/page.ts';
+import type { Driver } from '../../driver/types.ts';
 import { NotUnderstood } from './dom/not-understood.ts';
 import { STRATEGIES } from './strategies.ts';
 import { DECLINE, type AttemptState, type GenericProvider, type StepContext, type Strategy } from './strategy.ts';
@@ -13,15 +13,15 @@ export type { GenericProvider } from './strategy.ts';
 type StepName = Exclude<keyof Strategy, 'name'>;
 
 export function genericDriver(provider: GenericProvider, strategies: readonly Strategy[] = STRATEGIES): Driver {
-  // One state per attempt: each attempt has its own tab, so its own GuardedPage.
-  const states = new WeakMap<GuardedPage, AttemptState>();
-  const context = (page: GuardedPage): StepContext => {
+  // One state per attempt: each attempt has its own tab, so its own DriverPage.
+  const states = new WeakMap<DriverPage, AttemptState>();
+  const context = (page: DriverPage): StepContext => {
     let state = states.get(page);
     if (!state) states.set(page, (state = { notes: new Map() }));
     return { page, provider, state };
   };
 
-  async function run<T>(step: StepName, page: GuardedPage, call: (s: Strategy, ctx: StepContext) => Promise<T | typeof DECLINE> | undefined, first?: string): Promise<T> {
+  async function run<T>(step: StepName, page: DriverPage, call: (s: Strategy, ctx: StepContext) => Promise<T | typeof DECLINE> | undefined, first?: string): Promise<T> {
     const ctx = context(page);
     const ordered = first ? [...strategies.filter((s) => s.name === first), ...strategies.filter((s) => s.name !== first)] : strategies;
     for (const strategy of ordered) {

@@ -1,6 +1,6 @@
-import type { GuardedPage } from '../../executor/guard/page-api.ts';
+import type { DriverPage } from '../../driver/page.ts';
 import type { Scenario } from '../../jobs/types.ts';
-import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest, Traveller } from '../types.ts';
+import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest, Traveller } from '../../driver/types.ts';
 
 // How the generic driver is put together: each step of the Driver interface is tried by an ordered
 // list of strategies (WebMCP tools first, then the page read through web standards). The first
@@ -20,7 +20,7 @@ import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest, Trave
 // (`state.offeredBy`); Offer.key is that strategy's own (prefix it with the strategy's name if it
 // could be mistaken for another's).
 //
-// State: one StepContext.state per attempt (per GuardedPage), shared by all strategies, for what
+// State: one StepContext.state per attempt (per DriverPage), shared by all strategies, for what
 // one step must remember for the next (the request, who offered, strategy-private notes).
 
 export interface GenericProvider {
@@ -44,7 +44,7 @@ export interface AttemptState {
 }
 
 export interface StepContext {
-  page: GuardedPage;
+  page: DriverPage;
   provider: GenericProvider;
   state: AttemptState;
 }
@@ -60,7 +60,7 @@ export interface Strategy {
   review?(ctx: StepContext): Answer<ReviewPage | null>;
   confirmReview?(ctx: StepContext): Answer<void>;
   payment?(ctx: StepContext): Answer<PaymentPage | null>;
-  /** Must go through the guard (GuardedPage); the guard's refusal (CardStepReached) is the pause. */
+  /** Must go through the guard (DriverPage); the guard's refusal (CardStepReached) is the pause. */
   pay?(ctx: StepContext): Answer<void>;
   confirmation?(ctx: StepContext): Answer<string | null>;
   formErrors?(ctx: StepContext): Answer<string[]>;

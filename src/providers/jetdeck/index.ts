@@ -1,8 +1,8 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import { amount, priceIn } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
 import type { PassengerPart } from '../shared/travellers.ts';
-import type { Driver, Offer } from '../types.ts';
+import type { Driver, Offer } from '../../driver/types.ts';
 
 // JetDeck (flights, second choice): a dark site with a results table and a Select button per row,
 // one section per traveller, a recap definition list; fares are totals in EUR.
@@ -10,13 +10,13 @@ import type { Driver, Offer } from '../types.ts';
 /** The id ending of each part of a passenger's section. */
 const PASSENGER_IDS: Record<PassengerPart, string> = { given: 'first', family: 'last', birth: 'birth', passport: 'doc', ktn: 'ktn', country: 'nat' };
 
-async function recap(page: GuardedPage): Promise<Map<string, string>> {
+async function recap(page: DriverPage): Promise<Map<string, string>> {
   const terms = await page.rows('#jd-recap > dt');
   const values = await page.rows('#jd-recap > dd');
   return new Map(terms.map((t, i) => [t.text, values[i]?.text ?? '']));
 }
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const r = await recap(page);
   const travellers = (await page.rows('#jd-recap > dd ol > li')).length;
   return {

@@ -1,20 +1,20 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import { amount, priceIn } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
-import type { Driver, Offer } from '../types.ts';
+import type { Driver, Offer } from '../../driver/types.ts';
 
 // Roomly (hotels, second choice): a purple site with room cards, each its own little form, and a
 // review grid of label/value pairs; EUR.
 
 /** The review grid alternates <span>label</span><b>value</b>. */
-async function grid(page: GuardedPage): Promise<Map<string, string>> {
+async function grid(page: DriverPage): Promise<Map<string, string>> {
   const cells = await page.rows('#rm-kv > *');
   const out = new Map<string, string>();
   for (let i = 0; i + 1 < cells.length; i += 2) out.set(cells[i]!.text, cells[i + 1]!.text);
   return out;
 }
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const kv = await grid(page);
   return { venue: kv.get('Property') ?? '', when: kv.get('Dates') ?? '', quantity: `1 room, ${kv.get('Adults') ?? '?'} adults`, item: kv.get('Room'), price: kv.get('Total') ?? '' };
 }

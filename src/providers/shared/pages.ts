@@ -1,5 +1,5 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
-import type { Availability, Offer } from '../types.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
+import type { Availability, Offer } from '../../driver/types.ts';
 import { starsOf } from './stars.ts';
 
 // Helpers the drivers share: reading prices and holds as sites print them, filling a form from a
@@ -35,14 +35,14 @@ export function priceIn(text: string | null | undefined): string | undefined {
 }
 
 /** Reads the provider's own hold deadline (an ISO time in an attribute), if the page states one. */
-export async function holdDeadline(page: GuardedPage, selector: string, attribute = 'data-hold-expires-at'): Promise<Date | undefined> {
+export async function holdDeadline(page: DriverPage, selector: string, attribute = 'data-hold-expires-at'): Promise<Date | undefined> {
   const iso = await page.attr(selector, attribute);
   const at = iso ? new Date(iso) : null;
   return at && !Number.isNaN(at.getTime()) ? at : undefined;
 }
 
 /** Fills each field that has a value (one round trip); optional fields without one are left as the site set them. */
-export async function fillAll(page: GuardedPage, fields: Array<[string, string | number | undefined]>): Promise<void> {
+export async function fillAll(page: DriverPage, fields: Array<[string, string | number | undefined]>): Promise<void> {
   await page.fillForm(fields.filter(([, v]) => v !== undefined && v !== '').map(([selector, v]) => [selector, String(v)]));
 }
 
@@ -57,12 +57,12 @@ export interface GateSelectors {
 const SUGGESTED = '#alt-venues';
 
 /** Opens a suggested venue: its own search, sent by its button. */
-export async function chooseSuggested(page: GuardedPage, venue: Offer): Promise<void> {
+export async function chooseSuggested(page: DriverPage, venue: Offer): Promise<void> {
   await page.submit(`${SUGGESTED} li.alt-venue[data-index="${venue.key}"] button.alt-go`, `see the availability at ${venue.label}`);
 }
 
 /** What an availability page is: options, an explicit "nothing available", a login wall, a CAPTCHA, or something else. */
-export async function gate(page: GuardedPage, selectors: GateSelectors, readOffers: () => Promise<Offer[]>): Promise<Availability> {
+export async function gate(page: DriverPage, selectors: GateSelectors, readOffers: () => Promise<Offer[]>): Promise<Availability> {
   const [login, captcha, none, offers, venues] = await page.present([selectors.loginWall, selectors.captcha, selectors.none, selectors.offers, SUGGESTED]);
   if (login) return { kind: 'login_wall', message: (await page.text(`${selectors.loginWall} h1`)) ?? 'sign-in required' };
   if (captcha) return { kind: 'captcha', message: (await page.text(`${selectors.captcha} h1`)) ?? 'CAPTCHA challenge' };
@@ -106,6 +106,6 @@ export function ticketCard(key: string): (row: Row) => Offer {
 }
 
 /** Texts of the elements matching `selector` (validation messages and the like). */
-export async function texts(page: GuardedPage, selector: string): Promise<string[]> {
+export async function texts(page: DriverPage, selector: string): Promise<string[]> {
   return (await page.rows(selector)).map((r) => r.text).filter(Boolean);
 }

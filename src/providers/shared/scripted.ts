@@ -1,6 +1,6 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import type { Scenario } from '../../jobs/types.ts';
-import type { Driver, Held, Offer, SearchRequest, Traveller } from '../types.ts';
+import type { Driver, Held, Offer, SearchRequest, Traveller } from '../../driver/types.ts';
 import { chooseSuggested, fillAll, gate, holdDeadline, texts } from './pages.ts';
 import { starsOf } from './stars.ts';
 import { fillPassengers, type PassengerPart } from './travellers.ts';
@@ -64,7 +64,7 @@ export interface ScriptedSite<S extends Scenario> {
   hold: string;
   review: {
     page: string;
-    held: (page: GuardedPage) => Promise<HeldOnReview>;
+    held: (page: DriverPage) => Promise<HeldOnReview>;
     /** The control that books without a card (its presence says so), and the one on to payment. */
     confirm: Press;
     next: Press;
@@ -72,7 +72,7 @@ export interface ScriptedSite<S extends Scenario> {
   payment: {
     form: string;
     /** The element stating the amount, or how the page is read for it. */
-    price: string | ((page: GuardedPage) => Promise<string | undefined>);
+    price: string | ((page: DriverPage) => Promise<string | undefined>);
     cardOnFile: string;
     cardField: string;
     pay: Press;
@@ -87,9 +87,9 @@ const BOOKS: Record<Scenario, string> = { restaurant: 'restaurants', hotel: 'hot
 
 /** A driver for a sandbox site, from its declaration. */
 export function scriptedDriver<S extends Scenario>(site: ScriptedSite<S>): Driver {
-  const press = (page: GuardedPage, [selector, what]: Press) => page.submit(selector, what);
+  const press = (page: DriverPage, [selector, what]: Press) => page.submit(selector, what);
   const { availability: listed, review, payment } = site;
-  const fillGuests = (page: GuardedPage, t: Traveller) => ('section' in site.guests
+  const fillGuests = (page: DriverPage, t: Traveller) => ('section' in site.guests
     // One section per passenger, in the order the profile names them (the lead first).
     ? fillPassengers(page, t, site.guests.section, [[site.guests.email, t.email], [site.guests.phone, t.phone]])
     : fillAll(page, [[site.guests.given, t.givenName], [site.guests.family, t.familyName], [site.guests.email, t.email], [site.guests.phone, t.phone]]));

@@ -1,11 +1,6 @@
-import type { GuardedPage } from '../../executor/guard/page-api.ts';
-import type { Person, Traveller } from '../types.ts';
+import type { DriverPage } from '../../driver/page.ts';
+import { type Traveller, travellersOf } from '../../driver/types.ts';
 import { fillAll } from './pages.ts';
-
-/** Every traveller of a booking, the lead first: passenger n of a site's form is entry n − 1. */
-export function travellersOf(t: Traveller): Person[] {
-  return [t, ...(t.additionalTravellers ?? [])];
-}
 
 /** The parts of a passenger's section on an airline's form. */
 export type PassengerPart = 'given' | 'family' | 'birth' | 'passport' | 'ktn' | 'country';
@@ -14,7 +9,7 @@ export type PassengerPart = 'given' | 'family' | 'birth' | 'passport' | 'ktn' | 
  * Every passenger's identity fields, one section each (`selector(n, part)`, n from 1, the lead first),
  * and the contact fields, typed in one round trip; then each passport country chosen from its list.
  */
-export async function fillPassengers(page: GuardedPage, t: Traveller, selector: (n: number, part: PassengerPart) => string, contact: Array<[string, string]>): Promise<void> {
+export async function fillPassengers(page: DriverPage, t: Traveller, selector: (n: number, part: PassengerPart) => string, contact: Array<[string, string]>): Promise<void> {
   const everyone = travellersOf(t);
   if (everyone.some((p) => !p.birthDate || !p.passportNumber || !p.passportCountry)) throw new Error('the profile lacks the passport details a flight needs');
   await fillAll(page, [

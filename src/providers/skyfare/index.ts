@@ -1,8 +1,8 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import { amount, priceIn } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
 import type { PassengerPart } from '../shared/travellers.ts';
-import type { Driver, Offer } from '../types.ts';
+import type { Driver, Offer } from '../../driver/types.ts';
 
 // SkyFare (flights, first choice): a sky-blue site listing flights with radio buttons, one fieldset
 // per passenger (passport details) and an itinerary table; USD.
@@ -10,12 +10,12 @@ import type { Driver, Offer } from '../types.ts';
 /** The id ending of each part of a passenger's section. */
 const PASSENGER_IDS: Record<PassengerPart, string> = { given: 'given', family: 'family', birth: 'dob', passport: 'passport', ktn: 'ktn', country: 'country' };
 
-async function itinerary(page: GuardedPage): Promise<Map<string, string>> {
+async function itinerary(page: DriverPage): Promise<Map<string, string>> {
   const rows = await page.rows('#sf-itinerary tr', { label: 'td:nth-child(1)', value: 'td:nth-child(2)' });
   return new Map(rows.map((r) => [r.cells.label ?? '', r.cells.value ?? '']));
 }
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const it = await itinerary(page);
   const passengers = [...it.keys()].filter((k) => /^Passenger \d+$/.test(k)).length;
   return {

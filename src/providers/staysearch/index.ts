@@ -1,18 +1,18 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import { amount, priceIn } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
-import type { Driver, Offer } from '../types.ts';
+import type { Driver, Offer } from '../../driver/types.ts';
 
 // StaySearch (hotels, first choice): a blue site with a room table, a Reserve button per row, a
 // review list of "Label: value" lines, USD.
 
-async function line(page: GuardedPage, label: string): Promise<string | null> {
+async function line(page: DriverPage, label: string): Promise<string | null> {
   const lines = await page.rows('#ss-summary-list li');
   const found = lines.find((l) => l.text.startsWith(`${label}:`));
   return found ? found.text.slice(label.length + 1).trim() : null;
 }
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const total = (await line(page, 'Total price')) ?? '';
   return {
     venue: (await line(page, 'Hotel')) ?? '',

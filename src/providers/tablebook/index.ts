@@ -1,12 +1,12 @@
-import type { GuardedPage, Row } from '../../executor/guard/page-api.ts';
+import type { DriverPage, Row } from '../../driver/page.ts';
 import { amount, priceIn } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
-import type { Driver, Offer } from '../types.ts';
+import type { Driver, Offer } from '../../driver/types.ts';
 
 // TableBook (restaurants, first choice): a red site with one form per step, time slots as a grid of
 // submit buttons (24-hour times, deposit in EUR), a review page as a definition list.
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const field = (name: string) => page.text(`#tb-review-details dd[data-field="${name}"]`);
   const party = await field('party-size');
   const price = (await field('total')) ?? '';

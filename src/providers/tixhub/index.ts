@@ -1,12 +1,12 @@
-import type { GuardedPage } from '../../executor/guard/page-api.ts';
+import type { DriverPage } from '../../driver/page.ts';
 import { ticketCard } from '../shared/pages.ts';
 import { scriptedDriver, type HeldOnReview } from '../shared/scripted.ts';
-import type { Driver } from '../types.ts';
+import type { Driver } from '../../driver/types.ts';
 
 // TixHub (activities, first choice): an orange site with seating sections as radio cards, an order
 // table to review; USD.
 
-async function order(page: GuardedPage): Promise<Map<string, string>> {
+async function order(page: DriverPage): Promise<Map<string, string>> {
   const rows = await page.rows('#tx-order tr', { label: 'td:nth-child(1)', value: 'td:nth-child(2)' });
   return new Map(rows.map((r) => [r.cells.label ?? '', r.cells.value ?? '']));
 }
@@ -17,7 +17,7 @@ function tickets(row: string | undefined): string {
   return count ? `${count} ticket${count === '1' ? '' : 's'}` : `tickets: ${row ?? '?'}`;
 }
 
-async function held(page: GuardedPage): Promise<HeldOnReview> {
+async function held(page: DriverPage): Promise<HeldOnReview> {
   const o = await order(page);
   return { venue: `${o.get('Event') ?? '?'}, ${o.get('City') ?? '?'}`, when: o.get('Date') ?? '', quantity: tickets(o.get('Tickets')), item: o.get('Section'), price: o.get('Order total') ?? '' };
 }

@@ -1,9 +1,9 @@
 import { headcountOf } from '../../../jobs/search-request.ts';
-import { datesIn, timesIn } from '../../../executor/held.ts';
-import type { SearchRequest, Traveller } from '../../types.ts';
+import { datesIn, timesIn } from '../../../driver/text.ts';
+import type { SearchRequest, Traveller } from '../../../driver/types.ts';
 import type { FieldInfo } from './snapshot.ts';
 import { either, FIELD_WORDS as W, phrase } from './words.ts';
-import { fold } from '../../../executor/names.ts';
+import { fold } from '../../../driver/names.ts';
 
 // Which field asks for what: by the HTML autocomplete token first (the standard a site publishes for
 // password managers), then by the input type, then by what a person reads (label, aria name,

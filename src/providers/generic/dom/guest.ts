@@ -1,6 +1,5 @@
-import type { GuardedPage } from '../../../executor/guard/page-api.ts';
-import { travellersOf } from '../../shared/travellers.ts';
-import type { Person, Traveller } from '../../types.ts';
+import type { DriverPage } from '../../../driver/page.ts';
+import { type Person, type Traveller, travellersOf } from '../../../driver/types.ts';
 import { assign, fillable, guestRules, guestValue, splitPhone, valueFor, type Concept } from './fields.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
@@ -73,7 +72,7 @@ const NAMES: Concept[] = ['givenName', 'familyName', 'fullName'];
  * lead's on the rest (the buyer holds them, as a shop's "copy answers from above" does); never on a
  * flight, where each name is who flies.
  */
-export async function fillGuest(page: GuardedPage, traveller: Traveller, ticketsInLeadsName = false): Promise<void> {
+export async function fillGuest(page: DriverPage, traveller: Traveller, ticketsInLeadsName = false): Promise<void> {
   const people = travellersOf(traveller);
   let next = 0;
   for (let form = 0; next < people.length; form++) {
@@ -116,7 +115,7 @@ export async function fillGuest(page: GuardedPage, traveller: Traveller, tickets
  * Its contact fields take the first of them: the lead on the first form (the others' contact is the
  * lead's unless they gave their own, src/executor/request.ts).
  */
-async function fillOne(page: GuardedPage, s: Snapshot, found: { form: number }, assigned: Map<Concept, FieldInfo[]>, people: Person[], leadOnTheRest: boolean): Promise<number> {
+async function fillOne(page: DriverPage, s: Snapshot, found: { form: number }, assigned: Map<Concept, FieldInfo[]>, people: Person[], leadOnTheRest: boolean): Promise<number> {
   const lead = people[0]!;
   // As many sections as the form asks names (a contact's "Full name" beside each passenger's first and last names is not a section).
   const asked = Math.max(assigned.get('givenName')?.length ?? 0, assigned.get('familyName')?.length ?? 0);

@@ -1,6 +1,6 @@
-import { datesIn, firstDateAt, isWeekday, quantityIn, timesIn } from '../../../executor/held.ts';
+import { datesIn, firstDateAt, isWeekday, quantityIn, timesIn } from '../../../driver/text.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
-import type { Held, SearchRequest } from '../../types.ts';
+import type { Held, SearchRequest } from '../../../driver/types.ts';
 import type { Snapshot } from './snapshot.ts';
 import { CONTROL_WORDS, either, FIELD_WORDS as W } from './words.ts';
 

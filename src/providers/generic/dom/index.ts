@@ -1,5 +1,5 @@
-import type { GuardedPage } from '../../../executor/guard/page-api.ts';
-import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from '../../types.ts';
+import type { DriverPage } from '../../../driver/page.ts';
+import type { Availability, Offer, PaymentPage, ReviewPage, SearchRequest } from '../../../driver/types.ts';
 import type { Strategy, StepContext } from '../strategy.ts';
 import { confirmationCode } from './confirmation.ts';
 import { agreementsToTick, fillGuest, guestFormOn } from './guest.ts';
@@ -13,8 +13,8 @@ import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts
 import { framesFacts, snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { CONTROL_WORDS, either } from './words.ts';
 import { offersInTabs, openHiddenChoices } from './widgets.ts';
-import { datesIn } from '../../../executor/held.ts';
-import { sameName } from '../../../executor/names.ts';
+import { datesIn } from '../../../driver/text.ts';
+import { sameName } from '../../../driver/names.ts';
 
 // The page as a person and a screen reader see it: every step reads the page once (snapshot), works
 // out what it is from web standards (labels, ARIA, autocomplete tokens, input types, schema.org),
@@ -64,7 +64,7 @@ function cardFieldOn(s: Snapshot): string | null {
 }
 
 /** A card-code field in any frame: its selector, or the selector of the iframe that holds it. */
-async function cardField(page: GuardedPage, s: Snapshot): Promise<string | null> {
+async function cardField(page: DriverPage, s: Snapshot): Promise<string | null> {
   const onPage = cardFieldOn(s);
   if (onPage) return onPage;
   if (s.frames.length === 0) return null;

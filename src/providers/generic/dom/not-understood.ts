@@ -1,4 +1,4 @@
-import { ProviderFailure } from '../../../executor/failures.ts';
+import { ProviderFailure } from '../../../driver/failures.ts';
 
 /**
  * The generic driver did not find what a step needs on the page: an `unexpected_page` failure

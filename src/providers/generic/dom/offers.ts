@@ -1,7 +1,7 @@
-import { datesIn, timesIn } from '../../../executor/held.ts';
+import { datesIn, timesIn } from '../../../driver/text.ts';
 import { starsIn, starsOf } from '../../shared/stars.ts';
 import { amount, priceIn } from '../../shared/pages.ts';
-import type { Offer } from '../../types.ts';
+import type { Offer } from '../../../driver/types.ts';
 import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
 import { either } from './words.ts';
 

@@ -1,4 +1,4 @@
-import type { Availability, Offer } from '../../types.ts';
+import type { Availability, Offer } from '../../../driver/types.ts';
 import type { ControlInfo, Snapshot } from './snapshot.ts';
 import { either, NONE_PHRASES } from './words.ts';
 

@@ -1,4 +1,4 @@
-import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import type { DriverPage } from '../../../driver/page.ts';
 import { snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
 import { either, OVERLAY_WORDS as W, phrase } from './words.ts';
 
@@ -43,7 +43,7 @@ export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): Co
  * waits, then fades it in), often after the page was first read. If the control is still covered,
  * the overlay is given a moment to finish showing and answered again.
  */
-export async function pressPastOverlays(page: GuardedPage, selector: string, what: string): Promise<void> {
+export async function pressPastOverlays(page: DriverPage, selector: string, what: string): Promise<void> {
   await clearOverlays(page, await snapshot(page, true));
   if (await page.covered(selector)) await clearOverlays(page, await snapshot(page, true));
   await page.press(selector, what);
@@ -53,7 +53,7 @@ export async function pressPastOverlays(page: GuardedPage, selector: string, wha
  * Answers the overlays the page shows, until none is left (at most a few: a consent banner may
  * open its own settings). Returns the last snapshot, current.
  */
-export async function clearOverlays(page: GuardedPage, first?: Snapshot): Promise<Snapshot> {
+export async function clearOverlays(page: DriverPage, first?: Snapshot): Promise<Snapshot> {
   let s = first ?? (await snapshot(page));
   for (let round = 0; round < 3; round++) {
     const overlay = s.dialogs.find((d) => answerFor(s, d));

@@ -1,4 +1,4 @@
-import { cardChoiceOf, IN_PAGE_CLASSIFIER } from '../../../executor/guard/card-fields.ts';
+import { cardChoiceOf, IN_PAGE_CLASSIFIER } from '../../../driver/card-fields.ts';
 import { besideOf, clean, describedBy, flaggedRed, hintOf, isControl, nameOf, PAGE_LIB, regionOf, selectorOf, shown } from './page-lib.ts';
 import type { ControlInfo, FieldInfo, Snapshot } from './snapshot.ts';
 

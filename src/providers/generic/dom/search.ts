@@ -1,15 +1,15 @@
-import { datesIn } from '../../../executor/held.ts';
-import type { GuardedPage } from '../../../executor/guard/page-api.ts';
-import type { SearchRequest } from '../../types.ts';
+import { datesIn } from '../../../driver/text.ts';
+import type { DriverPage } from '../../../driver/page.ts';
+import type { SearchRequest } from '../../../driver/types.ts';
 import { assign, dateInFormat, datePartFor, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
 import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
-import { ProviderFailure } from '../../../executor/failures.ts';
+import { ProviderFailure } from '../../../driver/failures.ts';
 import { CONTROL_WORDS, either, FIELD_WORDS } from './words.ts';
 import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
 import { orderBoxes } from './offers.ts';
-import { sameName } from '../../../executor/names.ts';
+import { sameName } from '../../../driver/names.ts';
 import { chooseTrip } from './trip.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
@@ -67,7 +67,7 @@ export function looksLikeSearch(s: Snapshot, request: SearchRequest): boolean {
   return searchForm(s, request) !== null;
 }
 
-export async function search(page: GuardedPage, startUrl: string, request: SearchRequest): Promise<void> {
+export async function search(page: DriverPage, startUrl: string, request: SearchRequest): Promise<void> {
   // A strategy before this one (WebMCP) may have opened the start page and found nothing to use on
   // it: the page is read as it is, not loaded a second time.
   if (!/^https?:/.test(page.url())) await page.goto(startUrl);
@@ -93,7 +93,7 @@ export async function search(page: GuardedPage, startUrl: string, request: Searc
  * a date picker) and submits it. A date the form does not ask for at all is left for a later page
  * (many sites ask for the day once the venue is chosen).
  */
-export async function fillAndSubmit(page: GuardedPage, asked: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
+export async function fillAndSubmit(page: DriverPage, asked: Plan, request: SearchRequest, stepName: string, corrected = false): Promise<void> {
   let s: Snapshot;
   // A form sent back may be on its default trip type again (a flight's "Return").
   const again = request.scenario === 'flight' && await chooseTrip(page, await snapshot(page), asked.form, request) ? searchForm(await snapshot(page), request) : null;
@@ -209,7 +209,7 @@ export function submitOf(s: Snapshot, form: number, purpose: 'search' | 'details
  * suggestion that is the value pressed (the same words, else one that starts with them, else one
  * that holds them). With no suggestion the typed value stays.
  */
-async function pickSuggestion(page: GuardedPage, field: FieldInfo, value: string): Promise<void> {
+async function pickSuggestion(page: DriverPage, field: FieldInfo, value: string): Promise<void> {
   await page.fill(field.sel, value);
   await page.settle();
   const s = await snapshot(page);
@@ -231,7 +231,7 @@ export function disclosureOf(s: Snapshot, field: FieldInfo): ControlInfo | null 
 }
 
 /** A quantity stepper: "+" or "−" until the number shown is the one wanted (each press settles). */
-async function step(page: GuardedPage, field: FieldInfo, wanted: number): Promise<void> {
+async function step(page: DriverPage, field: FieldInfo, wanted: number): Promise<void> {
   let current = Number.parseInt(field.value, 10);
   for (let presses = 0; presses < 40 && Number.isFinite(current) && current !== wanted; presses++) {
     await page.press(current < wanted ? field.stepper!.up : field.stepper!.down, `set the number to ${wanted}`);
@@ -258,7 +258,7 @@ export function namesDate(text: string, iso: string): boolean {
  * control reads as the date (or the read-only date field is pressed), then moves month by month
  * until the day is shown, and presses it.
  */
-async function pickDate(page: GuardedPage, s: Snapshot, iso: string, field: FieldInfo | undefined, concept: Concept, optional: boolean): Promise<void> {
+async function pickDate(page: DriverPage, s: Snapshot, iso: string, field: FieldInfo | undefined, concept: Concept, optional: boolean): Promise<void> {
   const day = (snap: Snapshot) => snap.controls.find((c) => c.visible && !c.disabled && namesDate(c.text, iso));
   let target = day(s);
   if (!target) {
@@ -307,7 +307,7 @@ function localFormats(lang: string): string[] {
  * day is pressed in the picker (which also closes it); when the typed date did not bring the
  * picker to its month, the page's language's formats are typed, then the picker is walked.
  */
-async function confirmTypedDates(page: GuardedPage, plan: Plan, request: SearchRequest): Promise<void> {
+async function confirmTypedDates(page: DriverPage, plan: Plan, request: SearchRequest): Promise<void> {
   for (const concept of ['date', 'checkIn', 'checkOut', 'returnDate'] as Concept[]) {
     const field = plan.fields.get(concept)?.[0];
     const value = searchValue(request, concept);
@@ -346,7 +346,7 @@ function datePartsOf(fields: FieldInfo[]): Array<[FieldInfo, 'day' | 'month' | '
 }
 
 /** Sets a date picker's own month list and year box (or list) to the month of `iso`; the page read after, or null when it has none. */
-async function toMonth(page: GuardedPage, s: Snapshot, iso: string): Promise<Snapshot | null> {
+async function toMonth(page: DriverPage, s: Snapshot, iso: string): Promise<Snapshot | null> {
   const month = s.fields.find((f) => f.visible && !f.disabled && f.tag === 'select' && MONTH_FIELD.test(f.label));
   const year = s.fields.find((f) => f.visible && !f.disabled && f !== month && YEAR_FIELD.test(f.label) && (f.tag === 'select' || f.type === 'number' || f.type === 'text'));
   if (!month || !year) return null;

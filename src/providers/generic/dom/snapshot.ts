@@ -1,4 +1,4 @@
-import type { GuardedPage } from '../../../executor/guard/page-api.ts';
+import type { DriverPage } from '../../../driver/page.ts';
 import { FRAME_FACTS, READ_PAGE } from './read-page.ts';
 
 // One read-only look at the whole page, in one round trip: its forms and fields, its controls, its
@@ -119,14 +119,14 @@ export interface Snapshot {
   lang: string;
 }
 
-const readings = new WeakMap<GuardedPage, { generation: number; snapshot: Snapshot }>();
+const readings = new WeakMap<DriverPage, { generation: number; snapshot: Snapshot }>();
 
 /**
  * The whole page, read once (the main frame). A reading taken since the driver last acted on the
  * page is reused (the page settled after that act); `fresh` reads again, for pages a person may
  * have changed meanwhile (the confirmation after they pay).
  */
-export async function snapshot(page: GuardedPage, fresh = false): Promise<Snapshot> {
+export async function snapshot(page: DriverPage, fresh = false): Promise<Snapshot> {
   const generation = page.generation;
   const last = readings.get(page);
   if (!fresh && last && last.generation === generation) return last.snapshot;
@@ -136,6 +136,6 @@ export async function snapshot(page: GuardedPage, fresh = false): Promise<Snapsh
 }
 
 /** Every frame's card-code field, CAPTCHA and text: payment partners and CAPTCHAs live in iframes. */
-export function framesFacts(page: GuardedPage): Promise<Array<{ url: string; main: boolean; result: { card: boolean; captcha: boolean; text: string } }>> {
+export function framesFacts(page: DriverPage): Promise<Array<{ url: string; main: boolean; result: { card: boolean; captcha: boolean; text: string } }>> {
   return page.inspectFrames(FRAME_FACTS, undefined);
 }

@@ -1,5 +1,5 @@
-import type { GuardedPage } from '../../../executor/guard/page-api.ts';
-import type { SearchRequest } from '../../types.ts';
+import type { DriverPage } from '../../../driver/page.ts';
+import type { SearchRequest } from '../../../driver/types.ts';
 import { wordsOf } from './fields.ts';
 import type { FieldInfo, Snapshot } from './snapshot.ts';
 import { chooseInList, isPressList } from './widgets.ts';
@@ -33,7 +33,7 @@ const near = (x: { form: number; region: string; visible: boolean; disabled: boo
  * something (the form may then show or hide its return date), false when the form has no trip type
  * or it was already right.
  */
-export async function chooseTrip(page: GuardedPage, s: Snapshot, form: number, request: SearchRequest): Promise<boolean> {
+export async function chooseTrip(page: DriverPage, s: Snapshot, form: number, request: SearchRequest): Promise<boolean> {
   if (request.scenario !== 'flight') return false;
   const want: Trip = request.returnDate ? 'return' : 'oneway';
   // Trip buttons sit in the form, or just before it outside any <form>.

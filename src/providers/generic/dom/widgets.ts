@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { GuardedPage } from '../../../executor/guard/page-api.ts';
-import type { Offer } from '../../types.ts';
+import type { DriverPage } from '../../../driver/page.ts';
+import type { Offer } from '../../../driver/types.ts';
 import { optionFor } from './fields.ts';
 import { decodeKey, encodeKey } from './offers.ts';
 import { NotUnderstood } from './not-understood.ts';
@@ -28,7 +28,7 @@ function optionsShown(s: Snapshot, f: FieldInfo): ControlInfo[] {
 }
 
 /** Chooses `value` in a select-only combobox or a listbox: opened if closed, the matching option pressed, read back. */
-export async function chooseInList(page: GuardedPage, f: FieldInfo, value: string, stepName: string): Promise<void> {
+export async function chooseInList(page: DriverPage, f: FieldInfo, value: string, stepName: string): Promise<void> {
   let s = await snapshot(page);
   let current = s.fields.find((x) => x.sel === f.sel) ?? f;
   if (f.type === 'combobox' && current.expanded !== 'true') {
@@ -53,7 +53,7 @@ export async function chooseInList(page: GuardedPage, f: FieldInfo, value: strin
  * each section its digits, key by key as a person types them (such fields act on keys and move on
  * to the next section by themselves), then read back.
  */
-export async function typeDateParts(page: GuardedPage, f: FieldInfo, iso: string, stepName: string): Promise<void> {
+export async function typeDateParts(page: DriverPage, f: FieldInfo, iso: string, stepName: string): Promise<void> {
   const [year, month, day] = iso.split('-') as [string, string, string];
   for (const p of f.parts ?? []) await page.type(p.sel, p.part === 'year' ? year : p.part === 'month' ? month : day);
   const after = (await snapshot(page)).fields.find((x) => x.sel === f.sel);
@@ -75,7 +75,7 @@ const SEE_OPTIONS = either(
  * that a button opens ("See rates" → a modal of rates). The button is pressed, and the page read
  * again; null when there is nothing to open.
  */
-export async function openHiddenChoices(page: GuardedPage, s: Snapshot): Promise<Snapshot | null> {
+export async function openHiddenChoices(page: DriverPage, s: Snapshot): Promise<Snapshot | null> {
   const radios = s.controls.filter((c) => c.type === 'radio' && !c.disabled && !CHROME.has(c.region));
   if (radios.length === 0 || radios.some((r) => r.visible)) return null;
   const usable = s.controls.filter((c) => c.visible && !c.disabled && c.type !== 'radio' && !c.submits && !CHROME.has(c.region));
@@ -91,7 +91,7 @@ export async function openHiddenChoices(page: GuardedPage, s: Snapshot): Promise
  * read again; null when nothing was hidden or nothing opened. (A button that pops up a list or a
  * menu is not a section.)
  */
-export async function openSections(page: GuardedPage, s: Snapshot, form: number): Promise<Snapshot | null> {
+export async function openSections(page: DriverPage, s: Snapshot, form: number): Promise<Snapshot | null> {
   if (!s.fields.some((f) => f.form === form && !f.visible && !f.card && !['hidden', 'radio', 'checkbox'].includes(f.type))) return null;
   const closed = s.controls.filter((c) => c.form === form && c.visible && !c.disabled && c.expanded === 'false' && c.haspopup === '' && c.role !== 'combobox' && !c.submits && !CHROME.has(c.region));
   if (closed.length === 0) return null;
@@ -105,7 +105,7 @@ export async function openSections(page: GuardedPage, s: Snapshot, form: number)
  * then the tab first shown is pressed back, leaving the page as it was. Options outside the panels
  * are read once.
  */
-export async function offersInTabs(page: GuardedPage, s: Snapshot, offers: Offer[], read: (s: Snapshot) => Offer[]): Promise<Offer[]> {
+export async function offersInTabs(page: DriverPage, s: Snapshot, offers: Offer[], read: (s: Snapshot) => Offer[]): Promise<Offer[]> {
   const tabs = s.controls.filter((c) => c.role === 'tab' && c.visible && !c.disabled && !CHROME.has(c.region));
   const shownTab = tabs.find((t) => t.selected === 'true');
   if (!shownTab || tabs.length < 2) return offers;
@@ -137,7 +137,7 @@ const OPENS_A_FORM = either(/\b(details|guests?|contact|enter|fill|add|continue|
  * the button that opens it is pressed, and the page read again; null when nothing was hidden or
  * nothing opened it. Only a button that stays on the page (not a link, not a submit) is pressed.
  */
-export async function revealFields(page: GuardedPage, s: Snapshot): Promise<Snapshot | null> {
+export async function revealFields(page: DriverPage, s: Snapshot): Promise<Snapshot | null> {
   const hidden = s.fields.filter((f) => !f.visible && !f.card && f.type !== 'hidden' && f.type !== 'radio' && f.type !== 'checkbox');
   if (hidden.length < 2) return null;
   const usable = s.controls.filter((c) => c.visible && !c.disabled && c.tag !== 'a' && c.type !== 'radio' && !c.submits && !CHROME.has(c.region) && !NOT_AN_OPENER.test(c.text));

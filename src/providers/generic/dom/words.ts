@@ -4,7 +4,7 @@
 // "disponibilità" ends where it should), with or without its accents. Month and weekday names are
 // not here: they come from Intl (src/executor/held.ts).
 
-import { fold } from '../../../executor/names.ts';
+import { fold } from '../../../driver/names.ts';
 
 /** A pattern matching any of the words or phrases (spaces in a phrase match any run of spaces), accents optional. */
 export function phrase(...lists: ReadonlyArray<readonly string[]>): RegExp {

@@ -1,6 +1,6 @@
-import { ProviderFailure, oneLine } from '../../../executor/failures.ts';
-import type { JsonValue, PageTool } from '../../../executor/guard/webmcp.ts';
-import type { Availability, Offer, SearchRequest, Traveller } from '../../types.ts';
+import { ProviderFailure, oneLine } from '../../../driver/failures.ts';
+import type { JsonValue, PageTool } from '../../../driver/webmcp.ts';
+import type { Availability, Offer, SearchRequest, Traveller } from '../../../driver/types.ts';
 import { DECLINE, type Answer, type StepContext, type Strategy } from '../strategy.ts';
 import { nextPage, nothingAvailable, offersIn, readResult, scalars, type ToolOffer, type ToolReading } from './results.ts';
 import { chooseTool, type Purpose } from './tools.ts';

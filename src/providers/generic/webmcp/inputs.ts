@@ -1,6 +1,5 @@
-import type { JsonObject, JsonValue, PageTool } from '../../../executor/guard/webmcp.ts';
-import { travellersOf } from '../../shared/travellers.ts';
-import type { SearchRequest, Traveller } from '../../types.ts';
+import type { JsonObject, JsonValue, PageTool } from '../../../driver/webmcp.ts';
+import { type SearchRequest, type Traveller, travellersOf } from '../../../driver/types.ts';
 import { keyWords } from './results.ts';
 
 // Filling a tool's input from its schema: each property is understood from its name, title,

@@ -1,5 +1,5 @@
-import { boundValue, type JsonObject, type JsonValue } from '../../../executor/guard/webmcp.ts';
-import type { Offer } from '../../types.ts';
+import { boundValue, type JsonObject, type JsonValue } from '../../../driver/webmcp.ts';
+import type { Offer } from '../../../driver/types.ts';
 
 // Reading what a WebMCP tool returned. Everything in it is the page's: plain data already bounded by
 // the guard, read here by shape and key names only. Text is parsed as JSON when it looks like JSON

@@ -1,7 +1,6 @@
-import type { PageTool } from '../../../executor/guard/webmcp.ts';
+import type { JsonObject, PageTool } from '../../../driver/webmcp.ts';
 import { fillInput, propertiesOf, type Known } from './inputs.ts';
 import { keyWords } from './results.ts';
-import type { JsonObject } from '../../../executor/guard/webmcp.ts';
 
 // Choosing the page's tool for a step from its name, description and input schema. A tool is a
 // candidate only when its input can be filled; the best by name, then description, then how much of

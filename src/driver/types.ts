@@ -1,12 +1,12 @@
-import type { GuardedPage } from '../executor/guard/page-api.ts';
-import type { Scenario } from '../jobs/types.ts';
+import type { DriverPage } from './page.ts';
 
 // What a provider driver is: the knowledge of one website's pages, and nothing else. Decisions
 // (which option, retries, fallback, when to stop) are the executor's; the page API is the payment
 // guard's (a driver cannot fill a card-code field, and pressing Pay is refused: that is the pause).
 
-export const PROVIDER_IDS = ['tablebook', 'dinenow', 'staysearch', 'roomly', 'skyfare', 'jetdeck', 'tixhub', 'eventgo'] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
+/** What a job books: each scenario's spec is one module in src/scenarios/. */
+export const SCENARIOS = ['restaurant', 'hotel', 'flight', 'activity'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
 
 /** The booking asked for, in the executor's words (the REST params, normalised per scenario). */
 export type SearchRequest =
@@ -31,6 +31,11 @@ export interface Person {
 /** The lead traveller (the booker, the contact), and on a flight for several the other passengers in order. */
 export interface Traveller extends Person {
   additionalTravellers?: Person[];
+}
+
+/** Everyone travelling, the lead first. */
+export function travellersOf(t: Traveller): Person[] {
+  return [t, ...(t.additionalTravellers ?? [])];
 }
 
 /** One option on an availability page, as the site shows it. */
@@ -108,22 +113,22 @@ export interface Driver {
   name: string;
   scenario: Scenario;
   /** Opens the provider's start URL, fills the search and submits it. */
-  search(page: GuardedPage, startUrl: string, request: SearchRequest): Promise<void>;
-  availability(page: GuardedPage): Promise<Availability>;
-  choose(page: GuardedPage, offer: Offer): Promise<void>;
+  search(page: DriverPage, startUrl: string, request: SearchRequest): Promise<void>;
+  availability(page: DriverPage): Promise<Availability>;
+  choose(page: DriverPage, offer: Offer): Promise<void>;
   /** Opens a venue the site suggested (Availability `venues`); its availability is read next. */
-  chooseVenue?(page: GuardedPage, venue: Offer): Promise<void>;
-  guestDetails(page: GuardedPage, traveller: Traveller, request: SearchRequest): Promise<void>;
+  chooseVenue?(page: DriverPage, venue: Offer): Promise<void>;
+  guestDetails(page: DriverPage, traveller: Traveller, request: SearchRequest): Promise<void>;
   /** Reads the review page; null when the page shown is not the review page. */
-  review(page: GuardedPage): Promise<ReviewPage | null>;
+  review(page: DriverPage): Promise<ReviewPage | null>;
   /** Presses the review page's button: on to payment, or "confirm" when no card is needed. */
-  confirmReview(page: GuardedPage): Promise<void>;
+  confirmReview(page: DriverPage): Promise<void>;
   /** Reads the payment page; null when the page shown is not the payment page. */
-  payment(page: GuardedPage): Promise<PaymentPage | null>;
+  payment(page: DriverPage): Promise<PaymentPage | null>;
   /** Presses Pay. The payment guard refuses it (CardStepReached): that is the pause. */
-  pay(page: GuardedPage): Promise<void>;
+  pay(page: DriverPage): Promise<void>;
   /** The confirmation code when the page shown is the booking confirmation, else null. */
-  confirmation(page: GuardedPage): Promise<string | null>;
+  confirmation(page: DriverPage): Promise<string | null>;
   /** Validation messages the page shows after a submission (guest details rejected…). */
-  formErrors(page: GuardedPage): Promise<string[]>;
+  formErrors(page: DriverPage): Promise<string[]>;
 }

@@ -1,0 +1,121 @@
+import type { Scenario } from './types.ts';
+import { fold } from './names.ts';
+
+// Dates, times and quantities in the words booking sites write them ("Sunday, 29 November 2026 at
+// 19:30", "Nov 29, 2026 at 7:30 PM", "party of 2", "2 × $69.00 tickets"), in the languages of
+// booking sites: read by drivers from pages and by the executor from what a provider holds.
+
+/**
+ * Month names (long and short) in the languages of booking sites, from Intl (CLDR), each with and
+ * without its accents: "June", "Jun", "junio", "giugno", "Juni", "juin", "junho", "juni", "März".
+ */
+const MONTH_NUMBER: ReadonlyMap<string, number> = (() => {
+  const out = new Map<string, number>();
+  for (const lang of ['en', 'es', 'it', 'de', 'fr', 'pt', 'nl']) {
+    for (const style of ['long', 'short'] as const) {
+      const format = new Intl.DateTimeFormat(lang, { month: style, timeZone: 'UTC' });
+      for (let m = 0; m < 12; m++) {
+        const name = format.format(new Date(Date.UTC(2030, m, 15))).toLowerCase().replace(/\.$/, '');
+        out.set(name, m + 1);
+        out.set(fold(name), m + 1);
+      }
+    }
+  }
+  out.set('sept', 9);
+  return out;
+})();
+const MONTH = `(${[...MONTH_NUMBER.keys()].sort((a, b) => b.length - a.length).join('|')})\\.?`;
+// Every name is kept without its accents too: a folded look-up finds any spelling.
+const monthOf = (name: string) => MONTH_NUMBER.get(fold(name).replace(/\.$/, '')) ?? 0;
+const NOT_LETTER = '(?<![\\p{L}\\p{N}])';
+// "10 June 2030", "10 de junio de 2030", "10. Juni 2030", "lunedì 10 giugno 2030"
+const DAY_MONTH_YEAR = new RegExp(`${NOT_LETTER}(\\d{1,2})(?:st|nd|rd|th|er|º|ª)?\\.?\\s+(?:de\\s+)?${MONTH},?\\s+(?:de\\s+)?(\\d{4})(?!\\d)`, 'giu');
+// "June 10, 2030", "June 10th, 2030", "Jun 10 Mo, 2030" (a short weekday after the day)
+const MONTH_DAY_YEAR = new RegExp(`${NOT_LETTER}${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:\\s+\\p{L}{2,3}\\.?)?,?\\s+(\\d{4})(?!\\d)`, 'giu');
+
+function isoDate(year: string, month: number, day: string): string | null {
+  const d = Number(day);
+  if (month < 1 || month > 12 || d < 1 || d > 31) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Every date in the text, in order: where it starts, and its YYYY-MM-DD. */
+function datesAt(text: string): Array<[number, string]> {
+  const found: Array<[number, string | null]> = [];
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) found.push([m.index, isoDate(m[1]!, Number(m[2]), m[3]!)]);
+  for (const m of text.matchAll(DAY_MONTH_YEAR)) found.push([m.index, isoDate(m[3]!, monthOf(m[2]!), m[1]!)]);
+  for (const m of text.matchAll(MONTH_DAY_YEAR)) found.push([m.index, isoDate(m[3]!, monthOf(m[1]!), m[2]!)]);
+  return found.filter((f): f is [number, string] => f[1] !== null).sort((a, b) => a[0] - b[0]);
+}
+
+/** Every date in the text, in order, as YYYY-MM-DD. */
+export function datesIn(text: string): string[] {
+  return datesAt(text).map(([, d]) => d);
+}
+
+/** Where the text's first date starts ("lunedì 10 giugno 2030" at "10"), or -1. */
+export function firstDateAt(text: string): number {
+  return datesAt(text)[0]?.[0] ?? -1;
+}
+
+/** Weekday names (long and short) in the languages of booking sites, from Intl, as `fold` writes them. */
+const WEEKDAYS: ReadonlySet<string> = (() => {
+  const out = new Set<string>();
+  for (const lang of ['en', 'es', 'it', 'de', 'fr', 'pt', 'nl']) {
+    for (const style of ['long', 'short'] as const) {
+      const format = new Intl.DateTimeFormat(lang, { weekday: style, timeZone: 'UTC' });
+      for (let d = 0; d < 7; d++) out.add(fold(format.format(new Date(Date.UTC(2030, 5, 2 + d)))).replace(/\.$/, ''));
+    }
+  }
+  for (const w of ['tues', 'thur', 'thurs']) out.add(w);
+  return out;
+})();
+
+/** Is the word a weekday's name ("Monday", "lun.", "giovedì", "quinta-feira")? */
+export function isWeekday(word: string): boolean {
+  return WEEKDAYS.has(fold(word).replace(/\.$/, ''));
+}
+
+/** Every time of day in the text, in order, as HH:MM (24-hour; "7:30 PM" is 19:30). */
+export function timesIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\.?\b)?/gi)) {
+    let hours = Number(m[1]);
+    const half = m[3]?.toLowerCase();
+    if (half === 'p' && hours < 12) hours += 12;
+    if (half === 'a' && hours === 12) hours = 0;
+    if (hours > 23 || Number(m[2]) > 59) continue;
+    out.push(`${String(hours).padStart(2, '0')}:${m[2]}`);
+  }
+  return out;
+}
+
+/** The first time of day in the text, as HH:MM. */
+export function firstTimeIn(text: string): string | null {
+  return timesIn(text)[0] ?? null;
+}
+
+/** How many rooms a hotel's text says ("1 room, 2 adults"); null when it does not say. */
+export function roomsIn(text: string): number | null {
+  const m = /\b(\d+)\s*rooms?\b/i.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+// The units in the languages of booking sites (es, it, de, fr, pt beside English).
+const PEOPLE = 'guests?|people|persons?|diners?|covers?|personas|persone|personen|personnes|pessoas|comensales|coperti|ospiti|invitados|g(?:ä|ae|a)ste|convives|couverts';
+const ADULTS = 'adults?|guests?|adultos|adulti|erwachsene|adultes|hu(?:é|e)spedes|h(?:ó|o)spedes|ospiti|g(?:ä|ae|a)ste|personas|persone|personen|personnes|pessoas';
+const UNITS: Record<Scenario, RegExp> = {
+  restaurant: new RegExp(`\\bparty of (\\d+)|\\b(\\d+)\\s*(?:${PEOPLE})(?![\\p{L}])`, 'iu'),
+  hotel: new RegExp(`\\b(\\d+)\\s*(?:${ADULTS})(?![\\p{L}])`, 'iu'),
+  flight: /\b(\d+)\s*(?:passengers?|travell?ers?|adults?|pasajeros?|passegger[io]|passagiere?|passagers?|passageiros?|adultos?|adult[io]|erwachsene[rn]?|adultes?)\b/i,
+  // "2 tickets", "2 × $69.00 tickets"
+  activity: /\b(\d+)\s*(?:×\s*\S+\s*)?(?:tickets?|seats?|entradas|biglietti|karten|billets|bilhetes|ingressos)\b/i,
+};
+
+/** How many people (or tickets) the text says, for the scenario; null when it does not say. */
+export function quantityIn(scenario: Scenario, text: string): number | null {
+  const m = UNITS[scenario].exec(text);
+  const n = m ? Number(m[1] ?? m[2]) : NaN;
+  return Number.isInteger(n) ? n : null;
+}
+
