@@ -7,7 +7,7 @@ import { checkHeld, venueAsked } from './held.ts';
 import { nameWords, sameName } from '../driver/names.ts';
 import { oneLine, ProviderFailure } from '../driver/failures.ts';
 import { RunAborted, within, type AbortReason } from './failures.ts';
-import { safeUrl } from './evidence.ts';
+import { safeUrl } from '../security/text.ts';
 import { describeRequest } from './request.ts';
 import { GuardedPage } from './guard/page-api.ts';
 import { CardStepReached } from './guard/page-errors.ts';

@@ -4,6 +4,7 @@ import type { DB } from '../db/schema.ts';
 import { JOB_ID_PATTERN } from '../jobs/types.ts';
 import { within } from './failures.ts';
 import { userOwnsJob } from '../jobs/rows.ts';
+import { safeUrl } from '../security/text.ts';
 
 // Evidence of a failed booking (issue 12 §4): the last page as a JPEG with every card field blanked,
 // and its accessibility snapshot with card values removed. Taken before the failing tab is closed,
@@ -61,16 +62,6 @@ async function cardFieldNames(page: Page): Promise<string[]> {
       const el = input as HTMLInputElement;
       return [el.getAttribute('aria-label') ?? '', ...Array.from(el.labels ?? []).map((l) => l.textContent ?? ''), el.placeholder ?? ''];
     })).catch(() => []);
-}
-
-/** The URL without query or fragment (they may carry personal details); '' when it is not one. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return '';
-  }
 }
 
 /** Captures the page as it is now, within `timeoutMs`; null when it cannot (a closed tab, a blank page, a timeout). */

@@ -1,7 +1,7 @@
 import { consentSchema, type Consent } from '../jobs/schemas.ts';
 import type { Job } from '../jobs/types.ts';
 import { type Person, type SearchRequest, type Traveller, travellersOf } from '../driver/types.ts';
-import { preferencesOf, searchRequestOf, type Preferences } from '../scenarios/index.ts';
+import { headcountOf, preferencesOf, searchRequestOf, specOf, type Preferences } from '../scenarios/index.ts';
 import { str } from '../scenarios/fields.ts';
 
 // The job as the executor needs it: the REST params normalised per scenario (by its spec, in
@@ -47,10 +47,11 @@ function personOf(pr: Record<string, unknown>): Person {
 /** Why this plan cannot be booked at all (before any provider is tried), or null. */
 export function planProblem(plan: BookingPlan): { reason: string; message: string } | null {
   const described = travellersOf(plan.traveller).length;
-  if (plan.request.scenario === 'flight' && plan.request.passengers !== described) {
+  const people = headcountOf(plan.request);
+  if (specOf(plan.request.scenario).travellers === 'each' && people !== described) {
     // Refused at creation since additional_travellers exists; a job queued before then is told so here.
     // A careful agent does not invent the other passengers' passports.
-    return { reason: 'missing_passenger_details', message: `the booking is for ${plan.request.passengers} passengers but the profile describes ${described}; each passenger's name and passport details are needed (profile.additional_travellers)` };
+    return { reason: 'missing_passenger_details', message: `the booking is for ${people} passengers but the profile describes ${described}; each passenger's name and passport details are needed (profile.additional_travellers)` };
   }
   return null;
 }

@@ -118,8 +118,9 @@ export function profileIssues(scenario: Scenario, params: Record<string, unknown
   const others = Array.isArray(profile.additional_travellers) ? (profile.additional_travellers as unknown[]) : [];
   const issues: Issue[] = [];
   // A stored profile is not in the request: its gaps are told as the stored profile's.
-  const required = (field: string, within = '') => ({ path: `${prefix}.${within.replace(/\[(\d+)\]/g, '.$1')}${field}`, message: stored ? `stored profile lacks ${within}${field}, required for flights` : `${field} is required for flights` });
-  if (scenario === 'flight') {
+  const each = SCENARIO_SPECS[scenario].travellers === 'each';
+  const required = (field: string, within = '') => ({ path: `${prefix}.${within.replace(/\[(\d+)\]/g, '.$1')}${field}`, message: stored ? `stored profile lacks ${within}${field}, required for ${scenario}s` : `${field} is required for ${scenario}s` });
+  if (each) {
     issues.push(...FLIGHT_PROFILE_FIELDS.filter((f) => profile[f] === undefined).map((f) => required(f)));
     others.forEach((t, i) => {
       if (typeof t !== 'object' || t === null) return;
@@ -129,12 +130,12 @@ export function profileIssues(scenario: Scenario, params: Record<string, unknown
   const people = params ? headcountOf(searchRequestOf(scenario, params)) : undefined;
   if (people === undefined) return issues;
   const described = 1 + others.length;
-  if (scenario === 'flight' && described !== people) {
+  if (each && described !== people) {
     issues.push({
       path: 'request.params.passengers',
       message: `passengers is ${people} but the profile describes ${described} traveller${described === 1 ? '' : 's'} (the lead and ${others.length} in additional_travellers): give one entry in additional_travellers for each passenger after the lead`,
     });
-  } else if (scenario !== 'flight' && described > people) {
+  } else if (!each && described > people) {
     issues.push({ path: `${prefix}.additional_travellers`, message: `additional_travellers names ${others.length} ${others.length === 1 ? 'person' : 'people'}, but the booking is for ${people} including the lead` });
   }
   return issues;

@@ -33,6 +33,7 @@ export const activity = {
     ['Seats', shown(p.seat_type)],
   ],
   title: (p) => [shown(p.event_name), shown(p.event_date)].filter(Boolean).join(' · '),
+  travellers: 'lead',
   held: { venue: 'Event', quantity: 'Tickets', item: 'Seats', dates: 'day' },
   tool: {
     title: 'Book event or activity tickets (preview)',

@@ -59,6 +59,7 @@ export const flight = {
     ['Cabin', shown(p.cabin_class)],
   ],
   title: (p) => [[shown(p.origin), shown(p.dest)].filter(Boolean).join(' → '), shown(p.date)].filter(Boolean).join(' · '),
+  travellers: 'each',
   held: { venue: 'Flight', quantity: 'Passengers', item: 'Cabin', dates: 'flight' },
   tool: {
     title: 'Book a flight (preview)',

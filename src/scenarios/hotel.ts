@@ -39,6 +39,7 @@ export const hotel = {
     ['Room', shown(p.room_preference)],
   ],
   title: (p) => [shown(p.hotel_name), [shown(p.checkin), shown(p.checkout)].filter(Boolean).join(' → ')].filter(Boolean).join(' · '),
+  travellers: 'lead',
   held: { venue: 'Hotel', quantity: 'Rooms and guests', item: 'Room', dates: 'stay' },
   tool: {
     title: 'Book a hotel room',

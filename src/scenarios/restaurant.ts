@@ -35,6 +35,7 @@ export const restaurant = {
     ['Party', plural(p.covers, 'person', 'people')],
   ],
   title: (p) => [shown(p.restaurant_name), [shown(p.date), shown(p.time)].filter(Boolean).join(' ')].filter(Boolean).join(' · '),
+  travellers: 'lead',
   held: { venue: 'Restaurant', quantity: 'Party', item: 'Table', dates: 'day' },
   tool: {
     title: 'Book a restaurant table',

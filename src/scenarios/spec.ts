@@ -58,6 +58,12 @@ export interface ScenarioSpec<S extends Scenario = Scenario> {
   request(params: Params): RequestOf<S>;
   /** The wishes among the params that a site's search form cannot express. */
   preferences(params: Params): Preferences;
+  /**
+   * Whose details the booking needs: the lead's alone (`lead`: the booking is in their name, and
+   * more travellers than people booked for is a contradiction), or each traveller's with identity
+   * documents (`each`: one traveller per person booked for, every one with a passport: a flight).
+   */
+  travellers: 'lead' | 'each';
   /** How many people the booking is for: the party, the adults, the passengers or the tickets. */
   headcount(request: RequestOf<S>): number;
   /** The request in a few words, for audit messages and summaries. */

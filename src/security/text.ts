@@ -61,3 +61,13 @@ export function refuseUnstorable(request: { params?: unknown; query?: unknown; b
   const where = unstorableIn(request.params) ?? unstorableIn(request.query) ?? unstorableIn(request.body);
   if (where) throw new UnstorableTextError(where);
 }
+
+/** The URL without query or fragment (they may carry personal details or tokens); '' when it is not one. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '';
+  }
+}

@@ -121,6 +121,8 @@ describe('scenario specs', () => {
       assert.match(spec.unit, /^\w+$/, `${scenario}: unit`);
       assert.ok(['time', 'fare', 'rated', 'preference'].includes(spec.choice), `${scenario}: choice`);
       assert.ok(['day', 'stay', 'flight'].includes(spec.held.dates), `${scenario}: held.dates`);
+      // Before specs, `scenario === 'flight'` decided whose details a booking needs: a flight each passenger's, with passports.
+      assert.equal(spec.travellers, scenario === 'flight' ? 'each' : 'lead', `${scenario}: travellers`);
       for (const label of [spec.held.venue, spec.held.quantity, spec.held.item, spec.tool.title, spec.tool.description]) assert.ok(label.trim() !== '', `${scenario}: a label is empty`);
     }
   });

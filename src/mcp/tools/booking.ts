@@ -36,11 +36,12 @@ const flightProfile = profileSchema.required(FLIGHT_FIELDS).extend({
 });
 
 function inputSchemaOf(scenario: Scenario) {
-  const profile = scenario === 'flight' ? flightProfile : profileSchema;
+  // A booking that needs each traveller's documents (a flight) asks for them in its profile.
+  const each = specOf(scenario).travellers === 'each';
   return z
     .object({
       ...paramsByScenario[scenario].shape,
-      profile: profile.describe(scenario === 'flight' ? FLIGHT_PROFILE_DESCRIPTION : PROFILE_DESCRIPTION),
+      profile: (each ? flightProfile : profileSchema).describe(each ? FLIGHT_PROFILE_DESCRIPTION : PROFILE_DESCRIPTION),
       consent: consentSchema
         .optional()
         .describe('What the service may decide on the user\'s behalf; every field has a safe default, and payment always stops before the card security code'),

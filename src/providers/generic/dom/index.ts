@@ -15,6 +15,8 @@ import { CONTROL_WORDS, either } from './words.ts';
 import { offersInTabs, openHiddenChoices } from './widgets.ts';
 import { datesIn } from '../../../driver/text.ts';
 import { sameName } from '../../../driver/names.ts';
+import { safeUrl } from '../../../security/text.ts';
+import { specOf } from '../../../scenarios/index.ts';
 
 // The page as a person and a screen reader see it: every step reads the page once (snapshot), works
 // out what it is from web standards (labels, ARIA, autocomplete tokens, input types, schema.org),
@@ -127,7 +129,7 @@ export const domStrategy: Strategy = {
     const invalid = s.fields.filter((f) => f.invalid).map((f) => `${f.label || f.name}${f.validationMessage ? `: ${f.validationMessage}` : ''}`);
     return {
       kind: 'unexpected',
-      message: `the generic driver could not go on at the availability step on ${safeUrl(s.url)}: it looked for options to choose (radio inputs, buttons, rows or cards with a time or a price), a "no availability" notice, a sign-in wall or a CAPTCHA, and found ${invalid.length ? `the search form refusing ${invalid.slice(0, 3).join('; ')}` : evidence(s)}`,
+      message: `the generic driver could not go on at the availability step on ${safeUrl(s.url) || 'the page'}: it looked for options to choose (radio inputs, buttons, rows or cards with a time or a price), a "no availability" notice, a sign-in wall or a CAPTCHA, and found ${invalid.length ? `the search form refusing ${invalid.slice(0, 3).join('; ')}` : evidence(s)}`,
     };
   },
 
@@ -178,7 +180,7 @@ export const domStrategy: Strategy = {
   },
 
   async guestDetails(ctx, traveller) {
-    await fillGuest(ctx.page, traveller, ctx.provider.scenario !== 'flight');
+    await fillGuest(ctx.page, traveller, specOf(ctx.provider.scenario).travellers === 'lead');
   },
 
   async review(ctx): Promise<ReviewPage | null> {
@@ -328,13 +330,4 @@ function needsFilling(plan: Plan, request: SearchRequest, s?: Snapshot): boolean
     if (f.value === '' || (concept === 'quantity' && Number.parseInt(f.value, 10) !== Number(want) && !f.options.some((o) => o.value === f.value && new RegExp(`^\\D*${want}\\b`).test(o.text)))) return true;
   }
   return false;
-}
-
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return 'the page';
-  }
 }

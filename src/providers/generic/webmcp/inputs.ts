@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, PageTool } from '../../../driver/webmcp.ts';
 import { type SearchRequest, type Traveller, travellersOf } from '../../../driver/types.ts';
 import { keyWords } from './results.ts';
+import { headcountOf } from '../../../scenarios/index.ts';
 
 // Filling a tool's input from its schema: each property is understood from its name, title,
 // description and format, the way a person reads a form's labels, and given the request's, the
@@ -79,12 +80,7 @@ function rawValue(p: Property, known: Known): string | number | undefined {
   const counts = /integer|number/.test(str(p.node.type)) || choices;
   if ((counts && first(w, /party|covers|guests|people|persons|diners|pax|adults|passengers|travell?ers|tickets|quantity|seats|number of|how many|headcount/))
     || (str(p.node.type) === 'string' && first(key, /(^| )(party( size)?|covers|guests|people|persons|diners|pax|adults|passengers|travell?ers|tickets|quantity|qty|seats|headcount)$/))) {
-    switch (r.scenario) {
-      case 'restaurant': return r.partySize;
-      case 'hotel': return r.adults;
-      case 'flight': return r.passengers;
-      case 'activity': return r.tickets;
-    }
+    return headcountOf(r);
   }
   if (r.scenario === 'flight') {
     if (first(key, /origin|(^| )from( |$)|departure airport|depart from|source/)) return r.origin;
