@@ -119,3 +119,28 @@ export function quantityIn(scenario: Scenario, text: string): number | null {
   return Number.isInteger(n) ? n : null;
 }
 
+/** A pattern matching any of the words or phrases (spaces in a phrase match any run of spaces), accents optional. */
+export function phrase(...lists: ReadonlyArray<readonly string[]>): RegExp {
+  const all = new Set<string>();
+  for (const w of lists.flat()) {
+    all.add(w.toLowerCase());
+    all.add(fold(w));
+  }
+  const alts = [...all].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+}
+
+/** A flight's trip type as its choices read (beside English "one way", "return", "round trip"). */
+const TRIP_WORDS = {
+  oneWay: ['solo ida', 'sólo ida', 'ida', 'solo andata', 'sola andata', 'nur hinflug', 'einfach', 'aller simple', 'só ida', 'somente ida', 'apenas ida'],
+  return: ['ida y vuelta', 'andata e ritorno', 'hin und rückflug', 'hin und zurück', 'aller retour', 'ida e volta'],
+} as const;
+
+const RETURN_TRIP = new RegExp(`\\b(?:return|round ?trip)\\b|${phrase(TRIP_WORDS.return).source}`, 'iu');
+const ONE_WAY_TRIP = new RegExp(`\\b(?:one ?way|single)\\b|${phrase(TRIP_WORDS.oneWay).source}`, 'iu');
+
+/** The trip a text names: "Ida y vuelta", "Round trip" are a return (before they are an "ida"); "One way", "Solo ida" one way. */
+export function tripIn(text: string): 'return' | 'oneway' | null {
+  const words = fold(text).replace(/[_\-[\]|.:()*]+/g, ' ');
+  return RETURN_TRIP.test(words) ? 'return' : ONE_WAY_TRIP.test(words) ? 'oneway' : null;
+}

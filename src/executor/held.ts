@@ -1,7 +1,7 @@
 import { headcountOf } from '../scenarios/index.ts';
 import type { Held, SearchRequest } from '../driver/types.ts';
 import { nameWords, sameName } from '../driver/names.ts';
-import { datesIn, firstTimeIn, quantityIn } from '../driver/text.ts';
+import { datesIn, firstTimeIn, quantityIn, tripIn } from '../driver/text.ts';
 
 // Is what a provider holds what was asked for? Read from the review page as the site writes it
 // (each site its own way: "Sunday, 29 November 2026 at 19:30", "Nov 29, 2026 at 7:30 PM", "party of
@@ -51,6 +51,10 @@ export function checkHeld(request: SearchRequest, held: Held, time: string | und
     const missing = [request.date, request.returnDate].filter((d) => !shown.includes(d));
     if (missing.length) return { kind: 'mismatch', message: `it holds ${shown.length ? shown.join(' and ') : 'no date it says'} ("${held.when}"), not the way out on ${request.date} and back on ${request.returnDate} as asked` };
   } else {
+    // A one-way trip asked: a return fare held is another trip, whatever its way out.
+    if (request.scenario === 'flight' && tripIn([held.when, held.venue, held.item ?? ''].join(' · ')) === 'return') {
+      return { kind: 'mismatch', message: `it holds a return fare ("${[held.item, held.when].filter(Boolean).join(', ')}"), not the one-way trip asked` };
+    }
     // Some sites put the date with the route (JetDeck: "LHR – JFK, Dec 12, 2026"), not with the times.
     const dates = heldDates(held);
     const wanted = request.scenario === 'hotel' ? [request.checkIn, request.checkOut] : [request.date];

@@ -103,6 +103,20 @@ describe('what is held against what was asked', () => {
     });
   });
 
+  test('a one-way trip asked: a return fare held is a mismatch, in any of the languages; a one-way fare is as asked', () => {
+    const oneWay = held('NA 701 · Northwind Airways, LHR → JFK', 'Saturday, 12 December 2026, 10:00 → 12:15', '1 passenger');
+    assert.deepEqual(checkHeld(flight, oneWay, '10:00'), { kind: 'as_asked' });
+    assert.deepEqual(checkHeld(flight, { ...oneWay, item: 'Economy · One way' }, '10:00'), { kind: 'as_asked' });
+    assert.deepEqual(checkHeld(flight, held('NA 701 · Northwind Airways, LHR → JFK, return NA 965', 'Saturday, 12 December 2026, 10:00 → 12:15; return Wednesday, 16 December 2026, 17:40 → 19:55', '1 passenger'), '10:00'), {
+      kind: 'mismatch',
+      message: 'it holds a return fare ("Saturday, 12 December 2026, 10:00 → 12:15; return Wednesday, 16 December 2026, 17:40 → 19:55"), not the one-way trip asked',
+    });
+    assert.equal(checkHeld(flight, { ...oneWay, item: 'Turista · Ida y vuelta' }, '10:00').kind, 'mismatch', 'Spanish');
+    assert.equal(checkHeld(flight, { ...oneWay, item: 'Economy, round trip' }, '10:00').kind, 'mismatch', 'round trip');
+    assert.equal(checkHeld(flight, { ...oneWay, item: 'Economia · andata e ritorno' }, '10:00').kind, 'mismatch', 'Italian');
+    assert.equal(checkHeld(flight, { ...oneWay, item: 'Economy · non-returnable fare' }, '10:00').kind, 'as_asked', 'a word that only starts with "return"');
+  });
+
   test('what the page does not say cannot be checked: a mismatch too', () => {
     assert.deepEqual(checkHeld(dinner, held('Noma, Copenhagen', 'tonight', 'party of 2'), '19:30'), { kind: 'mismatch', message: 'the review page does not say which date it holds ("tonight")' });
     assert.deepEqual(checkHeld(dinner, held('Noma, Copenhagen', 'Sunday, 29 November 2026', 'party of 2'), '19:30'), { kind: 'mismatch', message: 'the review page does not say at what time ("Sunday, 29 November 2026")' });

@@ -3,7 +3,7 @@ import type { SearchRequest } from '../../../driver/types.ts';
 import { wordsOf } from './fields.ts';
 import type { FieldInfo, Snapshot } from './snapshot.ts';
 import { chooseInList, isPressList } from './widgets.ts';
-import { either, TRIP_WORDS } from './words.ts';
+import { tripIn } from '../../../driver/text.ts';
 
 // A flight search's trip type: one way or return, as the request says (a returnDate asked is a
 // return, none is one way). Airline forms often start on "Return", and a one-way trip searched as a
@@ -13,14 +13,11 @@ import { either, TRIP_WORDS } from './words.ts';
 
 type Trip = 'return' | 'oneway';
 
-const RETURN = either(/\b(return|round ?trip)\b/, TRIP_WORDS.return);
-const ONE_WAY = either(/\b(one ?way|single)\b/, TRIP_WORDS.oneWay);
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);
 
 /** The trip a choice's words name ("Ida y vuelta" is a return before it is an "ida"). */
 function tripOf(text: string): Trip | null {
-  const words = wordsOf(text);
-  return RETURN.test(words) ? 'return' : ONE_WAY.test(words) ? 'oneway' : null;
+  return tripIn(wordsOf(text));
 }
 
 const both = (trips: Array<Trip | null>) => trips.includes('return') && trips.includes('oneway');

@@ -2,20 +2,12 @@
 // Spanish, Italian, German, French and Portuguese. Each list is one idea; `phrase` makes a pattern
 // of lists that matches a whole word or phrase (letters of any script count as word letters, so
 // "disponibilità" ends where it should), with or without its accents. Month and weekday names are
-// not here: they come from Intl (src/executor/held.ts).
+// not here: they come from Intl (src/driver/text.ts), as do the trip words (one way, return).
 
-import { fold } from '../../../driver/names.ts';
+import { phrase } from '../../../driver/text.ts';
 
-/** A pattern matching any of the words or phrases (spaces in a phrase match any run of spaces), accents optional. */
-export function phrase(...lists: ReadonlyArray<readonly string[]>): RegExp {
-  const all = new Set<string>();
-  for (const w of lists.flat()) {
-    all.add(w.toLowerCase());
-    all.add(fold(w));
-  }
-  const alts = [...all].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
-}
+// `phrase` is the driver contract's (driver/text.ts), where the trip words are read too.
+export { phrase };
 
 /** An English pattern, or any of the lists' words (the same idea in the other languages). */
 export function either(english: RegExp, ...others: ReadonlyArray<readonly string[]>): RegExp {
@@ -48,12 +40,6 @@ export const FIELD_WORDS = {
   outbound: ['ida', 'salida', 'andata', 'partenza', 'hinflug', 'hinreise', 'abflug', 'aller', 'départ', 'partida'],
   inbound: ['vuelta', 'regreso', 'ritorno', 'rückflug', 'rückreise', 'retour', 'volta', 'regresso'],
   flight: ['vuelo', 'volo', 'flug', 'vol', 'voo', 'aerolínea', 'compañía aérea', 'compagnia aerea', 'fluggesellschaft', 'compagnie aérienne', 'companhia aérea', 'ruta', 'strecke', 'itinéraire', 'rota', 'trayecto', 'tratta'],
-} as const;
-
-/** A flight's trip type as its choices read (beside English "one way", "return", "round trip"). */
-export const TRIP_WORDS = {
-  oneWay: ['solo ida', 'sólo ida', 'ida', 'solo andata', 'sola andata', 'nur hinflug', 'einfach', 'aller simple', 'só ida', 'somente ida', 'apenas ida'],
-  return: ['ida y vuelta', 'andata e ritorno', 'hin und rückflug', 'hin und zurück', 'aller retour', 'ida e volta'],
 } as const;
 
 /** Controls: what sends a search, what goes on, what goes back. */
