@@ -16,6 +16,7 @@ import * as personalDataErasure from './migrations/013_personal_data_erasure.ts'
 import * as operatorAudit from './migrations/014_operator_audit.ts';
 import * as taskInputAnswers from './migrations/015_task_input_answers.ts';
 import * as nodeCallSignatures from './migrations/016_node_call_signatures.ts';
+import * as openScenarios from './migrations/017_open_scenarios.ts';
 
 // Migrations are listed here rather than read from a folder, so the set that runs is exactly the
 // set that was type-checked. Add new ones at the end; never edit one that has shipped.
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '014_operator_audit': operatorAudit,
   '015_task_input_answers': taskInputAnswers,
   '016_node_call_signatures': nodeCallSignatures,
+  '017_open_scenarios': openScenarios,
 };
 
 const provider: MigrationProvider = {

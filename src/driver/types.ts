@@ -4,17 +4,20 @@ import type { DriverPage } from './page.ts';
 // (which option, retries, fallback, when to stop) are the executor's; the page API is the payment
 // guard's (a driver cannot fill a card-code field, and pressing Pay is refused: that is the pause).
 
-/** What a job books: each scenario's spec is one module in src/scenarios/. */
-export const SCENARIOS = ['restaurant', 'hotel', 'flight', 'activity'] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+/**
+ * What each scenario searches for, by the scenario's name: its module in src/scenarios/ adds its own
+ * entry (TypeScript declaration merging), so the contract names no scenario and a new scenario is
+ * that one module (and a line in SCENARIO_SPECS). Each entry is the booking asked for, in the
+ * executor's words (the REST params, normalised), tagged with its scenario.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the scenario modules
+export interface SearchRequests {}
 
-/** The booking asked for, in the executor's words (the REST params, normalised per scenario). */
-export type SearchRequest =
-  | { scenario: 'restaurant'; venue: string; city: string; date: string; time: string; partySize: number }
-  | { scenario: 'hotel'; venue: string; city: string; checkIn: string; checkOut: string; adults: number; roomPreference?: string }
-  /** returnDate: a return fare, back on that day (the preferences apply to the outbound leg). */
-  | { scenario: 'flight'; origin: string; destination: string; date: string; passengers: number; airline?: string; departureTime?: string; cabin?: string; returnDate?: string }
-  | { scenario: 'activity'; venue: string; city: string; date: string; tickets: number; seatType?: string };
+/** What a job books: restaurant, hotel, flight, activity (src/scenarios/, SCENARIOS there in order). */
+export type Scenario = keyof SearchRequests;
+
+/** The booking asked for, in the executor's words: one scenario's entry of SearchRequests. */
+export type SearchRequest = SearchRequests[Scenario];
 
 /** One person the booking is for. */
 export interface Person {

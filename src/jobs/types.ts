@@ -1,7 +1,8 @@
 // The vocabulary of the domain core. Statuses are the REST ones; the MCP surface maps them.
-// The scenarios are the driver contract's (driver/types.ts): named here too, with the rest of the vocabulary.
+// The scenarios are their modules' (src/scenarios/): named here too, with the rest of the vocabulary.
 import type { Scenario } from '../driver/types.ts';
-export { SCENARIOS, type Scenario } from '../driver/types.ts';
+export type { Scenario } from '../driver/types.ts';
+export { SCENARIOS } from '../scenarios/index.ts';
 
 export const JOB_STATUSES = ['pending', 'running', 'paused_payment', 'completed', 'no_availability', 'needs_login', 'captcha', 'error'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

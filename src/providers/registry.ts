@@ -41,8 +41,8 @@ export interface Provider {
 
 export const DRIVERS: Readonly<Record<ProviderId, Driver>> = { tablebook, dinenow, staysearch, roomly, skyfare, jetdeck, tixhub, eventgo };
 
-/** The built-ins' order per scenario: first choice first. */
-export const PROVIDER_ORDER: Readonly<Record<Scenario, readonly ProviderId[]>> = {
+/** The built-ins' order per scenario: first choice first (a scenario may have no built-in: its providers are registered). */
+export const PROVIDER_ORDER: Readonly<Partial<Record<Scenario, readonly ProviderId[]>>> = {
   restaurant: ['tablebook', 'dinenow'],
   hotel: ['staysearch', 'roomly'],
   flight: ['skyfare', 'jetdeck'],

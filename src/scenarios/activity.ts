@@ -4,6 +4,13 @@ import type { ScenarioSpec } from './spec.ts';
 
 // Tickets for a named event in a city on a date.
 
+// The search request of this scenario, as drivers and the executor read it (driver/types.ts).
+declare module '../driver/types.ts' {
+  interface SearchRequests {
+    activity: { scenario: 'activity'; venue: string; city: string; date: string; tickets: number; seatType?: string };
+  }
+}
+
 export const activityParams = z
   .object({
     event_name: text('Event name'),

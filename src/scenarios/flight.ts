@@ -5,6 +5,14 @@ import type { ScenarioSpec } from './spec.ts';
 
 // A flight between two airports on a date for a number of passengers, optionally a return fare.
 
+// The search request of this scenario, as drivers and the executor read it (driver/types.ts).
+declare module '../driver/types.ts' {
+  interface SearchRequests {
+    /** returnDate: a return fare, back on that day (the preferences apply to the outbound leg). */
+    flight: { scenario: 'flight'; origin: string; destination: string; date: string; passengers: number; airline?: string; departureTime?: string; cabin?: string; returnDate?: string };
+  }
+}
+
 export const CABIN_CLASSES = ['economy', 'premium_economy', 'business', 'first'] as const;
 
 export const flightParams = z

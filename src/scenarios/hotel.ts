@@ -5,6 +5,13 @@ import type { ScenarioSpec } from './spec.ts';
 
 // A room at a named hotel, from check-in to check-out, for a number of adults.
 
+// The search request of this scenario, as drivers and the executor read it (driver/types.ts).
+declare module '../driver/types.ts' {
+  interface SearchRequests {
+    hotel: { scenario: 'hotel'; venue: string; city: string; checkIn: string; checkOut: string; adults: number; roomPreference?: string };
+  }
+}
+
 export const hotelParams = z
   .object({
     hotel_name: text('Hotel name'),

@@ -5,9 +5,9 @@ import { hotel } from './hotel.ts';
 import { restaurant } from './restaurant.ts';
 import type { Params, Preferences, ScenarioSpec, ScenarioSpecs } from './spec.ts';
 
-// Every scenario's spec, by name. Adding a scenario is its module (src/scenarios/<name>.ts) and one
-// line here; the compiler then names whatever else must know of it (its name in SCENARIOS, its
-// SearchRequest shape, its providers' order).
+// Every scenario's spec, by name. Adding a scenario is its module (src/scenarios/<name>.ts: its spec
+// and its SearchRequests entry) and one line here; SCENARIOS follows from this record, and the
+// compiler checks the record complete.
 
 export const SCENARIO_SPECS = {
   restaurant,
@@ -15,6 +15,9 @@ export const SCENARIO_SPECS = {
   flight,
   activity,
 } as const satisfies ScenarioSpecs;
+
+/** Every scenario, in the order the API lists them. */
+export const SCENARIOS = Object.keys(SCENARIO_SPECS) as [Scenario, ...Scenario[]];
 
 export type { Aims, ChoiceRule, HeldDates, Pair, Params, Preferences, RequestOf, ScenarioSpec, ScenarioSpecs } from './spec.ts';
 

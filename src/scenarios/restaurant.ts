@@ -4,6 +4,13 @@ import type { ScenarioSpec } from './spec.ts';
 
 // A table at a named restaurant, on a date at a time, for a party.
 
+// The search request of this scenario, as drivers and the executor read it (driver/types.ts).
+declare module '../driver/types.ts' {
+  interface SearchRequests {
+    restaurant: { scenario: 'restaurant'; venue: string; city: string; date: string; time: string; partySize: number };
+  }
+}
+
 export const restaurantParams = z
   .object({
     restaurant_name: text('Restaurant name'),
