@@ -30,14 +30,15 @@ export default tseslint.config(
   // is above the folders it covers; an import of one of those fails lint (issue 27 §5). The driver
   // contract (driver/) sits below everything that books: providers/ (the drivers) and executor/ (what
   // runs them) are side by side and never import each other; the executor gets the providers through
-  // the registry handed to it at start (server.ts). Known back arrow still allowed: jobs/ ↔ webhooks/
-  // (the outbox row is written in the transition's transaction).
+  // the registry handed to it at start (server.ts). webhooks/ sits above jobs/: the outbox rows are
+  // written by jobs/ (webhook-outbox.ts) in the transition's own transaction, and sent from webhooks/.
   ...layer(['src/config.ts', 'src/version.ts', 'src/security/**', 'src/net/**', 'src/types/**'], ['driver', 'db', 'browser', 'limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/driver/**'], ['db', 'browser', 'limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/db/**', 'src/browser/**'], ['limits', 'scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/limits/**'], ['scenarios', 'jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/scenarios/**'], ['jobs', 'webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
-  ...layer(['src/jobs/**', 'src/webhooks/**'], ['executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/jobs/**'], ['webhooks', 'executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
+  ...layer(['src/webhooks/**'], ['executor', 'providers', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/executor/**'], ['providers', 'webhooks', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/providers/**'], ['executor', 'webhooks', 'handoff', 'cluster', 'auth', 'identity', 'operator', 'observability', 'pages', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),
   ...layer(['src/handoff/**', 'src/cluster/**', 'src/pages/**'], ['auth', 'identity', 'operator', 'oauth', 'web', 'api', 'mcp', 'cli'], ['services', 'app', 'server', 'main']),

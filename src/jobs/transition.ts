@@ -1,7 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.ts';
 import { appendAuditEvent, type NewAuditEvent } from './audit.ts';
-import { recordWebhookEvents } from '../webhooks/outbox.ts';
+import { recordWebhookEvents } from './webhook-outbox.ts';
 import { DomainError, type JobStatus } from './types.ts';
 
 // Every state change of a job goes through here: the row is locked, the move is checked against

@@ -7,13 +7,13 @@ import type { DB } from '../db/schema.ts';
 import { handoffToken } from '../jobs/handoff-tokens.ts';
 import { appendAuditEvent } from '../jobs/audit.ts';
 import { WEBHOOK_QUEUE, type Queue } from '../jobs/queue.ts';
-import type { JobEvent } from './outbox.ts';
+import type { JobEvent } from '../jobs/webhook-outbox.ts';
 import { decryptSecret } from './secrets.ts';
 import { postSigned, type SendResult } from './send.ts';
 import { lockJobRow } from '../jobs/rows.ts';
 
 // Sending webhook deliveries, in every process that runs workers. Two parts:
-// - the pump gives each new delivery (recorded with its job's status change, webhooks/outbox.ts) its
+// - the pump gives each new delivery (recorded with its job's status change, jobs/webhook-outbox.ts) its
 //   pg-boss entry, in one transaction with marking it queued: a delivery is queued once;
 // - the worker takes entries from the `webhook` queue and makes one attempt each. A failed attempt
 //   records its outcome and sends the next attempt's entry, delayed by the retry schedule, in one

@@ -1,10 +1,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { JobStatus } from '../jobs/types.ts';
-import { jobRowIn } from '../jobs/rows.ts';
+import type { JobStatus } from './types.ts';
+import { jobRowIn } from './rows.ts';
 
 // The job events webhooks carry, recorded in the very transaction that changes the job's status
-// (jobs/transition.ts): a status change is never committed without its deliveries, or the reverse.
+// (transition.ts): a status change is never committed without its deliveries, or the reverse.
 // One delivery row per enabled endpoint of the job's organisation; another part of the service
 // (webhooks/deliver.ts) gives each its pg-boss entry and sends it.
 
