@@ -170,7 +170,7 @@ export function clampedParameter(range: QueryRange, what: string): ParameterDoc 
 }
 
 /** The error codes an operation can return, authentication and unexpected failures included. */
-export function errorCodesOf(doc: OperationDoc, isPublic: boolean): ApiErrorCode[] {
+function errorCodesOf(doc: OperationDoc, isPublic: boolean): ApiErrorCode[] {
   return isPublic ? [...doc.errors] : [...doc.errors, ...AUTH_ERROR_CODES, 'rate_limited', 'internal_error'];
 }
 
