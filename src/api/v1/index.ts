@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
 import type { Services } from '../../services.ts';
 import { apiKeyHook } from './auth.ts';
 import { AuthError } from '../../auth/bearer.ts';
 import { databaseAnswers } from '../../db/reachable.ts';
 import { ApiError, sendApiError, toApiError } from './errors.ts';
 import { executionJobRoutes } from './execution-jobs.ts';
+import { openApiOptions } from './openapi.ts';
 import { profileRoutes } from './profiles.ts';
 import { providerMetricsRoutes } from './provider-metrics.ts';
 import { referenceRoutes } from './reference.ts';
@@ -45,9 +47,16 @@ export async function apiV1(app: FastifyInstance, opts: { services: Services }):
     sendApiError(request, reply, new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /api/v1/docs`)),
   );
   app.addHook('onRequest', apiKeyHook(services));
+  // Each route's schema documents its operation, and only that: the handlers validate their input
+  // themselves (zod) and answer in the error envelope above, and replies are sent as JSON.stringify
+  // writes them, as without a schema. @fastify/swagger collects the routes into the OpenAPI document.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await app.register(swagger, openApiOptions(services.config.BASE_URL, app.prefix));
+  // The document and the reference page list the operations in this order.
   executionJobRoutes(app, services);
-  profileRoutes(app, services);
   providerMetricsRoutes(app, services);
+  profileRoutes(app, services);
   webhookEndpointRoutes(app, services);
-  referenceRoutes(app, services);
+  referenceRoutes(app);
 }

@@ -127,7 +127,8 @@ function operationSection(path: string, method: string, op: Doc): string {
   for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Doc>)) {
     const content = response.content as Record<string, Doc> | undefined;
     const json = content?.['application/json']?.schema as Schema | undefined;
-    const what = json ? typeOf(json) : content ? escape(Object.keys(content).join(', ')) : '(none)';
+    // An empty schema (this document's own reply) says no more than its content type.
+    const what = json && Object.keys(json).length > 0 ? typeOf(json) : content ? escape(Object.keys(content).join(', ')) : '(none)';
     const headers = response.headers ? `<p>Headers: ${Object.keys(response.headers as object).map((h) => `<code>${escape(h)}</code>`).join(', ')}</p>` : '';
     html += `<tr><td>${escape(status)}</td><td>${what}</td><td>${prose(response.description)}${headers}</td></tr>`;
   }

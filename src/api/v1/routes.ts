@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApiError } from './errors.ts';
+import { operationSchema, type OperationDoc } from './openapi.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE';
+
+/**
+ * One method of a path: its handler and the operation the OpenAPI document shows for it, or
+ * `hidden` for a method that exists only to answer an error (a collection read without its id).
+ */
+export type Operation = { doc: OperationDoc; handler: RouteHandlerMethod } | { hidden: true; handler: RouteHandlerMethod };
 
 export interface ResourceOptions {
   /** Served without an API key (the API's own documentation). */
@@ -16,20 +23,29 @@ declare module 'fastify' {
   }
 }
 
+/** Left out of the OpenAPI document: the 405 and OPTIONS answers, and hidden operations. */
+const HIDDEN = { hide: true } as const;
+
 /**
- * Registers a path's handlers. Every other method gets 405 with an Allow header, so a client that
- * picked the wrong method learns which ones exist rather than getting a 404; OPTIONS answers 204
- * with the same Allow header.
+ * Registers a path's operations, each with its documentation as the route's schema (from which
+ * @fastify/swagger generates the OpenAPI document). Every other method gets 405 with an Allow
+ * header, so a client that picked the wrong method learns which ones exist rather than getting a
+ * 404; OPTIONS answers 204 with the same Allow header.
  */
-export function resource(app: FastifyInstance, url: string, handlers: Partial<Record<Method, RouteHandlerMethod>>, options: ResourceOptions = {}): void {
+export function resource(app: FastifyInstance, url: string, operations: Partial<Record<Method, Operation>>, options: ResourceOptions = {}): void {
   const config = { public: options.public === true };
-  const allowed = Object.keys(handlers) as Method[];
-  for (const method of allowed) app.route({ method, url, config, handler: handlers[method]! });
+  const allowed = Object.keys(operations) as Method[];
+  for (const method of allowed) {
+    const operation = operations[method]!;
+    const schema = 'doc' in operation ? operationSchema(operation.doc, config.public) : HIDDEN;
+    app.route({ method, url, config, schema, handler: operation.handler });
+  }
   const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
   app.route({
     method: 'OPTIONS',
     url,
     config,
+    schema: HIDDEN,
     handler: async (_request, reply) => reply.header('allow', allow).code(204).send(),
   });
   // Every other method the server routes (see app.ts: all that Node parses); HEAD comes with GET.
@@ -40,7 +56,7 @@ export function resource(app: FastifyInstance, url: string, handlers: Partial<Re
   };
   // Refused on arrival (after authentication), before Fastify reads a body: the method is wrong
   // whatever the body, so a PUT of text/plain or a QUERY without a Content-Type is 405, not 415 or 400.
-  app.route({ method: others, url, config, onRequest: refuse, handler: refuse });
+  app.route({ method: others, url, config, schema: HIDDEN, onRequest: refuse, handler: refuse });
 }
 
 export function isPublicRoute(request: FastifyRequest): boolean {
