@@ -1,6 +1,6 @@
-// Helpers that run inside the page, for the generic driver's read-only page analysis. They are sent
-// as their own source text (PAGE_LIB), so each may refer only to the others here and to the guard's
-// classifier (cardFieldOf); none changes the page.
+// Helpers that run inside the page, for the generic driver's read-only page analysis: imported by
+// the readers (readers/), bundled with them by esbuild (scripts/build-page-scripts.ts) into the
+// one function sent to the page. None changes the page.
 
 /** Collapsed whitespace, trimmed. */
 export function clean(text: string | null | undefined): string {
@@ -152,6 +152,3 @@ export function isControl(el: Element): boolean {
   // A date picker's day that is scripted but given no role (flatpickr's <span aria-label="June 10, 2030" tabindex="-1">).
   return role === null && el.hasAttribute('tabindex') && /\b\d{4}\b/.test(el.getAttribute('aria-label') ?? '') && el.children.length === 0;
 }
-
-/** The helpers as page source (with the guard's card-field classifier, which the analysis also asks). */
-export const PAGE_LIB = [clean, shown, nameOf, selectorOf, regionOf, describedBy, besideOf, hintOf, flaggedRed, isControl].map((f) => f.toString()).join('\n');
