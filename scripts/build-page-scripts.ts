@@ -37,6 +37,24 @@ export const BUNDLES: Bundle[] = [
       FRAME_FACTS: { entry: 'src/providers/generic/dom/in-page/frame-facts.ts', about: 'A frame\'s card-code field, CAPTCHA and text.', arg: 'undefined', result: '{ card: boolean; captcha: boolean; text: string }' },
     },
   },
+  {
+    out: 'src/executor/guard/in-page.generated.ts',
+    about: 'the payment guard\'s in-page checks and scripts (src/executor/guard/in-page/)',
+    imports: ["import type { PressStopped } from './in-page/arm-press.ts';"],
+    scripts: ['BLOCKER_SCRIPT', 'LEARNER_SCRIPT'],
+    entries: {
+      classifyField: { entry: 'src/executor/guard/in-page/classify-field.ts', about: 'A card-code field\'s short name, or null.', arg: 'Element', result: 'string | null' },
+      classifyChoice: { entry: 'src/executor/guard/in-page/classify-choice.ts', about: 'A card-code field, or a radio button or checkbox read as one: its short name, or null.', arg: 'Element', result: 'string | null' },
+      classifyControl: { entry: 'src/executor/guard/in-page/classify-control.ts', about: 'A control\'s label, its form\'s card-code field, whether its form holds a frame.', arg: 'Element', result: '{ label: string; field: string | null; frame: boolean }' },
+      firstCardField: { entry: 'src/executor/guard/in-page/first-card-field.ts', about: 'The first card-code field the document shows, and whether it is parsed.', arg: 'void', result: '{ field: string | null; parsed: boolean }' },
+      armPress: { entry: 'src/executor/guard/in-page/arm-press.ts', about: 'A press watched at the click: what stopped it.', arg: 'Element', result: '{ disarm(): PressStopped | null }' },
+      fillFields: { entry: 'src/executor/guard/in-page/fill-fields.ts', about: 'A whole form filled, unless a target is a card-code field.', arg: 'Array<[string, string]>', result: '{ missing?: string; card?: string; rejected?: string }' },
+      focusFirstCardField: { entry: 'src/executor/guard/in-page/focus-first-card-field.ts', about: 'The first card-code field focused.', arg: 'void', result: 'boolean' },
+      declarativeForm: { entry: 'src/executor/guard/in-page/declarative-form.ts', about: 'A declarative WebMCP tool\'s form: its card-code field, frame, autosubmit and submit label.', arg: 'string', result: '{ field: string | null; frame: boolean; autosubmit: boolean; submitLabel: string } | null' },
+      BLOCKER_SCRIPT: { entry: 'src/executor/guard/in-page/blocker.ts', about: 'Layer 2, an init script of every frame.', arg: 'undefined', result: 'void' },
+      LEARNER_SCRIPT: { entry: 'src/executor/guard/in-page/learner.ts', about: 'Layer 3\'s learner of card-code field names, an init script of every frame.', arg: 'undefined', result: 'void' },
+    },
+  },
 ];
 
 const GLOBAL = '__pageEntry';
