@@ -152,3 +152,15 @@ export function isControl(el: Element): boolean {
   // A date picker's day that is scripted but given no role (flatpickr's <span aria-label="June 10, 2030" tabindex="-1">).
   return role === null && el.hasAttribute('tabindex') && /\b\d{4}\b/.test(el.getAttribute('aria-label') ?? '') && el.children.length === 0;
 }
+
+/** More options than a person scans in a list, read only while the list is shown. */
+export const HIDDEN_LIST_MAX = 50;
+
+/**
+ * A list the page does not show that holds more than HIDDEN_LIST_MAX options (a phone field's closed
+ * country list: 240 options): its options are not read, each one's accessible name taking Chromium
+ * a few milliseconds. A short closed list (a trip type) is read; a long one, once it is opened.
+ */
+export function longHiddenList(box: Element | null): boolean {
+  return box !== null && box.querySelectorAll('[role="option"]').length > HIDDEN_LIST_MAX && !shown(box);
+}

@@ -1,5 +1,5 @@
 import type { ControlInfo } from '../../snapshot.ts';
-import { clean, isControl, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
+import { clean, isControl, longHiddenList, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
 import type { Reader } from '../page.ts';
 
 /**
@@ -16,12 +16,22 @@ export const controls: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
     }
     return item;
   };
-  const controlEls = Array.from(doc.querySelectorAll('button,a,input,[role],[tabindex][aria-label]')).filter(isControl);
+  // The options of a long list the page does not show are left to the reading once it is open (lib.ts longHiddenList).
+  const lists = new Map<Element, boolean>();
+  const unread = (el: Element) => {
+    const box = el.getAttribute('role') === 'option' ? el.closest('[role="listbox"]') : null;
+    if (!box) return false;
+    if (!lists.has(box)) lists.set(box, longHiddenList(box));
+    return lists.get(box)!;
+  };
+  const all = Array.from(doc.querySelectorAll('button,a,input,[role],[tabindex][aria-label]')).filter(isControl);
+  const controlEls = all.filter((el) => !unread(el));
   // Choices: radio inputs, and ARIA radios (role=radio in a role=radiogroup, checked by aria-checked).
   const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...Array.from(doc.querySelectorAll('[role="radio"]')).filter((el) => el.tagName !== 'INPUT')];
-  const candidates = [...controlEls, ...radios];
+  // (The unread options still bound the items of the controls around them, as when they are read.)
+  const candidates = [...all, ...radios];
   const controls: ControlInfo[] = [];
-  for (const el of candidates) {
+  for (const el of [...controlEls, ...radios]) {
     if ((el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') || el.getAttribute('role') === 'radio') continue;
     const item = itemOf(el, candidates);
     const type = (el.getAttribute('type') ?? '').toLowerCase();

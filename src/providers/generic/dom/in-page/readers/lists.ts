@@ -1,5 +1,5 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { clean, describedBy, hintOf, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
+import { clean, describedBy, hintOf, longHiddenList, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
 import type { Reader } from '../page.ts';
 
 export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
@@ -16,7 +16,7 @@ export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
     return el.parentElement?.querySelector('[role="listbox"]') ?? null;
   };
   const owned = new Set<Element>();
-  const optionsOf = (box: Element | null) => (box ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
+  const optionsOf = (box: Element | null) => (box && !longHiddenList(box) ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
   const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element) => {
     const named = stands ? nameOf(stands) : nameOf(el);
     fields.push({
