@@ -29,7 +29,7 @@ export const CHROMIUM_ARGS = [
   // guard (src/executor/guard/webmcp.ts). Playwright merges its own enabled features with this one.
   '--enable-features=WebMCP',
   // Element.computedName / computedRole: the generic driver reads names and roles from Chromium's own
-  // accessibility tree (src/providers/generic/dom/page-lib.ts), not from a hand-written copy of it.
+  // accessibility tree (src/providers/generic/dom/in-page/lib.ts), not from a hand-written copy of it.
   '--enable-blink-features=ComputedAccessibilityInfo',
   // WebRTC's UDP would go around the egress proxy (src/browser/egress.ts): only proxied traffic.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',

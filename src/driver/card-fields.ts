@@ -1,6 +1,7 @@
 // What counts as a card security code field, decided in one place for all three guard layers.
-// The classifier functions are self-contained on purpose: they also run inside pages, sent as their
-// own source text (IN_PAGE_CLASSIFIER), so they may refer only to each other.
+// The classifier runs in Node (the payment guard's tool rule) and inside pages: the in-page modules
+// (src/executor/guard/in-page/, src/providers/generic/dom/in-page/) import it, and esbuild bundles it
+// with them (scripts/build-page-scripts.ts). So it uses only the DOM, and nothing of Node.
 
 /**
  * Does this text (a field name or id, a label, a placeholder, an aria-label, a legend) denote a card
@@ -72,9 +73,6 @@ export function cardChoiceOf(el: Element | null | undefined): string | null {
   if (legend) texts.push(legend.textContent || '');
   return texts.some((t) => looksLikeCardCode(t)) ? (attr('name') || attr('id') || 'unnamed field').slice(0, 60) : null;
 }
-
-/** The classifier as page source: defines looksLikeCardCode, cardFieldOf and cardChoiceOf in the page's scope. */
-export const IN_PAGE_CLASSIFIER = `${looksLikeCardCode.toString()}\n${cardFieldOf.toString()}\n${cardChoiceOf.toString()}`;
 
 /** Request-side check of a field name (form field, JSON key, query parameter): heuristics plus names learned from the page. */
 export function isCardCodeName(name: string, learned: ReadonlySet<string> = new Set()): boolean {

@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { IN_PAGE_CLASSIFIER } from '../../driver/card-fields.ts';
 import { MAX_TOOL_TEXT } from './tool-rule.ts';
 import { boundValue, type Bounds, type PageTool } from '../../driver/webmcp.ts';
 
@@ -43,19 +42,5 @@ export async function listTools(page: Page, timeoutMs: number): Promise<PageTool
   return tools;
 }
 
-/**
- * Asked in the page about a declarative tool (`<form toolname>`): whether its form holds a card-code
- * field or a frame (a payment partner's), which the schema Chromium derives from the form may not
- * show (it names inputs, not their labels), and whether the call submits the form at once.
- */
-export const declarativeForm = new Function(
-  'name',
-  `${IN_PAGE_CLASSIFIER}
-  const form = Array.from(document.querySelectorAll('form[toolname]')).find((f) => f.getAttribute('toolname') === name);
-  if (!form) return null;
-  let field = null;
-  for (const el of Array.from(form.querySelectorAll('input, textarea, select'))) { field = cardChoiceOf(el); if (field) break; }
-  const submitter = form.querySelector('button:not([type]), button[type=submit], input[type=submit]');
-  const label = submitter ? ((submitter.innerText || submitter.value || '') + '').trim().replace(/\\s+/g, ' ').slice(0, 60) : '';
-  return { field, frame: form.querySelector('iframe, frame, object, embed') !== null, autosubmit: form.hasAttribute('toolautosubmit'), submitLabel: label };`,
-) as (name: string) => { field: string | null; frame: boolean; autosubmit: boolean; submitLabel: string } | null;
+/** Asked in the page about a declarative tool (`<form toolname>`): in-page/declarative-form.ts, bundled. */
+export { declarativeForm } from './in-page.generated.ts';

@@ -1,8 +1,10 @@
 import type { DriverPage } from '../../../driver/page.ts';
-import { FRAME_FACTS, READ_PAGE } from './read-page.ts';
+import { FRAME_FACTS, READ_PAGE } from './in-page.generated.ts';
 
 // One read-only look at the whole page, in one round trip: its forms and fields, its controls, its
 // landmarks, what it says in alerts and headings, its label–value pairs and its schema.org data.
+// The reading runs in the page: one reader per source (in-page/readers/, registered by name in
+// in-page/readers/index.ts), bundled into READ_PAGE by scripts/build-page-scripts.ts.
 // Every question the generic driver asks (which form, which offers, what is held, what outcome) is
 // answered from this snapshot in Node, not by asking the page element by element.
 

@@ -1,6 +1,6 @@
-// Helpers that run inside the page, for the generic driver's read-only page analysis. They are sent
-// as their own source text (PAGE_LIB), so each may refer only to the others here and to the guard's
-// classifier (cardFieldOf); none changes the page.
+// Helpers that run inside the page, for the generic driver's read-only page analysis: imported by
+// the readers (readers/), bundled with them by esbuild (scripts/build-page-scripts.ts) into the
+// one function sent to the page. None changes the page.
 
 /** Collapsed whitespace, trimmed. */
 export function clean(text: string | null | undefined): string {
@@ -153,5 +153,14 @@ export function isControl(el: Element): boolean {
   return role === null && el.hasAttribute('tabindex') && /\b\d{4}\b/.test(el.getAttribute('aria-label') ?? '') && el.children.length === 0;
 }
 
-/** The helpers as page source (with the guard's card-field classifier, which the analysis also asks). */
-export const PAGE_LIB = [clean, shown, nameOf, selectorOf, regionOf, describedBy, besideOf, hintOf, flaggedRed, isControl].map((f) => f.toString()).join('\n');
+/** More options than a person scans in a list, read only while the list is shown. */
+export const HIDDEN_LIST_MAX = 50;
+
+/**
+ * A list the page does not show that holds more than HIDDEN_LIST_MAX options (a phone field's closed
+ * country list: 240 options): its options are not read, each one's accessible name taking Chromium
+ * a few milliseconds. A short closed list (a trip type) is read; a long one, once it is opened.
+ */
+export function longHiddenList(box: Element | null): boolean {
+  return box !== null && box.querySelectorAll('[role="option"]').length > HIDDEN_LIST_MAX && !shown(box);
+}

@@ -1,0 +1,9 @@
+// The names the guard's in-page scripts and the executor share (no imports: in-page code bundles it).
+
+export const GUARD_BINDING = '__conciergeGuard';
+/** Defined in every frame: asks the executor again who is in control (called when control changes). */
+export const GUARD_PULL = '__conciergeGuardPull';
+/** The same, for the network layer's refusal of what it cannot see (unseen-script.ts; installed without the in-page layer too). */
+export const UNSEEN_PULL = '__conciergeGuardUnseenPull';
+/** Elements that hold a document of their own. */
+export const FRAME_ELEMENTS = 'iframe, frame, object, embed';

@@ -1,0 +1,45 @@
+import type { FieldInfo } from '../../snapshot.ts';
+import { clean, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
+import type { Reader } from '../page.ts';
+import { stepperOf } from '../stepper.ts';
+
+export const dateParts: Reader = ({ doc, formIndex, dialogIndex }) => {
+  const fields: FieldInfo[] = [];
+  // A date typed in sections: Month, Day and Year as editable spinbuttons in one group (the MUI and
+  // React Aria date fields, the APG spinbutton). Each part is told by its name, in English or in the
+  // page's language (Intl's names of date fields), else by its range (at most 12, 31, or a year's).
+  const partName = (part: string) => {
+    try {
+      return (new Intl.DisplayNames([doc.documentElement.lang || 'en'], { type: 'dateTimeField' }).of(part) ?? part).toLowerCase();
+    } catch {
+      return part;
+    }
+  };
+  const partOf = (el: Element) => {
+    const name = nameOf(el).toLowerCase();
+    for (const part of ['day', 'month', 'year']) if (name.includes(part) || name.includes(partName(part))) return part;
+    if (/\p{L}/u.test(name)) return null;
+    const max = Number(el.getAttribute('aria-valuemax'));
+    return max === 12 ? 'month' : max >= 28 && max <= 31 ? 'day' : max >= 999 ? 'year' : null;
+  };
+  const sectioned = new Map<Element, Element[]>();
+  for (const el of Array.from(doc.querySelectorAll('[role="spinbutton"]:not(input)'))) {
+    if (el.getAttribute('aria-readonly') === 'true' || stepperOf(el)) continue;
+    const group = el.closest('[role="group"]') ?? el.parentElement?.parentElement;
+    if (group) sectioned.set(group, [...(sectioned.get(group) ?? []), el]);
+  }
+  for (const [group, sections] of sectioned) {
+    const parts = sections.map((el) => ({ sel: selectorOf(el), part: partOf(el) }));
+    if (parts.length !== 3 || new Set(parts.map((p) => p.part)).size !== 3 || parts.some((p) => p.part === null)) continue;
+    const named = nameOf(group);
+    fields.push({
+      sel: selectorOf(sections[0]!), tag: sections[0]!.tagName.toLowerCase(), type: 'dateparts', name: '', autocomplete: '',
+      label: named, labelFrom: 'accessible name', hint: '', text: named, placeholder: '',
+      value: sections.every((el) => el.hasAttribute('aria-valuenow')) ? sections.map((el) => clean(el.textContent)).join(' ') : '',
+      required: false, disabled: sections.some((el) => el.getAttribute('aria-disabled') === 'true'), readOnly: false, visible: shown(sections[0]!), checked: false, options: [],
+      form: formIndex(group), region: regionOf(group), card: false, invalid: group.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
+      stepper: null, inDialog: dialogIndex(group), combobox: false, expanded: '', parts: parts as FieldInfo['parts'],
+    });
+  }
+  return { fields };
+};

@@ -1,0 +1,53 @@
+import type { FieldInfo } from '../../snapshot.ts';
+import { clean, describedBy, hintOf, longHiddenList, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
+import type { Reader } from '../page.ts';
+
+export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
+  const fields: FieldInfo[] = [];
+  // Lists chosen from by pressing (WAI-ARIA): a select-only combobox (role=combobox on an element that
+  // is not a text field, its listbox popup named by aria-controls or aria-owns), and a listbox that no
+  // combobox owns. Their options are read where the page already holds them (a closed popup's too).
+  const popupOf = (el: Element) => {
+    const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/).filter(Boolean);
+    for (const id of ids) {
+      const box = doc.getElementById(id);
+      if (box) return box.getAttribute('role') === 'listbox' ? box : box.querySelector('[role="listbox"]');
+    }
+    return el.parentElement?.querySelector('[role="listbox"]') ?? null;
+  };
+  const owned = new Set<Element>();
+  const optionsOf = (box: Element | null) => (box && !longHiddenList(box) ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
+  const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element) => {
+    const named = stands ? nameOf(stands) : nameOf(el);
+    fields.push({
+      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type, name: el.getAttribute('name') ?? '', autocomplete: '',
+      label: named, labelFrom: stands ? 'hidden list it stands for' : 'accessible name', hint: hintOf(el), text: describedBy(stands ?? el), placeholder: '', value,
+      required: el.getAttribute('aria-required') === 'true', disabled: el.getAttribute('aria-disabled') === 'true', readOnly: false, visible: shown(el), checked: false,
+      options: optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
+      stepper: null, inDialog: dialogIndex(el), combobox: false, expanded: el.getAttribute('aria-expanded') ?? '',
+    });
+  };
+  // (A button that pops up a listbox is the same widget in the older APG wording: Headless UI's Listbox.)
+  for (const el of Array.from(doc.querySelectorAll('[role="combobox"],[aria-haspopup="listbox"]'))) {
+    if (el.matches('input,select,textarea') || el.querySelector('input:not([type="hidden"]),textarea')) continue;
+    const box = popupOf(el);
+    if (box) owned.add(box);
+    // Its value is what it shows (not the options of a popup it happens to hold).
+    const own = Array.from(el.childNodes).filter((n) => !(n.nodeType === 1 && (n as Element).matches('[role="listbox"]'))).map((n) => n.textContent ?? '').join(' ');
+    // A list made over a native <select> it hides (Select2, Chosen: inserted just after it) and named
+    // by the value it shows, or not at all: a person reads it by that list's label.
+    let stands: Element | undefined;
+    for (let up: Element | null = el, depth = 0; up && depth < 4 && [clean(own), ''].includes(nameOf(el)); up = up.parentElement, depth++) {
+      const prev = up.previousElementSibling;
+      if (!prev) continue;
+      if (prev.tagName === 'SELECT' && !shown(prev)) stands = prev;
+      break;
+    }
+    pressList(el, 'combobox', box, clean(own), stands);
+  }
+  for (const box of Array.from(doc.querySelectorAll('[role="listbox"]'))) {
+    if (owned.has(box) || box.matches('select') || box.closest('[role="combobox"]')) continue;
+    pressList(box, 'listbox', box, Array.from(box.querySelectorAll('[role="option"][aria-selected="true"]')).map((o) => clean(o.textContent)).join(', '));
+  }
+  return { fields };
+};
