@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DriverPage } from '../../../driver/page.ts';
 import { NotUnderstood } from './not-understood.ts';
+import { snapshot } from './snapshot.ts';
 import { READ_CALENDARS } from './in-page.generated.ts';
 
 // A month grid whose days are named only by their number (jQuery UI's datepicker, MUI's calendar: "10"),
@@ -21,6 +23,8 @@ export interface CalendarReading {
   days: CalendarDay[];
   next: string | null;
   prev: string | null;
+  /** A control beside it that shows the years to choose from ("switch to year view"). */
+  years: string | null;
 }
 
 
@@ -62,11 +66,19 @@ export async function walkCalendar(page: DriverPage, iso: string, lang: string, 
   const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
   const want = y * 12 + (m - 1);
   let last: number | null = null;
+  let jumped = false;
   // Ten years either way at most: a booking's date is nearer than that.
   for (let moves = 0; moves <= 120; moves++) {
-    const shownMonths = (await page.inspect(READ_CALENDARS, undefined))
-      .map((c) => ({ c, at: monthOf(c.caption, lang) }))
-      .filter((x): x is { c: CalendarReading; at: number } => x.at !== null);
+    let shownMonths: Array<{ c: CalendarReading; at: number }> = [];
+    // A calendar may slide from one month to the next (both grids shown for a moment, or neither):
+    // read again until it shows a month it did not show before.
+    for (let tries = 0; tries < 10; tries++) {
+      shownMonths = (await page.inspect(READ_CALENDARS, undefined))
+        .map((c) => ({ c, at: monthOf(c.caption, lang) }))
+        .filter((x): x is { c: CalendarReading; at: number } => x.at !== null);
+      if (last === null || shownMonths.some((x) => x.at !== last)) break;
+      await sleep(100);
+    }
     if (shownMonths.length === 0) return null;
     const here = shownMonths.find((x) => x.at === want);
     if (here) {
@@ -76,11 +88,25 @@ export async function walkCalendar(page: DriverPage, iso: string, lang: string, 
       if (!day || day.disabled) throw new NotUnderstood(stepName, page.url(), `the day ${d} to choose in the calendar showing "${here.c.caption}"`, day ? 'it cannot be chosen' : 'no such day to press');
       return day.sel;
     }
-    const first = shownMonths[0]!;
-    if (last !== null && first.at === last) return null;
-    last = first.at;
-    const forward = want > first.at;
-    const nav = forward ? first.c.next : first.c.prev;
+    const forward = shownMonths.every((x) => x.at < want);
+    // Where the calendar is: its latest month going forward, its earliest going back.
+    const at = forward ? Math.max(...shownMonths.map((x) => x.at)) : Math.min(...shownMonths.map((x) => x.at));
+    if (last !== null && (forward ? at <= last : at >= last)) return null;
+    last = at;
+    // More than a year away, with a view of the years: the year chosen there first (the calendar
+    // comes back on a month of that year), then walked.
+    const years = shownMonths.map((x) => x.c.years).find(Boolean);
+    if (years && !jumped && Math.abs(want - at) > 12) {
+      jumped = true;
+      await page.press(years, 'show the years');
+      const year = (await snapshot(page)).controls.find((c) => c.visible && !c.disabled && c.text.trim() === String(y));
+      if (year) {
+        await page.press(year.sel, `choose the year ${y}`);
+        last = null;
+        continue;
+      }
+    }
+    const nav = shownMonths.map((x) => (forward ? x.c.next : x.c.prev)).find(Boolean);
     if (!nav) return null;
     await page.press(nav, forward ? 'show the next month' : 'show the previous month');
   }

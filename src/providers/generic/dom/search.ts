@@ -262,6 +262,16 @@ export function namesDate(text: string, iso: string): boolean {
 async function pickDate(page: DriverPage, s: Snapshot, iso: string, field: FieldInfo | undefined, concept: Concept, optional: boolean): Promise<void> {
   const day = (snap: Snapshot) => snap.controls.find((c) => c.visible && !c.disabled && namesDate(c.text, iso));
   let target = day(s);
+  // A calendar already on the page (inline, a static picker): walked as it is, nothing pressed to open it.
+  if (!target) {
+    const sel = await walkCalendar(page, iso, s.lang, async () => day(await snapshot(page))?.sel ?? null);
+    if (sel) {
+      await page.press(sel, `choose ${iso} in the calendar`);
+      return;
+    }
+    s = await snapshot(page);
+    target = day(s);
+  }
   if (!target) {
     const opener = field
       ? field.sel
