@@ -11,6 +11,7 @@ import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
 import { orderBoxes } from './offers.ts';
 import { sameName } from '../../../driver/names.ts';
 import { chooseTrip } from './trip.ts';
+import { walkCalendar } from './calendar.ts';
 
 // The search step: find the form that asks for what the request holds (not the header's search
 // box, not a newsletter sign-up), fill it in one round trip, then the parts a person clicks rather
@@ -261,6 +262,16 @@ export function namesDate(text: string, iso: string): boolean {
 async function pickDate(page: DriverPage, s: Snapshot, iso: string, field: FieldInfo | undefined, concept: Concept, optional: boolean): Promise<void> {
   const day = (snap: Snapshot) => snap.controls.find((c) => c.visible && !c.disabled && namesDate(c.text, iso));
   let target = day(s);
+  // A calendar already on the page (inline, a static picker): walked as it is, nothing pressed to open it.
+  if (!target) {
+    const sel = await walkCalendar(page, iso, s.lang, async () => day(await snapshot(page))?.sel ?? null);
+    if (sel) {
+      await page.press(sel, `choose ${iso} in the calendar`);
+      return;
+    }
+    s = await snapshot(page);
+    target = day(s);
+  }
   if (!target) {
     const opener = field
       ? field.sel
@@ -278,6 +289,17 @@ async function pickDate(page: DriverPage, s: Snapshot, iso: string, field: Field
       s = moved;
       target = day(s);
     }
+  }
+  // A month grid (a table, role=grid) with its month named beside it: walked to the month, then the
+  // day pressed by its dated name, else by its number there (jQuery UI's "10", MUI's).
+  if (!target) {
+    const sel = await walkCalendar(page, iso, s.lang, async () => day(await snapshot(page))?.sel ?? null);
+    if (sel) {
+      await page.press(sel, `choose ${iso} in the date picker`);
+      return;
+    }
+    s = await snapshot(page);
+    target = day(s);
   }
   for (let months = 0; !target && months < 24; months++) {
     const next = s.controls.find((c) => c.visible && !c.disabled && NEXT_MONTH.test(c.text));

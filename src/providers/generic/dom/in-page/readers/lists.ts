@@ -17,19 +17,27 @@ export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
   };
   const owned = new Set<Element>();
   const optionsOf = (box: Element | null) => (box && !longHiddenList(box) ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
-  const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element) => {
+  const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element, listed?: FieldInfo['options']) => {
     const named = stands ? nameOf(stands) : nameOf(el);
     fields.push({
       sel: selectorOf(el), tag: el.tagName.toLowerCase(), type, name: el.getAttribute('name') ?? '', autocomplete: '',
       label: named, labelFrom: stands ? 'hidden list it stands for' : 'accessible name', hint: hintOf(el), text: describedBy(stands ?? el), placeholder: '', value,
       required: el.getAttribute('aria-required') === 'true', disabled: el.getAttribute('aria-disabled') === 'true', readOnly: false, visible: shown(el), checked: false,
-      options: optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
+      options: listed ?? optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
       stepper: null, inDialog: dialogIndex(el), combobox: false, expanded: el.getAttribute('aria-expanded') ?? '',
     });
   };
   // (A button that pops up a listbox is the same widget in the older APG wording: Headless UI's Listbox.)
   for (const el of Array.from(doc.querySelectorAll('[role="combobox"],[aria-haspopup="listbox"]'))) {
-    if (el.matches('input,select,textarea') || el.querySelector('input:not([type="hidden"]),textarea')) continue;
+    if (el.matches('input,select,textarea')) continue;
+    // A list made over a native <select> it holds, hidden (Choices.js: its search box in its popup),
+    // is that list, by its label, options and value; else a combobox holding a text box is no list.
+    const inner = Array.from(el.querySelectorAll('select')).find((x) => !shown(x)) as HTMLSelectElement | undefined;
+    if (inner) {
+      pressList(el, 'combobox', null, clean(inner.selectedOptions[0]?.text), inner, Array.from(inner.options).map((o) => ({ value: o.value, text: clean(o.text), disabled: o.disabled })));
+      continue;
+    }
+    if (el.querySelector('input:not([type="hidden"]),textarea')) continue;
     const box = popupOf(el);
     if (box) owned.add(box);
     // Its value is what it shows (not the options of a popup it happens to hold).
