@@ -5,13 +5,10 @@ import { fold } from './names.ts';
 // 19:30", "Nov 29, 2026 at 7:30 PM", "party of 2", "2 × $69.00 tickets"), in the languages of
 // booking sites: read by drivers from pages and by the executor from what a provider holds.
 
-/**
- * Month names (long and short) in the languages of booking sites, from Intl (CLDR), each with and
- * without its accents: "June", "Jun", "junio", "giugno", "Juni", "juin", "junho", "juni", "März".
- */
-const MONTH_NUMBER: ReadonlyMap<string, number> = (() => {
+/** Month names (long and short) of these languages, from Intl (CLDR), each with and without its accents. */
+function monthNames(langs: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
-  for (const lang of ['en', 'es', 'it', 'de', 'fr', 'pt', 'nl']) {
+  for (const lang of langs) {
     for (const style of ['long', 'short'] as const) {
       const format = new Intl.DateTimeFormat(lang, { month: style, timeZone: 'UTC' });
       for (let m = 0; m < 12; m++) {
@@ -21,9 +18,11 @@ const MONTH_NUMBER: ReadonlyMap<string, number> = (() => {
       }
     }
   }
-  out.set('sept', 9);
   return out;
-})();
+}
+
+/** The languages of booking sites: "June", "Jun", "junio", "giugno", "Juni", "juin", "junho", "juni", "März". */
+const MONTH_NUMBER: ReadonlyMap<string, number> = monthNames(['en', 'es', 'it', 'de', 'fr', 'pt', 'nl']).set('sept', 9);
 const MONTH = `(${[...MONTH_NUMBER.keys()].sort((a, b) => b.length - a.length).join('|')})\\.?`;
 // Every name is kept without its accents too: a folded look-up finds any spelling.
 const monthOf = (name: string) => MONTH_NUMBER.get(fold(name).replace(/\.$/, '')) ?? 0;
@@ -32,6 +31,40 @@ const NOT_LETTER = '(?<![\\p{L}\\p{N}])';
 const DAY_MONTH_YEAR = new RegExp(`${NOT_LETTER}(\\d{1,2})(?:st|nd|rd|th|er|º|ª)?\\.?\\s+(?:de\\s+)?${MONTH},?\\s+(?:de\\s+)?(\\d{4})(?!\\d)`, 'giu');
 // "June 10, 2030", "June 10th, 2030", "Jun 10 Mo, 2030" (a short weekday after the day)
 const MONTH_DAY_YEAR = new RegExp(`${NOT_LETTER}${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:\\s+\\p{L}{2,3}\\.?)?,?\\s+(\\d{4})(?!\\d)`, 'giu');
+
+// A month named on its own ("June 2030", a calendar's caption).
+const MONTH_WORD = new RegExp(`${NOT_LETTER}${MONTH}(?![\\p{L}])`, 'iu');
+/** Another language's month names, as a page in it writes them (read once per language). */
+const OTHER_MONTHS = new Map<string, ReadonlyMap<string, number>>();
+
+/**
+ * The month a text names with its year ("December 2026", "diciembre de 2026"), as year × 12 + the
+ * month's index (0–11); null when it names none. The page's language `lang` counts too, beside the
+ * languages of booking sites.
+ */
+export function monthYearIn(text: string, lang = ''): number | null {
+  const year = /(?<!\d)(\d{4})(?!\d)/.exec(text);
+  if (!year) return null;
+  const named = MONTH_WORD.exec(text);
+  let month = named ? monthOf(named[1]!) : 0;
+  if (!month && lang) {
+    if (!OTHER_MONTHS.has(lang)) {
+      let names: ReadonlyMap<string, number> = new Map();
+      try {
+        names = monthNames([lang]);
+      } catch {
+        // Not a language Intl knows: its months are not read.
+      }
+      OTHER_MONTHS.set(lang, names);
+    }
+    const words = fold(text);
+    // Longest first: "June" before "Jun".
+    const found = [...OTHER_MONTHS.get(lang)!].sort((a, b) => b[0].length - a[0].length)
+      .find(([name]) => new RegExp(`(^|[^\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(words));
+    month = found?.[1] ?? 0;
+  }
+  return month ? Number(year[1]) * 12 + month - 1 : null;
+}
 
 function isoDate(year: string, month: number, day: string): string | null {
   const d = Number(day);

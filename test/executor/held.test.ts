@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkHeld } from '../../src/executor/held.ts';
-import { datesIn, firstTimeIn, quantityIn, roomsIn, timesIn } from '../../src/driver/text.ts';
+import { datesIn, firstTimeIn, monthYearIn, quantityIn, roomsIn, timesIn } from '../../src/driver/text.ts';
 import { sameName } from '../../src/driver/names.ts';
 import type { Held, SearchRequest } from '../../src/driver/types.ts';
 
@@ -23,6 +23,17 @@ describe('reading a review page', () => {
     assert.deepEqual(datesIn('2026-12-07, doors 20:00'), ['2026-12-07']);
     assert.deepEqual(datesIn('Sept 3 2026'), ['2026-09-03']);
     assert.deepEqual(datesIn('soon'), []);
+  });
+
+  test('the month a calendar\'s caption names, in the languages of booking sites and the page\'s own', () => {
+    assert.equal(monthYearIn('December 2026'), 2026 * 12 + 11);
+    assert.equal(monthYearIn('diciembre de 2026'), 2026 * 12 + 11);
+    assert.equal(monthYearIn('‹ Juni 2030 ›'), 2030 * 12 + 5);
+    assert.equal(monthYearIn('Prev Next Jun 2030'), 2030 * 12 + 5);
+    assert.equal(monthYearIn('czerwiec 2030'), null, 'Polish is not among the languages of booking sites');
+    assert.equal(monthYearIn('czerwiec 2030', 'pl'), 2030 * 12 + 5, 'the page\'s own language');
+    assert.equal(monthYearIn('2030'), null, 'a year alone');
+    assert.equal(monthYearIn('June'), null, 'a month without its year');
   });
 
   test('the first time of day, 24-hour', () => {

@@ -3,6 +3,7 @@ import type { DriverPage } from '../../../driver/page.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { snapshot } from './snapshot.ts';
 import { READ_CALENDARS } from './in-page.generated.ts';
+import { monthYearIn } from '../../../driver/text.ts';
 
 // A month grid whose days are named only by their number (jQuery UI's datepicker, MUI's calendar: "10"),
 // read as a person reads it: the grid (a table, or the APG's role=grid), the month it shows (the grid's
@@ -25,30 +26,6 @@ export interface CalendarReading {
   prev: string | null;
   /** A control beside it that shows the years to choose from ("switch to year view"). */
   years: string | null;
-}
-
-
-/** The month a calendar's caption names ("December 2026", "diciembre de 2026"), as year × 12 + month index; null when it names none. */
-export function monthOf(caption: string, lang: string): number | null {
-  const year = /\b(\d{4})\b/.exec(caption);
-  if (!year) return null;
-  const words = caption.toLowerCase();
-  for (const locale of [...new Set([lang || 'en', 'en'])]) {
-    for (const style of ['long', 'short'] as const) {
-      let names: string[];
-      try {
-        const format = new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' });
-        names = Array.from({ length: 12 }, (_, m) => format.format(Date.UTC(2000, m, 15)).toLowerCase().replace(/\.$/, ''));
-      } catch {
-        continue;
-      }
-      // Longest first: "June" before "Jun", and a month named inside another's word is not it.
-      const found = names.map((name, m) => ({ name, m })).sort((a, b) => b.name.length - a.name.length)
-        .find(({ name }) => new RegExp(`(^|[^\\p{L}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(words));
-      if (found) return Number(year[1]) * 12 + found.m;
-    }
-  }
-  return null;
 }
 
 /** Of the cells numbered `n`, the one of the month shown (a grid that shows other months' days greyed puts them first or last). */
@@ -74,7 +51,7 @@ export async function walkCalendar(page: DriverPage, iso: string, lang: string, 
     // read again until it shows a month it did not show before.
     for (let tries = 0; tries < 10; tries++) {
       shownMonths = (await page.inspect(READ_CALENDARS, undefined))
-        .map((c) => ({ c, at: monthOf(c.caption, lang) }))
+        .map((c) => ({ c, at: monthYearIn(c.caption, lang) }))
         .filter((x): x is { c: CalendarReading; at: number } => x.at !== null);
       if (last === null || shownMonths.some((x) => x.at !== last)) break;
       await sleep(100);
