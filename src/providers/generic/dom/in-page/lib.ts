@@ -7,6 +7,11 @@ export function clean(text: string | null | undefined): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
+/** A native list's options as a field's options: value, words, whether it can be chosen. */
+export function selectOptions(list: HTMLSelectElement): Array<{ value: string; text: string; disabled: boolean }> {
+  return Array.from(list.options).map((o) => ({ value: o.value, text: clean(o.text), disabled: o.disabled }));
+}
+
 /** Rendered and not hidden (a visually hidden radio counts as visible through its label). */
 export function shown(el: Element): boolean {
   const h = el as HTMLElement;

@@ -1,6 +1,6 @@
 import { cardChoiceOf } from '../../../../../driver/card-fields.ts';
 import type { FieldInfo } from '../../snapshot.ts';
-import { besideOf, clean, describedBy, flaggedRed, hintOf, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
+import { besideOf, clean, describedBy, flaggedRed, hintOf, nameOf, regionOf, selectOptions, selectorOf, shown } from '../lib.ts';
 import type { Reader } from '../page.ts';
 import { stepperOf } from '../stepper.ts';
 
@@ -46,7 +46,7 @@ export const fields: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
       readOnly: input.readOnly === true,
       visible: shown(el),
       checked: input.checked === true,
-      options: el.tagName === 'SELECT' ? Array.from((el as HTMLSelectElement).options).map((o) => ({ value: o.value, text: clean(o.text), disabled: o.disabled })) : [],
+      options: el.tagName === 'SELECT' ? selectOptions(el as HTMLSelectElement) : [],
       form: formIndex(el),
       region: regionOf(el),
       card: cardChoiceOf(el) !== null,

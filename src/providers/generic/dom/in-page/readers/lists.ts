@@ -1,5 +1,5 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { clean, describedBy, hintOf, longHiddenList, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
+import { clean, describedBy, hintOf, longHiddenList, nameOf, regionOf, selectOptions, selectorOf, shown } from '../lib.ts';
 import type { Reader } from '../page.ts';
 
 export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
@@ -34,7 +34,7 @@ export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
     // is that list, by its label, options and value; else a combobox holding a text box is no list.
     const inner = Array.from(el.querySelectorAll('select')).find((x) => !shown(x)) as HTMLSelectElement | undefined;
     if (inner) {
-      pressList(el, 'combobox', null, clean(inner.selectedOptions[0]?.text), inner, Array.from(inner.options).map((o) => ({ value: o.value, text: clean(o.text), disabled: o.disabled })));
+      pressList(el, 'combobox', null, clean(inner.selectedOptions[0]?.text), inner, selectOptions(inner));
       continue;
     }
     if (el.querySelector('input:not([type="hidden"]),textarea')) continue;
