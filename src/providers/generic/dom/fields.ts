@@ -2,7 +2,8 @@ import { headcountOf } from '../../../jobs/search-request.ts';
 import { datesIn, timesIn } from '../../../driver/text.ts';
 import type { SearchRequest, Traveller } from '../../../driver/types.ts';
 import type { FieldInfo } from './snapshot.ts';
-import { either, FIELD_WORDS as W, phrase } from './words.ts';
+import { either, FIELD_WORDS as W } from './words.ts';
+import { phrase } from '../../../driver/text.ts';
 import { fold } from '../../../driver/names.ts';
 
 // Which field asks for what: by the HTML autocomplete token first (the standard a site publishes for

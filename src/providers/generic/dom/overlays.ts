@@ -1,6 +1,7 @@
 import type { DriverPage } from '../../../driver/page.ts';
 import { snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
-import { either, OVERLAY_WORDS as W, phrase } from './words.ts';
+import { either, OVERLAY_WORDS as W } from './words.ts';
+import { phrase } from '../../../driver/text.ts';
 
 // What stands between the driver and the page: a cookie-consent banner (answered with the most
 // private choice it offers: "reject all", "necessary only"), a promotional or newsletter pop-up

@@ -6,9 +6,6 @@
 
 import { phrase } from '../../../driver/text.ts';
 
-// `phrase` is the driver contract's (driver/text.ts), where the trip words are read too.
-export { phrase };
-
 /** An English pattern, or any of the lists' words (the same idea in the other languages). */
 export function either(english: RegExp, ...others: ReadonlyArray<readonly string[]>): RegExp {
   return new RegExp(`(?:${english.source})|${phrase(...others).source}`, 'iu');
