@@ -1,5 +1,5 @@
 // The words booking sites use for one idea, in the common languages of booking sites: English,
-// Spanish, Italian, German, French and Portuguese. Each list is one idea; `phrase` makes a pattern
+// Spanish, Italian, German, French and Portuguese. Each list is one idea; `phrase` (driver/text.ts) makes a pattern
 // of lists that matches a whole word or phrase (letters of any script count as word letters, so
 // "disponibilità" ends where it should), with or without its accents. Month and weekday names are
 // not here: they come from Intl (src/driver/text.ts), as do the trip words (one way, return).
