@@ -5,6 +5,7 @@ import { flow, throwIfAborted, throwIfPastCap } from './attempt-flow.ts';
 import { asFailure, RunAborted, within, type AbortReason } from './failures.ts';
 import { ProviderFailure, type FailureKind } from '../driver/failures.ts';
 import { refusedNavigations } from '../browser/egress.ts';
+import { keepAccessibilityTree } from '../browser/accessibility.ts';
 import { captureEvidence, type Evidence } from './evidence.ts';
 import { safeUrl } from '../security/text.ts';
 import type { GuardedPage, GuardedPageOptions } from './guard/page-api.ts';
@@ -112,6 +113,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
     let page: Page;
     try {
       page = await within(deps.context.newPage(), deps.timeoutMs, 'open a tab');
+      await keepAccessibilityTree(page, deps.timeoutMs);
     } catch (error) {
       if (deps.signal.aborted) throw new RunAborted(deps.signal.reason as AbortReason);
       last = { kind: 'transient', message: asFailure(error).message, step: 'search', provider: driver.id, url: '' };

@@ -27,8 +27,9 @@ export function shown(el: Element): boolean {
 /**
  * The accessible name, as a screen reader announces it: the browser's own (Chromium's accessibility
  * tree, `computedName`, exposed by the ComputedAccessibilityInfo blink feature the executor's browser
- * is launched with); on a browser without it (a remote one), the parts of the algorithm a booking
- * page uses, done here.
+ * is launched with; the tab's tree is kept by src/browser/accessibility.ts, or each name costs
+ * Chromium a tree of its own); on a browser without it (a remote one), the parts of the algorithm a
+ * booking page uses, done here.
  */
 export function nameOf(el: Element): string {
   const computed = (el as Element & { computedName?: unknown }).computedName;
