@@ -51,6 +51,7 @@ export const BUNDLES: Bundle[] = [
       armPress: { entry: 'src/executor/guard/in-page/arm-press.ts', about: 'A press watched at the click: what stopped it.', arg: 'Element', result: '{ disarm(): PressStopped | null }' },
       fillFields: { entry: 'src/executor/guard/in-page/fill-fields.ts', about: 'A whole form filled, unless a target is a card-code field.', arg: 'Array<[string, string]>', result: '{ missing?: string; card?: string; rejected?: string }' },
       focusFirstCardField: { entry: 'src/executor/guard/in-page/focus-first-card-field.ts', about: 'The first card-code field focused.', arg: 'void', result: 'boolean' },
+      covered: { entry: 'src/executor/guard/in-page/covered.ts', about: 'Whether something else is over a control now (null: cannot say).', arg: 'string', result: 'boolean | null' },
       declarativeForm: { entry: 'src/executor/guard/in-page/declarative-form.ts', about: 'A declarative WebMCP tool\'s form: its card-code field, frame, autosubmit and submit label.', arg: 'string', result: '{ field: string | null; frame: boolean; autosubmit: boolean; submitLabel: string } | null' },
       BLOCKER_SCRIPT: { entry: 'src/executor/guard/in-page/blocker.ts', about: 'Layer 2, an init script of every frame.', arg: 'undefined', result: 'void' },
       LEARNER_SCRIPT: { entry: 'src/executor/guard/in-page/learner.ts', about: 'Layer 3\'s learner of card-code field names, an init script of every frame.', arg: 'undefined', result: 'void' },

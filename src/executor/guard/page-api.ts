@@ -2,7 +2,7 @@ import type { Frame, Locator, Page, Response } from 'playwright-core';
 import type { DriverPage, Row } from '../../driver/page.ts';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
-import { armPress, classifyChoice, classifyControl, classifyField, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
+import { armPress, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
@@ -126,9 +126,12 @@ export class GuardedPage implements DriverPage {
 
   /**
    * Whether pressing this control now would hit something else (an overlay shown over it, a consent
-   * box fading in): Playwright's trial click, which acts on nothing, within `waitMs`.
+   * box fading in): asked of the page in one round trip (in-page/covered.ts); where it cannot say,
+   * Playwright's trial click, which acts on nothing, within `waitMs`.
    */
   async covered(selector: string, waitMs = 1_000): Promise<boolean> {
+    const now = await this.#bounded(this.#page.evaluate(covered, selector), 'look at a control').catch(() => null);
+    if (now !== null) return now;
     return this.#page.locator(selector).first().click({ trial: true, timeout: waitMs }).then(() => false, () => true);
   }
 
