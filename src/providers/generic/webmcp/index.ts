@@ -46,7 +46,7 @@ async function callFor(ctx: StepContext, purpose: Purpose, tools: PageTool[], kn
   if (!chosen) return null;
   const from = ctx.page.url();
   const result: JsonValue | undefined = await ctx.page.callTool(chosen.tool.name, chosen.input);
-  await settleAfterTool(ctx, { generation: ctx.page.generation, at: Date.now(), went: ctx.page.url() !== from });
+  await settleAfterTool(ctx, { generation: ctx.page.generation, at: Date.now(), went: ctx.page.url() !== from, readOnly: chosen.tool.annotations?.readOnly === true });
   const reading = readResult(result);
   const n = notes(ctx);
   for (const [k, v] of scalars(reading.data)) n.carried.set(k, v);
@@ -63,23 +63,20 @@ async function callFor(ctx: StepContext, purpose: Purpose, tools: PageTool[], kn
  * answer): it submits its form or assigns `location` a moment later. The page is let settle, and a
  * new document that starts within a short grace after the answer is waited for as well, so that the
  * next step reads the page the tool went on to, not the one it left. No grace when the tool is
- * already on another page (a declarative tool's form was sent) or a document came while settling.
+ * already on another page (a declarative tool's form was sent), a document came while settling, or
+ * the tool says it changes nothing (read-only).
  */
-async function settleAfterTool(ctx: StepContext, answered: { generation: number; at: number; went: boolean }): Promise<void> {
+async function settleAfterTool(ctx: StepContext, answered: { generation: number; at: number; went: boolean; readOnly: boolean }): Promise<void> {
   await ctx.page.settle();
   // Nothing acts on the page meanwhile: a new generation is a new document.
-  if (answered.went || ctx.page.generation !== answered.generation) return;
+  if (answered.went || answered.readOnly || ctx.page.generation !== answered.generation) return;
   const deadline = answered.at + TOOL_NAVIGATION_GRACE_MS;
   while (ctx.page.generation === answered.generation && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   if (ctx.page.generation !== answered.generation) await ctx.page.settle();
 }
 
-/**
- * How long after a tool's answer a navigation it scheduled is still taken as its doing: a tool that
- * navigates does so at once after answering (a timer of 0 to 100 ms), and every tool that does not
- * waits this long for nothing.
- */
-const TOOL_NAVIGATION_GRACE_MS = 400;
+/** How long after a tool's answer a navigation it scheduled ("a moment later") is still taken as its doing. */
+const TOOL_NAVIGATION_GRACE_MS = 750;
 
 async function search(ctx: StepContext, request: SearchRequest): Answer<void> {
   if (!/^https?:/.test(ctx.page.url())) await ctx.page.goto(ctx.provider.startUrl);
