@@ -115,6 +115,11 @@ export interface Driver {
   id: string;
   name: string;
   scenario: Scenario;
+  /**
+   * Reads pages by their accessible names (Element.computedName): its tab keeps Chromium's
+   * accessibility tree, which costs a scripted driver memory for nothing.
+   */
+  readsNames?: boolean;
   /** Opens the provider's start URL, fills the search and submits it. */
   search(page: DriverPage, startUrl: string, request: SearchRequest): Promise<void>;
   availability(page: DriverPage): Promise<Availability>;

@@ -113,7 +113,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
     let page: Page;
     try {
       page = await within(deps.context.newPage(), deps.timeoutMs, 'open a tab');
-      await keepAccessibilityTree(page, deps.timeoutMs);
+      if (driver.readsNames) await keepAccessibilityTree(page, deps.timeoutMs);
     } catch (error) {
       if (deps.signal.aborted) throw new RunAborted(deps.signal.reason as AbortReason);
       last = { kind: 'transient', message: asFailure(error).message, step: 'search', provider: driver.id, url: '' };

@@ -38,6 +38,7 @@ export function genericDriver(provider: GenericProvider, strategies: readonly St
     id: provider.id,
     name: provider.name,
     scenario: provider.scenario,
+    readsNames: true,
     async search(page, startUrl, request) {
       context(page).state.request = request;
       // The executor's start URL (the registered one) wins over the one the driver was made with.
