@@ -31,6 +31,9 @@ export type PageAction =
   | { kind: 'press'; selector: string; navigated: boolean; fetched: boolean }
   | { kind: 'tool'; name: string; input: Record<string, JsonValue>; navigated: boolean };
 
+/** A card-code field found in some frame (or none), or the frame that could not be asked and why. */
+type CardFieldSearch = { field: string | null } | { unasked: string; why: string };
+
 export interface GuardedPageOptions {
   /** Navigations and actions. */
   timeoutMs?: number;
@@ -256,9 +259,13 @@ export class GuardedPage implements DriverPage {
     const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
     let armed = true;
     try {
+      // Both questions at once (one round trip's wait instead of two): the frames are asked for a
+      // card field while the control is classified, and the answer is used only for a control that
+      // is neither a card field nor a frame itself.
+      const anywhere = this.#findCardField();
       const control = await this.#bounded(target.evaluate(classifyControl), 'classify a control');
       // Any control, not only a button: a link or a scripted element can start the payment as well.
-      const onPage = !control.field && !control.frame ? await this.#cardFieldAnywhere(control.label) : null;
+      const onPage = !control.field && !control.frame ? this.#cardFieldOrRefuse(control.label, await anywhere) : null;
       const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
       if (field) this.#pause(control.label, field);
       const navigation = settle ? null : this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
@@ -287,7 +294,8 @@ export class GuardedPage implements DriverPage {
     } finally {
       // Disarmed after the click already (or its document is gone): one round trip less per press.
       if (armed) await watch.evaluate((w) => w.disarm()).catch(() => {});
-      await watch.dispose().catch(() => {});
+      // Not waited for: nothing depends on the page having let go of the handle.
+      void watch.dispose().catch(() => {});
     }
   }
 
@@ -440,6 +448,18 @@ export class GuardedPage implements DriverPage {
 
   /** The first card-code field any frame shows. A frame that cannot be asked is a refusal, never a "none". */
   async #cardFieldAnywhere(control: string): Promise<string | null> {
+    return this.#cardFieldOrRefuse(control, await this.#findCardField());
+  }
+
+  /** What #findCardField found, or the refusal to press `control` when a frame could not be asked. */
+  #cardFieldOrRefuse(control: string, found: CardFieldSearch): string | null {
+    if (!('unasked' in found)) return found.field;
+    this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control}': it could not check ${found.unasked} for a card security code field.`);
+    throw new CardCheckFailed(control, `${found.unasked}: ${found.why}`);
+  }
+
+  /** Asks every frame, in order, for a card-code field; says which frame could not be asked rather than throwing (the caller may not need the answer). */
+  async #findCardField(): Promise<CardFieldSearch> {
     for (const frame of this.#page.frames()) {
       let found: string | null;
       try {
@@ -447,13 +467,11 @@ export class GuardedPage implements DriverPage {
       } catch (error) {
         // A frame removed from the page shows nothing any more; every other failure is not knowing.
         if (frame.isDetached()) continue;
-        const where = frame === this.#page.mainFrame() ? 'the page' : `a frame from ${describeOrigin(frame.url())}`;
-        this.#events.denied('driver', `Payment guard (driver layer) refused to press '${control}': it could not check ${where} for a card security code field.`);
-        throw new CardCheckFailed(control, `${where}: ${(error as Error).message.split('\n')[0]}`);
+        return { unasked: frame === this.#page.mainFrame() ? 'the page' : `a frame from ${describeOrigin(frame.url())}`, why: (error as Error).message.split('\n')[0]! };
       }
-      if (found) return found;
+      if (found) return { field: found };
     }
-    return null;
+    return { field: null };
   }
 
   /**
