@@ -5,6 +5,8 @@
 //
 //   npm run bench -- reach
 //   BENCH_RUNS=9 BENCH_DATABASE_URL=postgres://… npm run bench -- reach
+//   BENCH_SITES=jqueryui,tavola npm run bench -- reach   (only those sites, no variants: for trying a
+//   change on a few sites; the figures the README gives come from the whole bench)
 //
 // Then, in the same rounds, the sites built from code nobody here wrote and the pattern sites (issue
 // 25): the widget gauntlet (test/generic/fixtures/gauntlet.ts: one npm widget library per site) and
@@ -50,7 +52,8 @@ const DATABASE = process.env.BENCH_DATABASE_URL ?? 'pglite:memory:';
 const BUILT_IN_RATIO = 2;
 const WALK_RATIO = 1.5;
 const CORPUS_P50_MS = 5000;
-const VARIANT_SEEDS = process.env.BENCH_VARIANT_SEEDS
+const ONLY = process.env.BENCH_SITES ? new Set(process.env.BENCH_SITES.split(',')) : null;
+const VARIANT_SEEDS = ONLY ? [] : process.env.BENCH_VARIANT_SEEDS
   ? process.env.BENCH_VARIANT_SEEDS.split(',').map(Number)
   : Array.from({ length: RUNS }, () => Math.floor(Math.random() * 2 ** 31));
 
@@ -93,7 +96,8 @@ try {
     ...CORPUS.map((c) => ({ site: c.id, scenario: c.scenario, kind: 'corpus' as const, generic: measured(c.id), walked: walked() })),
     ...Object.entries(GAUNTLET).map(([id, g]) => ({ site: id, scenario: 'restaurant' as const, kind: 'gauntlet' as const, generic: measured(`gauntlet-${id}`), venue: g.venue, what: `${g.library}: ${g.widget}`, walked: walked() })),
     ...PATTERNS_BOOKED.map(({ site, venue, what }) => ({ site, scenario: 'restaurant' as const, kind: 'pattern' as const, generic: measured(`pattern-${site}`), venue, what, walked: walked() })),
-  ];
+  ].filter((s) => !ONLY || ONLY.has(s.site));
+  if (ONLY && sites.length < ONLY.size) throw new Error(`BENCH_SITES names sites the bench does not have: ${[...ONLY].filter((id) => !sites.some((s) => s.site === id)).join(', ')}`);
   const paramsOf = (s: Site) => (s.venue ? { restaurant_name: s.venue, city: 'Porto', date: '2030-06-10', time: '19:30', covers: 3 } : {});
   const walkContext = await newContext(walker);
   for (const s of sites) {

@@ -41,14 +41,14 @@ export const BUNDLES: Bundle[] = [
   {
     out: 'src/executor/guard/in-page.generated.ts',
     about: 'the payment guard\'s in-page checks and scripts (src/executor/guard/in-page/)',
-    imports: ["import type { PressStopped } from './in-page/arm-press.ts';"],
+    imports: ["import type { PressWatch } from './in-page/arm-press.ts';"],
     scripts: ['BLOCKER_SCRIPT', 'LEARNER_SCRIPT'],
     entries: {
       classifyField: { entry: 'src/executor/guard/in-page/classify-field.ts', about: 'A card-code field\'s short name, or null.', arg: 'Element', result: 'string | null' },
       classifyChoice: { entry: 'src/executor/guard/in-page/classify-choice.ts', about: 'A card-code field, or a radio button or checkbox read as one: its short name, or null.', arg: 'Element', result: 'string | null' },
       classifyControl: { entry: 'src/executor/guard/in-page/classify-control.ts', about: 'A control\'s label, its form\'s card-code field, whether its form holds a frame.', arg: 'Element', result: '{ label: string; field: string | null; frame: boolean }' },
       firstCardField: { entry: 'src/executor/guard/in-page/first-card-field.ts', about: 'The first card-code field the document shows, and whether it is parsed.', arg: 'void', result: '{ field: string | null; parsed: boolean }' },
-      armPress: { entry: 'src/executor/guard/in-page/arm-press.ts', about: 'A press watched at the click: what stopped it.', arg: 'Element', result: '{ disarm(): PressStopped | null }' },
+      armPress: { entry: 'src/executor/guard/in-page/arm-press.ts', about: 'A press watched at the click: what stopped it.', arg: 'Element', result: 'PressWatch' },
       fillFields: { entry: 'src/executor/guard/in-page/fill-fields.ts', about: 'A whole form filled, unless a target is a card-code field.', arg: 'Array<[string, string]>', result: '{ missing?: string; card?: string; rejected?: string }' },
       focusFirstCardField: { entry: 'src/executor/guard/in-page/focus-first-card-field.ts', about: 'The first card-code field focused.', arg: 'void', result: 'boolean' },
       covered: { entry: 'src/executor/guard/in-page/covered.ts', about: 'Whether something else is over a control now (null: cannot say).', arg: 'string', result: 'boolean | null' },

@@ -221,6 +221,39 @@ describe('payment guard, driver layer alone', () => {
 });
 
 describe('settling after a press', () => {
+  test('a page is read after its last render: a second render a frame later, a render that comes only after a pause, and a scripted animation', async () => {
+    const server = createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html');
+      response.end(`<!doctype html><title>Calendar</title><button id="two">Next month</button><button id="late">Later</button><button id="anim">Slide</button><p id="out"></p>
+<script>
+  const out = document.getElementById('out');
+  document.getElementById('two').onclick = () => { out.textContent = 'Loading…'; setTimeout(() => { out.textContent = 'July 2030'; }, 20); };
+  document.getElementById('late').onclick = () => { setTimeout(() => { out.textContent = 'Shown late'; }, 45); };
+  document.getElementById('anim').onclick = () => {
+    let frame = 0;
+    const step = () => { out.style.left = (frame * 10) + 'px'; out.textContent = frame < 12 ? 'sliding' : 'Slid in'; if (frame++ < 12) setTimeout(step, 16); };
+    step();
+  };
+</script>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    try {
+      const g = new GuardedPage(await context.newPage(), new GuardLog());
+      await g.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const shown = () => g.inspect(() => document.getElementById('out')!.textContent, null);
+      await g.press('#two', 'show the next month');
+      assert.equal(await shown(), 'July 2030', 'the render 20 ms after the first one is waited for');
+      await g.press('#late', 'show it later');
+      assert.equal(await shown(), 'Shown late', 'a page that has not changed yet is given longer');
+      await g.press('#anim', 'slide');
+      assert.equal(await shown(), 'Slid in', 'a page changing every frame is waited for until it stops');
+    } finally {
+      await context.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   test('a request the page never answers (a long poll) holds a press back only briefly, and the next press not at all', async () => {
     // A single-page app that opens a long poll when a button is pressed and shows its answer in place.
     const polls: Array<() => void> = [];

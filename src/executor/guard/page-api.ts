@@ -7,7 +7,8 @@ import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './page-errors.ts';
-import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, watchNetwork, type NetworkWatch } from './page-settle.ts';
+import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, REACTED_QUIET_MS, watchNetwork, type NetworkWatch } from './page-settle.ts';
+import type { PressQuiet } from './in-page/arm-press.ts';
 
 // Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
 // press controls, but it has no way to put text into a card-code field, and it refuses to press a
@@ -271,9 +272,13 @@ export class GuardedPage implements DriverPage {
       const navigation = settle ? null : this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
       navigation?.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
       const documents = this.#network.documents;
+      const requests = this.#network.started;
       await target.click({ timeout: this.#timeout });
-      // The document is gone when the click navigated it away: nothing stopped the click then.
-      const stopped = await watch.evaluate((w) => w.disarm()).catch(() => null);
+      // Disarmed, and (for a press) the page's quiet after it waited for in the same question. The
+      // document is gone when the click navigated it away: nothing stopped the click then.
+      const quiet: PressQuiet | null = settle ? { quietMs: DOM_QUIET_MS, reactedQuietMs: REACTED_QUIET_MS, capMs: DOM_QUIET_CAP_MS } : null;
+      const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), quiet), this.#timeout, () => null).catch(() => null);
+      const stopped = after?.stopped ?? null;
       armed = false;
       if (stopped) {
         // The click did not go through. A new frame in the control's form is a card iframe; one
@@ -284,7 +289,8 @@ export class GuardedPage implements DriverPage {
       }
       this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
       if (navigation) return { kind: 'navigated', status: this.#arrived(await navigation) };
-      await this.settle();
+      // Quiet already, and nothing fetched or loaded since the click: settled. Else waited for as any settling.
+      if (!after?.quiet || this.#network.started !== requests || this.#network.documents !== documents) await this.settle();
       // A press that loaded a new document answers with its status, as a navigation does.
       if (this.#network.documents !== documents) {
         this.#status = this.#network.status;
@@ -293,7 +299,7 @@ export class GuardedPage implements DriverPage {
       return { kind: 'navigated', status: this.#status };
     } finally {
       // Disarmed after the click already (or its document is gone): one round trip less per press.
-      if (armed) await watch.evaluate((w) => w.disarm()).catch(() => {});
+      if (armed) await watch.evaluate((w) => w.disarm(null)).catch(() => {});
       // Not waited for: nothing depends on the page having let go of the handle.
       void watch.dispose().catch(() => {});
     }

@@ -5,6 +5,12 @@ import type { Page, Request } from 'playwright-core';
 
 /** How long the DOM must stay unchanged to count as settled, and how long a busy DOM is waited for. */
 export const DOM_QUIET_MS = 60;
+/**
+ * After a press the page has already reacted to (its DOM changed once the press began), how long it
+ * must then stay unchanged: two frames at 60 Hz, time for a render scheduled by the first one. A
+ * press that fetched or loaded anything is settled as any page is (network idle, then DOM_QUIET_MS).
+ */
+export const REACTED_QUIET_MS = 30;
 export const DOM_QUIET_CAP_MS = 3_000;
 /** A request that never ends (a long poll) does not hold the page's settling beyond this. */
 export const NETWORK_IDLE_CAP_MS = 5_000;

@@ -17,12 +17,40 @@ export interface PressStopped {
  * listener that runs before this one could hide the click from it: a hostile page is layers 2 and
  * 3's to stop; this closes the gap between a well-meaning page's check and its press.
  */
-export default function armPress(el: Element): { disarm(): PressStopped | null } {
+/** After a press that went through: how long the page must stay unchanged to count as settled. */
+export interface PressQuiet {
+  /** Unchanged this long since the press, when it has not changed since the press began. */
+  quietMs: number;
+  /** Unchanged this long since its last change, when it changed after the press began (it reacted). */
+  reactedQuietMs: number;
+  /** Settled at this, changing or not. */
+  capMs: number;
+}
+
+export interface PressWatch {
+  /** Stops watching; what stopped the click, else (with `quiet`) resolves once the page is quiet after it. */
+  disarm(quiet: PressQuiet | null): Promise<{ stopped: PressStopped | null; quiet: boolean }>;
+}
+
+export default function armPress(el: Element): PressWatch {
   const doc = el.ownerDocument;
   const win = doc.defaultView!;
   const known = new Set(Array.from(doc.querySelectorAll(FRAME_ELEMENTS)));
   const found: PressStopped = { field: null, frameInForm: false, newFrame: false };
+  // When the press began (its pointer going down, else its click) and when the document last changed:
+  // a page that changed after the press began has reacted to it, and once it is unchanged a moment it
+  // has settled; a page that has not changed yet may still be about to, and is given longer.
+  let pressedAt: number | null = null;
+  let changedAt = -Infinity;
+  const observer = new MutationObserver(() => {
+    changedAt = performance.now();
+  });
+  observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+  const began = () => {
+    pressedAt ??= performance.now();
+  };
   const check = (e: Event) => {
+    began();
     if (!found.field && !found.newFrame) {
       for (const f of fieldsIn(doc)) {
         found.field = cardChoiceOf(f);
@@ -39,13 +67,34 @@ export default function armPress(el: Element): { disarm(): PressStopped | null }
     e.preventDefault();
     e.stopImmediatePropagation();
   };
+  win.addEventListener('pointerdown', began, true);
+  win.addEventListener('mousedown', began, true);
   win.addEventListener('click', check, true);
   win.addEventListener('submit', check, true);
   return {
-    disarm() {
+    disarm(quiet) {
+      win.removeEventListener('pointerdown', began, true);
+      win.removeEventListener('mousedown', began, true);
       win.removeEventListener('click', check, true);
       win.removeEventListener('submit', check, true);
-      return found.field || found.newFrame ? found : null;
+      const stopped = found.field || found.newFrame ? found : null;
+      if (stopped || !quiet) {
+        observer.disconnect();
+        return Promise.resolve({ stopped, quiet: false });
+      }
+      const start = pressedAt ?? performance.now();
+      return new Promise((resolve) => {
+        const tick = () => {
+          const now = performance.now();
+          const reacted = changedAt >= start;
+          const wait = reacted ? changedAt + quiet.reactedQuietMs - now : start + quiet.quietMs - now;
+          if ((doc.readyState !== 'loading' && wait <= 0) || now - start >= quiet.capMs) {
+            observer.disconnect();
+            resolve({ stopped: null, quiet: true });
+          } else setTimeout(tick, Math.max(5, wait));
+        };
+        tick();
+      });
     },
   };
 }
