@@ -221,12 +221,24 @@ describe('payment guard, driver layer alone', () => {
 });
 
 describe('settling after a press', () => {
-  test('a page is read after its last render: a second render a frame later, a render that comes only after a pause, and a scripted animation', async () => {
-    const server = createServer((_request, response) => {
+  test('a page is read after its last render: a second render a frame later, a render that comes only after a pause, a scripted animation, and the same after a fetch', async () => {
+    const server = createServer((request, response) => {
+      if (request.url === '/slots') {
+        setTimeout(() => response.end('3 tables'), 50);
+        return;
+      }
       response.setHeader('content-type', 'text/html');
-      response.end(`<!doctype html><title>Calendar</title><button id="two">Next month</button><button id="late">Later</button><button id="anim">Slide</button><p id="out"></p>
+      response.end(`<!doctype html><title>Calendar</title><button id="two">Next month</button><button id="late">Later</button><button id="anim">Slide</button>
+<button id="fetch">Search</button><button id="fetch-late">Search again</button><p id="out"></p>
 <script>
   const out = document.getElementById('out');
+  document.getElementById('fetch').onclick = () => {
+    out.textContent = 'Searching…';
+    fetch('/slots').then((r) => r.text()).then((t) => { out.textContent = t; setTimeout(() => { out.textContent = t + ' found'; }, 20); });
+  };
+  document.getElementById('fetch-late').onclick = () => {
+    fetch('/slots').then((r) => r.text()).then((t) => setTimeout(() => { out.textContent = t + ' found again'; }, 40));
+  };
   document.getElementById('two').onclick = () => { out.textContent = 'Loading…'; setTimeout(() => { out.textContent = 'July 2030'; }, 20); };
   document.getElementById('late').onclick = () => { setTimeout(() => { out.textContent = 'Shown late'; }, 45); };
   document.getElementById('anim').onclick = () => {
@@ -248,6 +260,10 @@ describe('settling after a press', () => {
       assert.equal(await shown(), 'Shown late', 'a page that has not changed yet is given longer');
       await g.press('#anim', 'slide');
       assert.equal(await shown(), 'Slid in', 'a page changing every frame is waited for until it stops');
+      await g.press('#fetch', 'search');
+      assert.equal(await shown(), '3 tables found', 'the answer is waited for, and the render 20 ms after it');
+      await g.press('#fetch-late', 'search again');
+      assert.equal(await shown(), '3 tables found again', 'an answer not shown yet when it arrives is given longer');
     } finally {
       await context.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

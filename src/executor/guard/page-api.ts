@@ -7,8 +7,7 @@ import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './page-errors.ts';
-import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, REACTED_QUIET_MS, watchNetwork, type NetworkWatch } from './page-settle.ts';
-import type { PressQuiet } from './in-page/arm-press.ts';
+import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, PRESS_QUIET, settleAfterPress, watchNetwork, type NetworkWatch } from './page-settle.ts';
 
 // Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
 // press controls, but it has no way to put text into a card-code field, and it refuses to press a
@@ -276,8 +275,7 @@ export class GuardedPage implements DriverPage {
       await target.click({ timeout: this.#timeout });
       // Disarmed, and (for a press) the page's quiet after it waited for in the same question. The
       // document is gone when the click navigated it away: nothing stopped the click then.
-      const quiet: PressQuiet | null = settle ? { quietMs: DOM_QUIET_MS, reactedQuietMs: REACTED_QUIET_MS, capMs: DOM_QUIET_CAP_MS } : null;
-      const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), quiet), this.#timeout, () => null).catch(() => null);
+      const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), settle ? PRESS_QUIET : null), this.#timeout, () => null).catch(() => null);
       const stopped = after?.stopped ?? null;
       armed = false;
       if (stopped) {
@@ -289,8 +287,10 @@ export class GuardedPage implements DriverPage {
       }
       this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
       if (navigation) return { kind: 'navigated', status: this.#arrived(await navigation) };
-      // Quiet already, and nothing fetched or loaded since the click: settled. Else waited for as any settling.
-      if (!after?.quiet || this.#network.started !== requests || this.#network.documents !== documents) await this.settle();
+      // Quiet already, and nothing fetched or loaded since the click: settled. A press that fetched is
+      // settled with its watch; one that loaded a document (or whose watch cannot say) as anything is.
+      const settled = after?.quiet && this.#network.started === requests && this.#network.documents === documents;
+      if (!settled && !(after?.quiet && await settleAfterPress(watch, this.#network, documents, this.#timeout))) await this.settle();
       // A press that loaded a new document answers with its status, as a navigation does.
       if (this.#network.documents !== documents) {
         this.#status = this.#network.status;
@@ -298,10 +298,10 @@ export class GuardedPage implements DriverPage {
       }
       return { kind: 'navigated', status: this.#status };
     } finally {
-      // Disarmed after the click already (or its document is gone): one round trip less per press.
-      if (armed) await watch.evaluate((w) => w.disarm(null)).catch(() => {});
-      // Not waited for: nothing depends on the page having let go of the handle.
-      void watch.dispose().catch(() => {});
+      // Not armed any more after the click (or its document is gone): let go of without waiting, as
+      // nothing depends on it. Still armed (the checks refused the press): stopped before anything else.
+      const release = watch.evaluate((w) => w.release()).catch(() => {}).finally(() => watch.dispose().catch(() => {}));
+      if (armed) await release;
     }
   }
 

@@ -1,4 +1,6 @@
-import type { Page, Request } from 'playwright-core';
+import type { JSHandle, Page, Request } from 'playwright-core';
+import { timeLimit } from '../../browser/time-limit.ts';
+import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 
 // When a page has settled after a press or a navigation (GuardedPage.settle): its requests that
 // matter answered (watchNetwork) and its DOM quiet for a moment (domQuiet, run in the page).
@@ -43,6 +45,8 @@ export interface NetworkWatch {
   /** Document, script, fetch and XHR requests started so far. */
   readonly started: number;
   readonly status: number | null;
+  /** When (Date.now()) a watched request last started or ended. */
+  readonly lastActivityAt: number;
   idle(maxMs: number): Promise<void>;
 }
 
@@ -56,7 +60,7 @@ const WATCHED = new Set(['document', 'script', 'fetch', 'xhr']);
 export function watchNetwork(page: Page): NetworkWatch {
   const pending = new Map<Request, number>();
   let waiters: Array<() => void> = [];
-  const state = { documents: 0, started: 0, status: null as number | null };
+  const state = { documents: 0, started: 0, status: null as number | null, lastActivityAt: 0 };
   const release = () => {
     if (pending.size > 0) return;
     const ready = waiters;
@@ -64,12 +68,15 @@ export function watchNetwork(page: Page): NetworkWatch {
     for (const w of ready) w();
   };
   const done = (request: Request) => {
-    if (pending.delete(request)) release();
+    if (!pending.delete(request)) return;
+    state.lastActivityAt = Date.now();
+    release();
   };
   page.on('request', (request) => {
     if (!WATCHED.has(request.resourceType())) return;
     pending.set(request, Date.now());
     state.started++;
+    state.lastActivityAt = Date.now();
   });
   page.on('requestfinished', done);
   page.on('requestfailed', done);
@@ -103,6 +110,9 @@ export function watchNetwork(page: Page): NetworkWatch {
     get status() {
       return state.status;
     },
+    get lastActivityAt() {
+      return state.lastActivityAt;
+    },
     idle(maxMs) {
       dropBackground();
       if (pending.size === 0) return Promise.resolve();
@@ -119,4 +129,31 @@ export function watchNetwork(page: Page): NetworkWatch {
       });
     },
   };
+}
+
+/** How quiet a page must be after a press, as the press watch (in-page/arm-press.ts) measures it. */
+export const PRESS_QUIET: PressQuiet = { quietMs: DOM_QUIET_MS, reactedQuietMs: REACTED_QUIET_MS, capMs: DOM_QUIET_CAP_MS };
+
+/**
+ * Settles the page after a press that fetched something, with the press's own watch (its
+ * MutationObserver has seen every change since before the click): the requests answered, then the
+ * page quiet counted from when they last came or went: REACTED_QUIET_MS after a change since then
+ * (the answer shown), DOM_QUIET_MS when nothing has changed since (the answer may still be on its
+ * way in). Asked again when a request started meanwhile. False when it cannot tell (the document
+ * went away, the watch no longer answers): the caller settles as after anything else.
+ */
+export async function settleAfterPress(watch: JSHandle<PressWatch>, network: NetworkWatch, documents: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return true;
+    await network.idle(Math.min(left, NETWORK_IDLE_CAP_MS));
+    if (network.documents !== documents) return false;
+    const started = network.started;
+    const quiet = { ...PRESS_QUIET, sinceMs: Date.now() - network.lastActivityAt };
+    // Late: a page that never settles is taken as it is at the limit, as settle() takes it.
+    const answer = await timeLimit(watch.evaluate((w, q) => w.settled(q), quiet), Math.max(0, deadline - Date.now()), () => true).catch(() => false);
+    if (!answer) return false;
+    if (network.inFlight === 0 && network.started === started && network.documents === documents) return true;
+  }
 }

@@ -19,17 +19,23 @@ export interface PressStopped {
  */
 /** After a press that went through: how long the page must stay unchanged to count as settled. */
 export interface PressQuiet {
-  /** Unchanged this long since the press, when it has not changed since the press began. */
+  /** Unchanged this long since the press (or since `sinceMs` ago), when it has not changed since then. */
   quietMs: number;
-  /** Unchanged this long since its last change, when it changed after the press began (it reacted). */
+  /** Unchanged this long since its last change, when it changed after the press (or `sinceMs` ago): it reacted. */
   reactedQuietMs: number;
   /** Settled at this, changing or not. */
   capMs: number;
+  /** Counted from this long ago (when the page's requests last came or went) rather than from the press. */
+  sinceMs?: number;
 }
 
 export interface PressWatch {
-  /** Stops watching; what stopped the click, else (with `quiet`) resolves once the page is quiet after it. */
+  /** Stops watching the click; what stopped it, else (with `quiet`) resolves once the page is quiet after it. */
   disarm(quiet: PressQuiet | null): Promise<{ stopped: PressStopped | null; quiet: boolean }>;
+  /** Resolves once the page is quiet (true); the document's changes are still watched until release(). */
+  settled(quiet: PressQuiet): Promise<boolean>;
+  /** Stops watching altogether. */
+  release(): void;
 }
 
 export default function armPress(el: Element): PressWatch {
@@ -71,30 +77,36 @@ export default function armPress(el: Element): PressWatch {
   win.addEventListener('mousedown', began, true);
   win.addEventListener('click', check, true);
   win.addEventListener('submit', check, true);
+  const unlisten = () => {
+    win.removeEventListener('pointerdown', began, true);
+    win.removeEventListener('mousedown', began, true);
+    win.removeEventListener('click', check, true);
+    win.removeEventListener('submit', check, true);
+  };
+  const settled = (quiet: PressQuiet) => {
+    const now = performance.now();
+    const start = quiet.sinceMs !== undefined ? now - quiet.sinceMs : (pressedAt ?? now);
+    return new Promise<boolean>((resolve) => {
+      const tick = () => {
+        const at = performance.now();
+        const wait = changedAt >= start ? changedAt + quiet.reactedQuietMs - at : start + quiet.quietMs - at;
+        if ((doc.readyState !== 'loading' && wait <= 0) || at - now >= quiet.capMs) resolve(true);
+        else setTimeout(tick, Math.max(5, wait));
+      };
+      tick();
+    });
+  };
   return {
-    disarm(quiet) {
-      win.removeEventListener('pointerdown', began, true);
-      win.removeEventListener('mousedown', began, true);
-      win.removeEventListener('click', check, true);
-      win.removeEventListener('submit', check, true);
+    async disarm(quiet) {
+      unlisten();
       const stopped = found.field || found.newFrame ? found : null;
-      if (stopped || !quiet) {
-        observer.disconnect();
-        return Promise.resolve({ stopped, quiet: false });
-      }
-      const start = pressedAt ?? performance.now();
-      return new Promise((resolve) => {
-        const tick = () => {
-          const now = performance.now();
-          const reacted = changedAt >= start;
-          const wait = reacted ? changedAt + quiet.reactedQuietMs - now : start + quiet.quietMs - now;
-          if ((doc.readyState !== 'loading' && wait <= 0) || now - start >= quiet.capMs) {
-            observer.disconnect();
-            resolve({ stopped: null, quiet: true });
-          } else setTimeout(tick, Math.max(5, wait));
-        };
-        tick();
-      });
+      if (stopped || !quiet) return { stopped, quiet: false };
+      return { stopped: null, quiet: await settled(quiet) };
+    },
+    settled,
+    release() {
+      unlisten();
+      observer.disconnect();
     },
   };
 }
