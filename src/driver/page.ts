@@ -43,6 +43,8 @@ export interface DriverPage {
   submit(selector: string, what: string): Promise<number | null>;
   /** Presses a control that may or may not load a new page, and waits for the page to settle; same refusal as submit. */
   press(selector: string, what: string): Promise<number | null>;
+  /** As press(), unless something comes over the control while the press waits for it: then nothing is pressed. */
+  pressUnlessCovered(selector: string, what: string): Promise<'pressed' | 'covered'>;
   /** Waits until the page has settled (nothing in flight, no DOM change for a quiet moment), within the time limit. */
   settle(): Promise<void>;
   /** Runs a read-only question in the page, in one round trip. The function must not change the page. */

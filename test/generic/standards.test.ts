@@ -6,6 +6,7 @@ import { CardStepReached } from '../../src/executor/guard/page-errors.ts';
 import { domStrategy } from '../../src/providers/generic/dom/index.ts';
 import { fillGuest } from '../../src/providers/generic/dom/guest.ts';
 import { fillAndSubmit, searchForm } from '../../src/providers/generic/dom/search.ts';
+import { pressPastOverlays } from '../../src/providers/generic/dom/overlays.ts';
 import { snapshot } from '../../src/providers/generic/dom/snapshot.ts';
 import type { StepContext } from '../../src/providers/generic/strategy.ts';
 import type { Availability } from '../../src/driver/types.ts';
@@ -184,6 +185,24 @@ l.addEventListener('click',function(e){var o=e.target.closest('[role=option]');i
       const plan = searchForm(await snapshot(g), request);
       await fillAndSubmit(g, plan!, request, 'search');
       assert.deepEqual(await sent(page), { city_id: 'OPO', in: '2030-07-01', out: '2030-07-03', ad: '2' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a consent box that comes over the search while the press waits for it (the button enabled 400 ms after load, the box at 300 ms) is answered, then the search pressed', async () => {
+    const { context, g, page } = await open(`<form><label for="d">Date</label><input id="d" name="d" value="2030-07-01"><button id="go" disabled>Search</button></form>
+<script>setTimeout(function(){var b=document.createElement('div');b.id='cc';b.setAttribute('role','dialog');b.setAttribute('aria-modal','true');
+b.style.cssText='position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:9';
+b.innerHTML='<div style="background:#fff;margin:20vh auto;width:300px;padding:1em"><p>We use cookies to improve your experience.</p><button id="acc">Accept all</button> <button id="rej">Reject all</button></div>';
+document.body.appendChild(b);b.addEventListener('click',function(e){if(e.target.tagName==='BUTTON'){window.consent=e.target.id;b.remove();}});},300);
+setTimeout(function(){document.getElementById('go').disabled=false;},400);</script>`);
+    try {
+      const started = Date.now();
+      await pressPastOverlays(g, '#go', 'search');
+      assert.deepEqual(await sent(page), { d: '2030-07-01' });
+      assert.equal(await page.evaluate(() => (window as unknown as { consent?: string }).consent), 'rej', 'answered with "Reject all"');
+      assert.ok(Date.now() - started < 5_000, 'pressed without waiting for the press to time out');
     } finally {
       await context.close();
     }

@@ -1,4 +1,4 @@
-import type { Frame, Locator, Page, Response } from 'playwright-core';
+import type { Frame, JSHandle, Locator, Page, Response } from 'playwright-core';
 import type { DriverPage, Row } from '../../driver/page.ts';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
@@ -7,6 +7,7 @@ import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './page-errors.ts';
+import type { PressWatch } from './in-page/arm-press.ts';
 import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, PRESS_QUIET, settleAfterPress, watchNetwork, type NetworkWatch } from './page-settle.ts';
 
 // Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
@@ -17,6 +18,8 @@ import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, PRESS_QU
 
 /** How many times a control is pressed while frames keep appearing on the page as it is pressed. */
 const MAX_PRESSES = 3;
+/** How long a press that may be covered waits for its control before asking what is over it. */
+const FIRST_TRY_MS = 500;
 
 /**
  * One thing done to the page, once it is done: with every one of a booking, a plain Playwright script
@@ -168,19 +171,7 @@ export class GuardedPage implements DriverPage {
    * control would submit a card code field or card iframe, or when the page shows a card-code field.
    */
   async submit(selector: string, what: string): Promise<number | null> {
-    const target = await this.#one(selector);
-    const seen = this.#seen(selector);
-    // A frame that appears as the control is pressed stops the press until it has been asked. Pages
-    // add frames of their own (adverts, analytics, chat) at any moment: one with no card field is
-    // now known, and the control is pressed again; a page that keeps adding them is not pressed.
-    for (let press = 1; ; press++) {
-      const pressed = await this.#pressOnce(target, what);
-      if (pressed.kind === 'navigated') return seen(pressed.status);
-      if (press === MAX_PRESSES) {
-        this.#events.denied('driver', `Payment guard (driver layer) refused to press '${pressed.control}': a frame appeared on the page each of the ${MAX_PRESSES} times it was pressed.`);
-        throw new CardCheckFailed(pressed.control, 'a frame appeared on the page each time the control was pressed');
-      }
-    }
+    return this.#press(selector, what, false) as Promise<number | null>;
   }
 
   /**
@@ -189,10 +180,27 @@ export class GuardedPage implements DriverPage {
    * guard checks as submit(): refused, as the pause, when a card-code field is involved.
    */
   async press(selector: string, what: string): Promise<number | null> {
+    return this.#press(selector, what, true) as Promise<number | null>;
+  }
+
+  /**
+   * As press(), unless something comes over the control while the press waits for it (a consent box
+   * shown a moment after load, over a button still disabled): then nothing is pressed, and the
+   * caller answers what covers it.
+   */
+  async pressUnlessCovered(selector: string, what: string): Promise<'pressed' | 'covered'> {
+    return (await this.#press(selector, what, true, FIRST_TRY_MS)) === 'covered' ? 'covered' : 'pressed';
+  }
+
+  async #press(selector: string, what: string, settle: boolean, firstTryMs?: number): Promise<number | null | 'covered'> {
     const target = await this.#one(selector);
     const seen = this.#seen(selector);
+    // A frame that appears as the control is pressed stops the press until it has been asked. Pages
+    // add frames of their own (adverts, analytics, chat) at any moment: one with no card field is
+    // now known, and the control is pressed again; a page that keeps adding them is not pressed.
     for (let press = 1; ; press++) {
-      const pressed = await this.#pressOnce(target, what, true);
+      const pressed = await this.#pressOnce(target, what, settle, firstTryMs === undefined ? undefined : { selector, ms: firstTryMs });
+      if (pressed.kind === 'covered') return 'covered';
       if (pressed.kind === 'navigated') return seen(pressed.status);
       if (press === MAX_PRESSES) {
         this.#events.denied('driver', `Payment guard (driver layer) refused to press '${pressed.control}': a frame appeared on the page each of the ${MAX_PRESSES} times it was pressed.`);
@@ -253,7 +261,7 @@ export class GuardedPage implements DriverPage {
     };
   }
 
-  async #pressOnce(target: Locator, what: string, settle = false): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string }> {
+  async #pressOnce(target: Locator, what: string, settle = false, firstTry?: { selector: string; ms: number }): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acts++;
     const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
@@ -272,7 +280,7 @@ export class GuardedPage implements DriverPage {
       navigation?.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
       const documents = this.#network.documents;
       const requests = this.#network.started;
-      await target.click({ timeout: this.#timeout });
+      if (!(await this.#click(target, watch, firstTry))) return { kind: 'covered' };
       // Disarmed, and (for a press) the page's quiet after it waited for in the same question. The
       // document is gone when the click navigated it away: nothing stopped the click then.
       const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), settle ? PRESS_QUIET : null), this.#timeout, () => null).catch(() => null);
@@ -303,6 +311,25 @@ export class GuardedPage implements DriverPage {
       const release = watch.evaluate((w) => w.release()).catch(() => {}).finally(() => watch.dispose().catch(() => {}));
       if (armed) await release;
     }
+  }
+
+  /**
+   * Clicks the control; with a first try, false (nothing clicked) when, after it, something has come
+   * over the control. A try that timed out has still pressed when the press began in the page (the
+   * navigation it started is what took long) or the document is gone: the click is not repeated.
+   */
+  async #click(target: Locator, watch: JSHandle<PressWatch>, firstTry?: { selector: string; ms: number }): Promise<boolean> {
+    const started = Date.now();
+    try {
+      await target.click({ timeout: firstTry?.ms ?? this.#timeout });
+      return true;
+    } catch (error) {
+      if (!firstTry || (error as Error).name !== 'TimeoutError') throw error;
+    }
+    if (await watch.evaluate((w) => w.began()).catch(() => true)) return true;
+    if (await this.covered(firstTry.selector)) return false;
+    await target.click({ timeout: Math.max(1, this.#timeout - (Date.now() - started)) });
+    return true;
   }
 
   /**

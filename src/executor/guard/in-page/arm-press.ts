@@ -34,6 +34,8 @@ export interface PressWatch {
   disarm(quiet: PressQuiet | null): Promise<{ stopped: PressStopped | null; quiet: boolean }>;
   /** Resolves once the page is quiet (true); the document's changes are still watched until release(). */
   settled(quiet: PressQuiet): Promise<boolean>;
+  /** Whether the press has begun (its pointer went down, or its click came): a click that timed out may still have pressed. */
+  began(): boolean;
   /** Stops watching altogether. */
   release(): void;
 }
@@ -93,7 +95,10 @@ export default function armPress(el: Element): PressWatch {
         if ((doc.readyState !== 'loading' && wait <= 0) || at - now >= quiet.capMs) resolve(true);
         else setTimeout(tick, Math.max(5, wait));
       };
-      tick();
+      // First through the timer queue, never at once: a question that arrives while the page's own
+      // timers are overdue (a starved renderer runs the driver's message first) would otherwise find
+      // the page quiet before its next animation step has had its turn.
+      setTimeout(tick, 0);
     });
   };
   return {
@@ -104,6 +109,7 @@ export default function armPress(el: Element): PressWatch {
       return { stopped: null, quiet: await settled(quiet) };
     },
     settled,
+    began: () => pressedAt !== null,
     release() {
       unlisten();
       observer.disconnect();

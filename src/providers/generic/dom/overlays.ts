@@ -41,12 +41,15 @@ export function answerFor(s: Snapshot, overlay: Snapshot['dialogs'][number]): Co
 /**
  * Presses a control that sends the step on (a search, the guest details, the review), after
  * answering what stands over the page: a consent box shows a moment after load (its script waits,
- * then fades it in), often after the page was last read. When the control is covered now, the page
- * is read again and what covers it answered; one that covers nothing is left for a later reading.
+ * then fades it in), often after the page was last read, or even while the press waits for the
+ * control to be enabled. When the control is covered, now or then, the page is read again and what
+ * covers it answered; one that covers nothing is left for a later reading.
  */
 export async function pressPastOverlays(page: DriverPage, selector: string, what: string): Promise<void> {
   await clearOverlays(page);
   if (await page.covered(selector)) await clearOverlays(page, await snapshot(page, true));
+  if ((await page.pressUnlessCovered(selector, what)) === 'pressed') return;
+  await clearOverlays(page, await snapshot(page, true));
   await page.press(selector, what);
 }
 
