@@ -41,8 +41,8 @@ export const BUNDLES: Bundle[] = [
   {
     out: 'src/executor/guard/in-page.generated.ts',
     about: 'the payment guard\'s in-page checks and scripts (src/executor/guard/in-page/)',
-    imports: ["import type { PressWatch } from './in-page/arm-press.ts';"],
-    scripts: ['BLOCKER_SCRIPT', 'LEARNER_SCRIPT'],
+    imports: ["import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';"],
+    scripts: ['BLOCKER_SCRIPT', 'LEARNER_SCRIPT', 'CHANGE_LOG_SCRIPT'],
     entries: {
       classifyField: { entry: 'src/executor/guard/in-page/classify-field.ts', about: 'A card-code field\'s short name, or null.', arg: 'Element', result: 'string | null' },
       classifyChoice: { entry: 'src/executor/guard/in-page/classify-choice.ts', about: 'A card-code field, or a radio button or checkbox read as one: its short name, or null.', arg: 'Element', result: 'string | null' },
@@ -54,6 +54,8 @@ export const BUNDLES: Bundle[] = [
       covered: { entry: 'src/executor/guard/in-page/covered.ts', about: 'Whether something else is over a control now (null: cannot say).', arg: 'string', result: 'boolean | null' },
       declarativeForm: { entry: 'src/executor/guard/in-page/declarative-form.ts', about: 'A declarative WebMCP tool\'s form: its card-code field, frame, autosubmit and submit label.', arg: 'string', result: '{ field: string | null; frame: boolean; autosubmit: boolean; submitLabel: string } | null' },
       BLOCKER_SCRIPT: { entry: 'src/executor/guard/in-page/blocker.ts', about: 'Layer 2, an init script of every frame.', arg: 'undefined', result: 'void' },
+      quiet: { entry: 'src/executor/guard/in-page/quiet.ts', about: 'Resolves once the page is quiet, counted from a moment ago.', arg: 'PressQuiet', result: 'Promise<boolean>' },
+      CHANGE_LOG_SCRIPT: { entry: 'src/executor/guard/in-page/change-log.ts', about: 'When the document last changed, an init script of every frame (read by quiet).', arg: 'undefined', result: 'void' },
       LEARNER_SCRIPT: { entry: 'src/executor/guard/in-page/learner.ts', about: 'Layer 3\'s learner of card-code field names, an init script of every frame.', arg: 'undefined', result: 'void' },
     },
   },

@@ -14,7 +14,7 @@ import { READERS } from '../../src/providers/generic/dom/in-page/readers/index.t
 // scope), it defines its function, and reaches for nothing but the page's own globals when run.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BROWSER_GLOBALS = new Set(['document', 'window', 'location', 'getComputedStyle', 'HTMLInputElement', 'HTMLFormElement', 'Element', 'MutationObserver', 'CSS']);
+const BROWSER_GLOBALS = new Set(['document', 'window', 'location', 'getComputedStyle', 'HTMLInputElement', 'HTMLFormElement', 'Element', 'MutationObserver', 'CSS', 'performance', 'setTimeout']);
 
 describe('the in-page bundles', () => {
   for (const bundle of BUNDLES) {

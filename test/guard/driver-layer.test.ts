@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { installGuard } from '../../src/executor/guard/index.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal } from '../../src/executor/guard/page-errors.ts';
 import { tablebook } from '../../src/providers/tablebook/index.ts';
 import { daysFromNow } from '../helpers/service.ts';
@@ -264,6 +265,35 @@ describe('settling after a press', () => {
       assert.equal(await shown(), '3 tables found', 'the answer is waited for, and the render 20 ms after it');
       await g.press('#fetch-late', 'search again');
       assert.equal(await shown(), '3 tables found again', 'an answer not shown yet when it arrives is given longer');
+    } finally {
+      await context.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('settling after a page loads and after typing: a page that builds itself a moment after it is parsed, and suggestions shown 50 ms after each key, are waited for', async () => {
+    const server = createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(`<!doctype html><title>Search</title><main id="app"></main><script>
+  setTimeout(() => {
+    document.getElementById('app').innerHTML = '<input id="q" aria-label="Where"><ul id="s"></ul>';
+    const q = document.getElementById('q');
+    q.addEventListener('input', () => { const v = q.value; setTimeout(() => { document.getElementById('s').innerHTML = '<li>' + v + ', Portugal</li>'; }, 50); });
+  }, 20);
+</script>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    try {
+      // With the guard's init scripts, as every booking's tab has them (the change log among them).
+      await installGuard(context, new GuardLog());
+      const g = new GuardedPage(await context.newPage(), new GuardLog());
+      await g.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await g.settle();
+      assert.equal(await g.exists('#q'), true, 'the page built 20 ms after it was parsed is read');
+      await g.type('#q', 'Porto');
+      await g.settle();
+      assert.equal(await g.inspect(() => document.getElementById('s')!.textContent, null), 'Porto, Portugal', 'the suggestion for the whole word is shown');
     } finally {
       await context.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

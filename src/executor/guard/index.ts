@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import { describeUrl, type GuardEvents } from './events.ts';
-import { BLOCKER_SCRIPT, GUARD_BINDING, GUARD_PULLS, LEARNER_SCRIPT } from './page-script.ts';
+import { BLOCKER_SCRIPT, CHANGE_LOG_SCRIPT, GUARD_BINDING, GUARD_PULLS, LEARNER_SCRIPT } from './page-script.ts';
 import { cardFieldInMessage, cardFieldInRequest } from './request-scan.ts';
 import { HeaderRuleSets } from './rule-sets.ts';
 import { UNSEEN_SCRIPT, unseenKind } from './unseen-script.ts';
@@ -88,6 +88,8 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
       return undefined;
     });
   }
+  // Not a guard layer: when each document last changed, for GuardedPage.settle (in-page/quiet.ts).
+  await context.addInitScript({ content: CHANGE_LOG_SCRIPT });
   if (inPage) await context.addInitScript({ content: BLOCKER_SCRIPT });
   if (network) {
     await context.addInitScript({ content: LEARNER_SCRIPT });

@@ -7,3 +7,5 @@ export const GUARD_PULL = '__conciergeGuardPull';
 export const UNSEEN_PULL = '__conciergeGuardUnseenPull';
 /** Elements that hold a document of their own. */
 export const FRAME_ELEMENTS = 'iframe, frame, object, embed';
+/** Defined in every frame by the change log (in-page/change-log.ts): when its document last changed. */
+export const CHANGE_LOG = '__conciergeChangedAt';

@@ -2,13 +2,13 @@ import type { Frame, JSHandle, Locator, Page, Response } from 'playwright-core';
 import type { DriverPage, Row } from '../../driver/page.ts';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
-import { armPress, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField } from './page-checks.ts';
+import { armPress, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField, quiet as pageQuiet } from './page-checks.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './page-errors.ts';
-import type { PressWatch } from './in-page/arm-press.ts';
-import { DOM_QUIET_CAP_MS, DOM_QUIET_MS, domQuiet, NETWORK_IDLE_CAP_MS, PRESS_QUIET, settleAfterPress, watchNetwork, type NetworkWatch } from './page-settle.ts';
+import { DOM_QUIET_CAP_MS, NETWORK_IDLE_CAP_MS, SETTLE_QUIET, settleAfterPress, watchNetwork, type NetworkWatch } from './page-settle.ts';
+import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 
 // Layer 1: the only page API a provider driver gets. It can read anything, fill ordinary fields and
 // press controls, but it has no way to put text into a card-code field, and it refuses to press a
@@ -53,6 +53,17 @@ export class GuardedPage implements DriverPage {
   readonly #elementTimeout: number;
   #status: number | null = null;
   #acts = 0;
+  /** When (Date.now()) the driver's last act on the page began, and when it ended. */
+  #actAt = 0;
+  #actEndAt = 0;
+  #acted(): void {
+    this.#acts++;
+    this.#actAt = Date.now();
+  }
+  #done(action: PageAction): void {
+    this.#actEndAt = Date.now();
+    this.#onAction(action);
+  }
   readonly #network: NetworkWatch;
   readonly #onAction: (action: PageAction) => void;
 
@@ -78,15 +89,21 @@ export class GuardedPage implements DriverPage {
     return this.#acts + this.#network.documents * 1_000_000;
   }
 
+  /** What settle() found quiet: the generation and the requests started by then. */
+  #settledAt: string | null = null;
+  #quietMark(): string {
+    return `${this.generation}:${this.#network.started}`;
+  }
+
   /** HTTP status of the document now shown (null before the first navigation). */
   status(): number | null {
     return this.#status;
   }
 
   async goto(url: string): Promise<number | null> {
-    this.#acts++;
+    this.#acted();
     const response = await this.#page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.#timeout });
-    this.#onAction({ kind: 'goto', url });
+    this.#done({ kind: 'goto', url });
     return this.#arrived(response);
   }
 
@@ -96,12 +113,12 @@ export class GuardedPage implements DriverPage {
   }
 
   async fill(selector: string, value: string): Promise<void> {
-    this.#acts++;
+    this.#acted();
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'fill');
     await target.fill(value, { timeout: this.#timeout });
-    this.#onAction({ kind: 'fill', selector, value });
+    this.#done({ kind: 'fill', selector, value });
   }
 
   /**
@@ -109,25 +126,25 @@ export class GuardedPage implements DriverPage {
    * widgets that listen to keys rather than to the value (a date picker's year box). Same refusal as fill.
    */
   async type(selector: string, value: string): Promise<void> {
-    this.#acts++;
+    this.#acted();
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'fill');
     await target.fill('', { timeout: this.#timeout });
     await target.pressSequentially(value, { timeout: this.#timeout });
-    this.#onAction({ kind: 'type', selector, value });
+    this.#done({ kind: 'type', selector, value });
   }
 
   /** Fills several fields at once (all or none: a card-code field among them is refused). */
   async fillForm(fields: Array<[string, string]>): Promise<void> {
     if (fields.length === 0) return;
-    this.#acts++;
+    this.#acted();
     await this.#one(fields[0]![0]);
     const result = await this.#bounded(this.#page.evaluate(fillFields, fields), 'fill a form');
     if (result.card) this.#refuse(result.card, 'fill');
     if (result.missing) throw new Error(`the form has no field ${result.missing}`);
     if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
-    this.#onAction({ kind: 'fillForm', fields });
+    this.#done({ kind: 'fillForm', fields });
   }
 
   /**
@@ -147,23 +164,23 @@ export class GuardedPage implements DriverPage {
   }
 
   async select(selector: string, value: string): Promise<void> {
-    this.#acts++;
+    this.#acted();
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
     if (field) this.#refuse(field, 'choose a value in');
     const chosen = await target.selectOption(value, { timeout: this.#timeout });
     if (!chosen.includes(value)) throw new Error(`the list ${selector} does not offer ${value}`);
-    this.#onAction({ kind: 'select', selector, value });
+    this.#done({ kind: 'select', selector, value });
   }
 
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
-    this.#acts++;
+    this.#acted();
     const target = await this.#one(selector);
     const field = await this.#bounded(target.evaluate(classifyChoice), 'classify a field');
     if (field) this.#refuse(field, 'tick');
     await target.check({ timeout: this.#timeout });
-    this.#onAction({ kind: 'check', selector });
+    this.#done({ kind: 'check', selector });
   }
 
   /**
@@ -215,15 +232,30 @@ export class GuardedPage implements DriverPage {
    * the time limit. A page that never settles (a ticking animation) is taken as it is at the limit.
    */
   async settle(): Promise<void> {
+    // Settled already, and since then nothing done, fetched or loaded: asking again would only wait
+    // out another quiet window (the WebMCP strategy settles to list tools, then the DOM one reads).
+    if (this.#settledAt === this.#quietMark()) return;
     const deadline = Date.now() + this.#timeout;
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) return;
       await this.#network.idle(Math.min(left, NETWORK_IDLE_CAP_MS));
       const documents = this.#network.documents;
-      const quiet = await timeLimit(this.#page.evaluate(domQuiet, [DOM_QUIET_MS, Math.min(DOM_QUIET_CAP_MS, Math.max(0, deadline - Date.now()))] as const).then(() => true, () => false), this.#timeout, () => false);
+      // A change since the driver's last act began (or since the page's last request came or went)
+      // is the page's answer; the quiet is counted from when the act ended (or the request).
+      const now = Date.now();
+      const asked: PressQuiet = {
+        ...SETTLE_QUIET,
+        capMs: Math.min(DOM_QUIET_CAP_MS, Math.max(0, deadline - now)),
+        sinceMs: now - Math.max(this.#actAt, this.#network.lastActivityAt),
+        restMs: now - Math.max(this.#actAt, this.#actEndAt, this.#network.lastActivityAt),
+      };
+      const quiet = await timeLimit(this.#page.evaluate(pageQuiet, asked).then(() => true, () => false), this.#timeout, () => false);
       // Settled only if nothing started meanwhile (a navigation destroys the evaluation: asked again).
-      if (quiet && this.#network.inFlight === 0 && this.#network.documents === documents) return;
+      if (quiet && this.#network.inFlight === 0 && this.#network.documents === documents) {
+        this.#settledAt = this.#quietMark();
+        return;
+      }
       if (!quiet && this.#page.isClosed()) return;
     }
   }
@@ -256,14 +288,14 @@ export class GuardedPage implements DriverPage {
     const started = this.#network.started;
     return (status) => {
       const navigated = this.#network.documents !== documents;
-      this.#onAction({ kind: 'press', selector, navigated, fetched: !navigated && this.#network.started !== started });
+      this.#done({ kind: 'press', selector, navigated, fetched: !navigated && this.#network.started !== started });
       return status;
     };
   }
 
   async #pressOnce(target: Locator, what: string, settle = false, firstTry?: { selector: string; ms: number }): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
-    this.#acts++;
+    this.#acted();
     const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
     let armed = true;
     try {
@@ -283,7 +315,7 @@ export class GuardedPage implements DriverPage {
       if (!(await this.#click(target, watch, firstTry))) return { kind: 'covered' };
       // Disarmed, and (for a press) the page's quiet after it waited for in the same question. The
       // document is gone when the click navigated it away: nothing stopped the click then.
-      const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), settle ? PRESS_QUIET : null), this.#timeout, () => null).catch(() => null);
+      const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), settle ? SETTLE_QUIET : null), this.#timeout, () => null).catch(() => null);
       const stopped = after?.stopped ?? null;
       armed = false;
       if (stopped) {
@@ -394,8 +426,12 @@ export class GuardedPage implements DriverPage {
   async tools(): Promise<PageTool[]> {
     const tools = await this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools');
     if (tools.length) return tools;
-    // Scripts that register tools may still be loading (deferred, async, module): asked again once they have run.
-    const loaded = await this.#bounded(this.#page.waitForLoadState('load', { timeout: this.#timeout }).then(() => true, () => false), 'wait for the page to load');
+    // Scripts that register tools may still be loading (deferred, async, module): asked again once
+    // they have run. The page is settled meanwhile, as whoever reads it next would settle it.
+    const [loaded] = await Promise.all([
+      this.#bounded(this.#page.waitForLoadState('load', { timeout: this.#timeout }).then(() => true, () => false), 'wait for the page to load'),
+      this.settle(),
+    ]);
     return loaded ? this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools') : tools;
   }
 
@@ -423,13 +459,13 @@ export class GuardedPage implements DriverPage {
     const said = tool.description ? ` ("${quote(tool.description, 120)}")` : '';
     this.#events.allowed(`Payment guard (driver layer) allowed calling ${control}${said} with the inputs ${inputs}: it asks for no card security code and does not pay.`);
     // A tool acts on the page (it may fill or change it): readings taken before it are not current.
-    this.#acts++;
+    this.#acted();
     // A declarative tool that submits its form loads the next page: the call returns once it has.
     const navigation = form?.autosubmit ? this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout }) : null;
     navigation?.catch(() => {});
     const result = await this.#bounded(this.#page.webmcp.callTool(name, input, { timeout: this.#timeout }), `call ${control}`);
     if (navigation) this.#arrived(await navigation);
-    this.#onAction({ kind: 'tool', name, input, navigated: navigation !== null });
+    this.#done({ kind: 'tool', name, input, navigated: navigation !== null });
     return boundValue(result).value;
   }
 

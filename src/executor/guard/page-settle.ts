@@ -3,7 +3,8 @@ import { timeLimit } from '../../browser/time-limit.ts';
 import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 
 // When a page has settled after a press or a navigation (GuardedPage.settle): its requests that
-// matter answered (watchNetwork) and its DOM quiet for a moment (domQuiet, run in the page).
+// matter answered (watchNetwork) and its DOM quiet for a moment (in-page/quiet.ts, reading the change
+// log every frame keeps, in-page/change-log.ts; a press's own watch, in-page/arm-press.ts).
 
 /** How long the DOM must stay unchanged to count as settled, and how long a busy DOM is waited for. */
 export const DOM_QUIET_MS = 60;
@@ -16,26 +17,6 @@ export const REACTED_QUIET_MS = 30;
 export const DOM_QUIET_CAP_MS = 3_000;
 /** A request that never ends (a long poll) does not hold the page's settling beyond this. */
 export const NETWORK_IDLE_CAP_MS = 5_000;
-
-/** In the page, read-only: resolves once the document is parsed and no mutation happened for `quiet` ms (or after `cap` ms). */
-export function domQuiet([quiet, cap]: readonly [number, number]): Promise<void> {
-  return new Promise((resolve) => {
-    const start = performance.now();
-    let last = start;
-    const observer = new MutationObserver(() => {
-      last = performance.now();
-    });
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    const tick = () => {
-      const now = performance.now();
-      if ((document.readyState !== 'loading' && now - last >= quiet) || now - start >= cap) {
-        observer.disconnect();
-        resolve();
-      } else setTimeout(tick, Math.max(10, quiet - (now - last)));
-    };
-    setTimeout(tick, quiet);
-  });
-}
 
 export interface NetworkWatch {
   /** Document, script, fetch and XHR requests under way. */
@@ -131,8 +112,8 @@ export function watchNetwork(page: Page): NetworkWatch {
   };
 }
 
-/** How quiet a page must be after a press, as the press watch (in-page/arm-press.ts) measures it. */
-export const PRESS_QUIET: PressQuiet = { quietMs: DOM_QUIET_MS, reactedQuietMs: REACTED_QUIET_MS, capMs: DOM_QUIET_CAP_MS };
+/** How quiet a page must be after a press or a navigation (in-page/arm-press.ts, in-page/quiet.ts). */
+export const SETTLE_QUIET: PressQuiet = { quietMs: DOM_QUIET_MS, reactedQuietMs: REACTED_QUIET_MS, capMs: DOM_QUIET_CAP_MS };
 
 /**
  * Settles the page after a press that fetched something, with the press's own watch (its
@@ -150,7 +131,7 @@ export async function settleAfterPress(watch: JSHandle<PressWatch>, network: Net
     await network.idle(Math.min(left, NETWORK_IDLE_CAP_MS));
     if (network.documents !== documents) return false;
     const started = network.started;
-    const quiet = { ...PRESS_QUIET, sinceMs: Date.now() - network.lastActivityAt };
+    const quiet = { ...SETTLE_QUIET, sinceMs: Date.now() - network.lastActivityAt };
     // Late: a page that never settles is taken as it is at the limit, as settle() takes it.
     const answer = await timeLimit(watch.evaluate((w, q) => w.settled(q), quiet), Math.max(0, deadline - Date.now()), () => true).catch(() => false);
     if (!answer) return false;

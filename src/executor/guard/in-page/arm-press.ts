@@ -27,6 +27,8 @@ export interface PressQuiet {
   capMs: number;
   /** Counted from this long ago (when the page's requests last came or went) rather than from the press. */
   sinceMs?: number;
+  /** The quiet counted from this long ago at the earliest (when the act ended; `sinceMs` when not given). */
+  restMs?: number;
 }
 
 export interface PressWatch {
