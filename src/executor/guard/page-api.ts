@@ -250,10 +250,12 @@ export class GuardedPage implements DriverPage {
         sinceMs: now - Math.max(this.#actAt, this.#network.lastActivityAt),
         restMs: now - Math.max(this.#actAt, this.#actEndAt, this.#network.lastActivityAt),
       };
+      // What is settled is the page as it was when asked: an act meanwhile is not.
+      const mark = this.#quietMark();
       const quiet = await timeLimit(this.#page.evaluate(pageQuiet, asked).then(() => true, () => false), this.#timeout, () => false);
       // Settled only if nothing started meanwhile (a navigation destroys the evaluation: asked again).
       if (quiet && this.#network.inFlight === 0 && this.#network.documents === documents) {
-        this.#settledAt = this.#quietMark();
+        this.#settledAt = mark;
         return;
       }
       if (!quiet && this.#page.isClosed()) return;
@@ -424,14 +426,13 @@ export class GuardedPage implements DriverPage {
 
   /** The WebMCP tools the page's main frame registers, bounded (webmcp.ts); none when the browser has no WebMCP. */
   async tools(): Promise<PageTool[]> {
-    const tools = await this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools');
+    // Listed while the page settles, as whoever reads it next would settle it: the first question to
+    // a new document costs Playwright an isolated world (30-50 ms), which then costs the quiet nothing.
+    const [tools] = await Promise.all([this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools'), this.settle()]);
     if (tools.length) return tools;
     // Scripts that register tools may still be loading (deferred, async, module): asked again once
-    // they have run. The page is settled meanwhile, as whoever reads it next would settle it.
-    const [loaded] = await Promise.all([
-      this.#bounded(this.#page.waitForLoadState('load', { timeout: this.#timeout }).then(() => true, () => false), 'wait for the page to load'),
-      this.settle(),
-    ]);
+    // they have run.
+    const loaded = await this.#bounded(this.#page.waitForLoadState('load', { timeout: this.#timeout }).then(() => true, () => false), 'wait for the page to load');
     return loaded ? this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools') : tools;
   }
 

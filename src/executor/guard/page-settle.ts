@@ -26,7 +26,7 @@ export interface NetworkWatch {
   /** Document, script, fetch and XHR requests started so far. */
   readonly started: number;
   readonly status: number | null;
-  /** When (Date.now()) a watched request last started or ended. */
+  /** When (Date.now()) a watched request last started or ended (a document's: started). */
   readonly lastActivityAt: number;
   idle(maxMs: number): Promise<void>;
 }
@@ -50,7 +50,9 @@ export function watchNetwork(page: Page): NetworkWatch {
   };
   const done = (request: Request) => {
     if (!pending.delete(request)) return;
-    state.lastActivityAt = Date.now();
+    // A document's answer is the document: its start, after the request came, is a change of the
+    // page already, and the end of its transfer (after it was parsed) is not a reason to wait more.
+    if (request.resourceType() !== 'document') state.lastActivityAt = Date.now();
     release();
   };
   page.on('request', (request) => {
