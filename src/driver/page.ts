@@ -43,6 +43,8 @@ export interface DriverPage {
   submit(selector: string, what: string): Promise<number | null>;
   /** Presses a control that may or may not load a new page, and waits for the page to settle; same refusal as submit. */
   press(selector: string, what: string): Promise<number | null>;
+  /** Presses the same control `times` times (a calendar's next month), each press checked; the page settled after the last. */
+  pressRepeatedly(selector: string, times: number, what: string): Promise<void>;
   /** As press(), unless something comes over the control while the press waits for it: then nothing is pressed. */
   pressUnlessCovered(selector: string, what: string): Promise<'pressed' | 'covered'>;
   /** Waits until the page has settled (nothing in flight, no DOM change for a quiet moment), within the time limit. */

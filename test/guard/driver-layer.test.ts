@@ -109,6 +109,23 @@ describe('payment guard, driver layer alone', () => {
     await context.close();
   });
 
+  test('pressing a control several times in a row (a calendar\'s next month) checks every press: one made after a card-code field appeared is refused, the pause', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log);
+    await page.setContent(`<p id="month">0</p><button id="next">Next month</button><div id="pay"></div>
+<script>let n = 0; document.getElementById('next').onclick = () => { n++; document.getElementById('month').textContent = String(n);
+if (n === 2) document.getElementById('pay').innerHTML = '<label>Security code <input name="cvc"></label>'; };</script>`);
+    try {
+      await assert.rejects(g.pressRepeatedly('#next', 4, 'show the next month'), CardStepReached);
+      assert.equal(await page.textContent('#month'), '2', 'the two presses before the card-code field appeared went through, none after');
+      assert.match(log.deniedBy('driver').at(-1)!, /refused to press 'Next month'/);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a frame that cannot be asked whether it shows a card-code field is a refusal, not a "no": nothing is pressed', async () => {
     const context = await browser.newContext();
     const log = new GuardLog();

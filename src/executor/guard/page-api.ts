@@ -20,6 +20,8 @@ import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 const MAX_PRESSES = 3;
 /** How long a press that may be covered waits for its control before asking what is over it. */
 const FIRST_TRY_MS = 500;
+/** What a press waits for after its click: the next page, the page settled, or nothing (another press follows). */
+type PressEnd = 'navigation' | 'settle' | 'none';
 
 /**
  * One thing done to the page, once it is done: with every one of a booking, a plain Playwright script
@@ -188,7 +190,7 @@ export class GuardedPage implements DriverPage {
    * control would submit a card code field or card iframe, or when the page shows a card-code field.
    */
   async submit(selector: string, what: string): Promise<number | null> {
-    return this.#press(selector, what, false) as Promise<number | null>;
+    return this.#press(selector, what, 'navigation') as Promise<number | null>;
   }
 
   /**
@@ -197,7 +199,15 @@ export class GuardedPage implements DriverPage {
    * guard checks as submit(): refused, as the pause, when a card-code field is involved.
    */
   async press(selector: string, what: string): Promise<number | null> {
-    return this.#press(selector, what, true) as Promise<number | null>;
+    return this.#press(selector, what, 'settle') as Promise<number | null>;
+  }
+
+  /**
+   * Presses the same control `times` times, as a person clicks through a calendar's months without
+   * reading each: every click checked as press() checks it, the page settled once, after the last.
+   */
+  async pressRepeatedly(selector: string, times: number, what: string): Promise<void> {
+    for (let press = 1; press <= times; press++) await this.#press(selector, what, press === times ? 'settle' : 'none');
   }
 
   /**
@@ -206,17 +216,17 @@ export class GuardedPage implements DriverPage {
    * caller answers what covers it.
    */
   async pressUnlessCovered(selector: string, what: string): Promise<'pressed' | 'covered'> {
-    return (await this.#press(selector, what, true, FIRST_TRY_MS)) === 'covered' ? 'covered' : 'pressed';
+    return (await this.#press(selector, what, 'settle', FIRST_TRY_MS)) === 'covered' ? 'covered' : 'pressed';
   }
 
-  async #press(selector: string, what: string, settle: boolean, firstTryMs?: number): Promise<number | null | 'covered'> {
+  async #press(selector: string, what: string, after: PressEnd, firstTryMs?: number): Promise<number | null | 'covered'> {
     const target = await this.#one(selector);
     const seen = this.#seen(selector);
     // A frame that appears as the control is pressed stops the press until it has been asked. Pages
     // add frames of their own (adverts, analytics, chat) at any moment: one with no card field is
     // now known, and the control is pressed again; a page that keeps adding them is not pressed.
     for (let press = 1; ; press++) {
-      const pressed = await this.#pressOnce(target, what, settle, firstTryMs === undefined ? undefined : { selector, ms: firstTryMs });
+      const pressed = await this.#pressOnce(target, what, after, firstTryMs === undefined ? undefined : { selector, ms: firstTryMs });
       if (pressed.kind === 'covered') return 'covered';
       if (pressed.kind === 'navigated') return seen(pressed.status);
       if (press === MAX_PRESSES) {
@@ -295,7 +305,7 @@ export class GuardedPage implements DriverPage {
     };
   }
 
-  async #pressOnce(target: Locator, what: string, settle = false, firstTry?: { selector: string; ms: number }): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
+  async #pressOnce(target: Locator, what: string, end: PressEnd, firstTry?: { selector: string; ms: number }): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acted();
     const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
@@ -310,14 +320,14 @@ export class GuardedPage implements DriverPage {
       const onPage = !control.field && !control.frame ? this.#cardFieldOrRefuse(control.label, await anywhere) : null;
       const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
       if (field) this.#pause(control.label, field);
-      const navigation = settle ? null : this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout });
+      const navigation = end === 'navigation' ? this.#page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: this.#timeout }) : null;
       navigation?.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
       const documents = this.#network.documents;
       const requests = this.#network.started;
       if (!(await this.#click(target, watch, firstTry))) return { kind: 'covered' };
       // Disarmed, and (for a press) the page's quiet after it waited for in the same question. The
       // document is gone when the click navigated it away: nothing stopped the click then.
-      const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), settle ? SETTLE_QUIET : null), this.#timeout, () => null).catch(() => null);
+      const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), end === 'settle' ? SETTLE_QUIET : null), this.#timeout, () => null).catch(() => null);
       const stopped = after?.stopped ?? null;
       armed = false;
       if (stopped) {
@@ -329,6 +339,7 @@ export class GuardedPage implements DriverPage {
       }
       this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
       if (navigation) return { kind: 'navigated', status: this.#arrived(await navigation) };
+      if (end === 'none') return { kind: 'navigated', status: this.#status };
       // Quiet already, and nothing fetched or loaded since the click: settled. A press that fetched is
       // settled with its watch; one that loaded a document (or whose watch cannot say) as anything is.
       const settled = after?.quiet && this.#network.started === requests && this.#network.documents === documents;

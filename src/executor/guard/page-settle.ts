@@ -26,7 +26,7 @@ export interface NetworkWatch {
   /** Document, script, fetch and XHR requests started so far. */
   readonly started: number;
   readonly status: number | null;
-  /** When (Date.now()) a watched request last started or ended (a document's: started). */
+  /** When (Date.now()) a watched request last started, or a fetch or XHR request ended. */
   readonly lastActivityAt: number;
   idle(maxMs: number): Promise<void>;
 }
@@ -50,9 +50,10 @@ export function watchNetwork(page: Page): NetworkWatch {
   };
   const done = (request: Request) => {
     if (!pending.delete(request)) return;
-    // A document's answer is the document: its start, after the request came, is a change of the
-    // page already, and the end of its transfer (after it was parsed) is not a reason to wait more.
-    if (request.resourceType() !== 'document') state.lastActivityAt = Date.now();
+    // A fetch's answer is rendered by the page's script some moments after it arrives: the page is
+    // given its quiet from then. A document or script acts as it arrives (its start is a change of
+    // the page already; a script runs when loaded), and the end of its transfer is no reason to wait.
+    if (request.resourceType() === 'fetch' || request.resourceType() === 'xhr') state.lastActivityAt = Date.now();
     release();
   };
   page.on('request', (request) => {

@@ -44,17 +44,22 @@ export async function walkCalendar(page: DriverPage, iso: string, lang: string, 
   const want = y * 12 + (m - 1);
   let last: number | null = null;
   let jumped = false;
+  // How many months one press of the month control moves the calendar (most move one, a calendar
+  // that shows two months may move two), once a single press has shown it; and the presses since
+  // the calendar was last read.
+  let step: number | null = null;
+  let pressed = 0;
   // Ten years either way at most: a booking's date is nearer than that.
   for (let moves = 0; moves <= 120; moves++) {
     let shownMonths: Array<{ c: CalendarReading; at: number }> = [];
     // A calendar may slide from one month to the next (both grids shown for a moment, or neither):
     // read again until it shows a month it did not show before.
-    for (let tries = 0; tries < 10; tries++) {
+    for (let tries = 0; tries < 40; tries++) {
       shownMonths = (await page.inspect(READ_CALENDARS, undefined))
         .map((c) => ({ c, at: monthYearIn(c.caption, lang) }))
         .filter((x): x is { c: CalendarReading; at: number } => x.at !== null);
       if (last === null || shownMonths.some((x) => x.at !== last)) break;
-      await sleep(100);
+      await sleep(25);
     }
     if (shownMonths.length === 0) return null;
     const here = shownMonths.find((x) => x.at === want);
@@ -69,7 +74,9 @@ export async function walkCalendar(page: DriverPage, iso: string, lang: string, 
     // Where the calendar is: its latest month going forward, its earliest going back.
     const at = forward ? Math.max(...shownMonths.map((x) => x.at)) : Math.min(...shownMonths.map((x) => x.at));
     if (last !== null && (forward ? at <= last : at >= last)) return null;
+    if (last !== null && pressed === 1) step = Math.abs(at - last);
     last = at;
+    pressed = 0;
     // More than a year away, with a view of the years: the year chosen there first (the calendar
     // comes back on a month of that year), then walked.
     const years = shownMonths.map((x) => x.c.years).find(Boolean);
@@ -85,7 +92,12 @@ export async function walkCalendar(page: DriverPage, iso: string, lang: string, 
     }
     const nav = shownMonths.map((x) => (forward ? x.c.next : x.c.prev)).find(Boolean);
     if (!nav) return null;
-    await page.press(nav, forward ? 'show the next month' : 'show the previous month');
+    // Once a press has shown how far it moves, the rest of the way is pressed in one go, as a person
+    // clicks through the months without reading each (a calendar that slides from one month to the
+    // next is read once, at the end, not after every slide), then read again to check.
+    const presses = step ? Math.max(1, Math.floor(Math.abs(want - at) / step)) : 1;
+    await page.pressRepeatedly(nav, presses, forward ? 'show the next month' : 'show the previous month');
+    pressed = presses;
   }
   return null;
 }
