@@ -439,8 +439,13 @@ export class GuardedPage implements DriverPage {
   async tools(): Promise<PageTool[]> {
     // Listed while the page settles, as whoever reads it next would settle it: the first question to
     // a new document costs Playwright an isolated world (30-50 ms), which then costs the quiet nothing.
-    const [tools] = await Promise.all([this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools'), this.settle()]);
+    // A page that has tools is not waited for: they are what is used next (a settle left running
+    // counts for the page as it was asked, and an act meanwhile makes it count for nothing).
+    const settled = this.settle();
+    settled.catch(() => {});
+    const tools = await this.#bounded(listTools(this.#page, this.#timeout), 'list the WebMCP tools');
     if (tools.length) return tools;
+    await settled;
     // Scripts that register tools may still be loading (deferred, async, module): asked again once
     // they have run.
     const loaded = await this.#bounded(this.#page.waitForLoadState('load', { timeout: this.#timeout }).then(() => true, () => false), 'wait for the page to load');
