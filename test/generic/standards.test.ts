@@ -190,6 +190,22 @@ l.addEventListener('click',function(e){var o=e.target.closest('[role=option]');i
     }
   });
 
+  test('a page read as JSON text is read the same on a page whose legacy library changed how JSON is written (Array.prototype.toJSON, as Prototype.js did)', async () => {
+    const html = `<form><label for="n">Name</label><input id="n" name="n"><label for="e">Email</label><input id="e" name="e" type="email"><button>Book</button></form>`;
+    const plain = await open(html);
+    const legacy = await open(`<script>Array.prototype.toJSON = function () { return 'an array'; };</script>${html}`);
+    try {
+      const [a, b] = [await snapshot(plain.g), await snapshot(legacy.g)];
+      assert.ok(Array.isArray(b.fields) && Array.isArray(b.controls), 'lists read as lists');
+      assert.deepEqual(b.fields.map((f) => f.label), ['Name', 'Email']);
+      assert.deepEqual(b.fields, a.fields);
+      assert.deepEqual(b.controls, a.controls);
+    } finally {
+      await plain.context.close();
+      await legacy.context.close();
+    }
+  });
+
   test('a consent box that comes over the search while the press waits for it (the button enabled 400 ms after load, the box at 300 ms) is answered, then the search pressed', async () => {
     const { context, g, page } = await open(`<form><label for="d">Date</label><input id="d" name="d" value="2030-07-01"><button id="go" disabled>Search</button></form>
 <script>setTimeout(function(){var b=document.createElement('div');b.id='cc';b.setAttribute('role','dialog');b.setAttribute('aria-modal','true');

@@ -132,7 +132,8 @@ export async function snapshot(page: DriverPage, fresh = false): Promise<Snapsho
   const generation = page.generation;
   const last = readings.get(page);
   if (!fresh && last && last.generation === generation) return last.snapshot;
-  const read = await page.inspect(READ_PAGE, undefined);
+  const answer = await page.inspect(READ_PAGE, undefined);
+  const read = typeof answer === 'string' ? (JSON.parse(answer) as Snapshot) : answer;
   readings.set(page, { generation, snapshot: read });
   return read;
 }
