@@ -1,6 +1,7 @@
 import { cardChoiceOf } from '../../../driver/card-fields.ts';
 import { FRAME_ELEMENTS } from '../names.ts';
 import { fieldsIn } from './fields-in.ts';
+import { untilQuiet } from './until-quiet.ts';
 
 export interface PressStopped {
   field: string | null;
@@ -90,18 +91,7 @@ export default function armPress(el: Element): PressWatch {
   const settled = (quiet: PressQuiet) => {
     const now = performance.now();
     const start = quiet.sinceMs !== undefined ? now - quiet.sinceMs : (pressedAt ?? now);
-    return new Promise<boolean>((resolve) => {
-      const tick = () => {
-        const at = performance.now();
-        const wait = changedAt >= start ? changedAt + quiet.reactedQuietMs - at : start + quiet.quietMs - at;
-        if ((doc.readyState !== 'loading' && wait <= 0) || at - now >= quiet.capMs) resolve(true);
-        else setTimeout(tick, Math.max(5, wait));
-      };
-      // First through the timer queue, never at once: a question that arrives while the page's own
-      // timers are overdue (a starved renderer runs the driver's message first) would otherwise find
-      // the page quiet before its next animation step has had its turn.
-      setTimeout(tick, 0);
-    });
+    return untilQuiet(() => (changedAt >= start ? changedAt + quiet.reactedQuietMs : start + quiet.quietMs) - performance.now(), () => doc.readyState !== 'loading', quiet.capMs);
   };
   return {
     async disarm(quiet) {

@@ -1,5 +1,6 @@
 import { CHANGE_LOG } from '../names.ts';
 import type { PressQuiet } from './arm-press.ts';
+import { untilQuiet } from './until-quiet.ts';
 
 /**
  * Resolves once the document is parsed and quiet. A change since `sinceMs` ago (the driver's last
@@ -20,17 +21,9 @@ export default function quiet(q: PressQuiet): Promise<boolean> {
   const changedAt = () => (observer ? watched : Number((log as () => number)()));
   const start = observer ? now : now - (q.sinceMs ?? 0);
   const rest = observer ? now : now - (q.restMs ?? q.sinceMs ?? 0);
-  return new Promise<boolean>((resolve) => {
-    const tick = () => {
-      const at = performance.now();
-      const last = changedAt();
-      const wait = last >= start ? Math.max(last, rest) + q.reactedQuietMs - at : rest + q.quietMs - at;
-      if ((document.readyState !== 'loading' && wait <= 0) || at - now >= q.capMs) {
-        observer?.disconnect();
-        resolve(true);
-      } else setTimeout(tick, Math.max(5, wait));
-    };
-    // Through the timer queue first, as arm-press.ts's settled(): overdue page timers run before it.
-    setTimeout(tick, 0);
-  });
+  const left = () => {
+    const last = changedAt();
+    return (last >= start ? Math.max(last, rest) + q.reactedQuietMs : rest + q.quietMs) - performance.now();
+  };
+  return untilQuiet(left, () => document.readyState !== 'loading', q.capMs).finally(() => observer?.disconnect());
 }
