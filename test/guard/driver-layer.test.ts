@@ -7,7 +7,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
-import { CardCheckFailed, CardStepReached, GuardRefusal } from '../../src/executor/guard/page-errors.ts';
+import { CardCheckFailed, CardStepReached, GuardRefusal, MissingElement } from '../../src/executor/guard/page-errors.ts';
 import { tablebook } from '../../src/providers/tablebook/index.ts';
 import { daysFromNow } from '../helpers/service.ts';
 import { ATTACKS } from './attacks.ts';
@@ -121,6 +121,25 @@ if (n === 2) document.getElementById('pay').innerHTML = '<label>Security code <i
       await assert.rejects(g.pressRepeatedly('#next', 4, 'show the next month'), CardStepReached);
       assert.equal(await page.textContent('#month'), '2', 'the two presses before the card-code field appeared went through, none after');
       assert.match(log.deniedBy('driver').at(-1)!, /refused to press 'Next month'/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a control the page renders a moment later is waited for and used; one that never comes is a missing part of the page, within the element time limit', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, new GuardLog(), { timeoutMs: 10_000, elementTimeoutMs: 1_000 });
+    await page.setContent(`<p id="out"></p><script>setTimeout(() => { document.body.insertAdjacentHTML('beforeend', '<label>Name <input id="name"></label><button id="go">Go</button>');
+document.getElementById('go').onclick = () => { document.getElementById('out').textContent = 'sent ' + document.getElementById('name').value; }; }, 300);</script>`);
+    try {
+      await g.fill('#name', 'Ada');
+      await g.press('#go', 'send');
+      assert.equal(await page.textContent('#out'), 'sent Ada');
+      const started = Date.now();
+      await assert.rejects(g.press('#nowhere', 'go on'), (e: unknown) => e instanceof MissingElement && /#nowhere/.test(e.message));
+      await assert.rejects(g.check('#nowhere'), MissingElement);
+      assert.ok(Date.now() - started < 5_000, 'given up after the element time limit, not the page\'s');
     } finally {
       await context.close();
     }

@@ -116,8 +116,7 @@ export class GuardedPage implements DriverPage {
 
   async fill(selector: string, value: string): Promise<void> {
     this.#acted();
-    const target = await this.#one(selector);
-    const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
+    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyField, undefined, { timeout }), 'classify a field');
     if (field) this.#refuse(field, 'fill');
     await target.fill(value, { timeout: this.#timeout });
     this.#done({ kind: 'fill', selector, value });
@@ -129,8 +128,7 @@ export class GuardedPage implements DriverPage {
    */
   async type(selector: string, value: string): Promise<void> {
     this.#acted();
-    const target = await this.#one(selector);
-    const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
+    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyField, undefined, { timeout }), 'classify a field');
     if (field) this.#refuse(field, 'fill');
     await target.fill('', { timeout: this.#timeout });
     await target.pressSequentially(value, { timeout: this.#timeout });
@@ -167,8 +165,7 @@ export class GuardedPage implements DriverPage {
 
   async select(selector: string, value: string): Promise<void> {
     this.#acted();
-    const target = await this.#one(selector);
-    const field = await this.#bounded(target.evaluate(classifyField), 'classify a field');
+    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyField, undefined, { timeout }), 'classify a field');
     if (field) this.#refuse(field, 'choose a value in');
     const chosen = await target.selectOption(value, { timeout: this.#timeout });
     if (!chosen.includes(value)) throw new Error(`the list ${selector} does not offer ${value}`);
@@ -178,8 +175,7 @@ export class GuardedPage implements DriverPage {
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
     this.#acted();
-    const target = await this.#one(selector);
-    const field = await this.#bounded(target.evaluate(classifyChoice), 'classify a field');
+    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyChoice, undefined, { timeout }), 'classify a field');
     if (field) this.#refuse(field, 'tick');
     await target.check({ timeout: this.#timeout });
     this.#done({ kind: 'check', selector });
@@ -220,13 +216,12 @@ export class GuardedPage implements DriverPage {
   }
 
   async #press(selector: string, what: string, after: PressEnd, firstTryMs?: number): Promise<number | null | 'covered'> {
-    const target = await this.#one(selector);
     const seen = this.#seen(selector);
     // A frame that appears as the control is pressed stops the press until it has been asked. Pages
     // add frames of their own (adverts, analytics, chat) at any moment: one with no card field is
     // now known, and the control is pressed again; a page that keeps adding them is not pressed.
     for (let press = 1; ; press++) {
-      const pressed = await this.#pressOnce(target, what, after, firstTryMs === undefined ? undefined : { selector, ms: firstTryMs });
+      const pressed = await this.#pressOnce(selector, what, after, firstTryMs === undefined ? undefined : { selector, ms: firstTryMs });
       if (pressed.kind === 'covered') return 'covered';
       if (pressed.kind === 'navigated') return seen(pressed.status);
       if (press === MAX_PRESSES) {
@@ -305,10 +300,10 @@ export class GuardedPage implements DriverPage {
     };
   }
 
-  async #pressOnce(target: Locator, what: string, end: PressEnd, firstTry?: { selector: string; ms: number }): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
+  async #pressOnce(selector: string, what: string, end: PressEnd, firstTry?: { selector: string; ms: number }): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acted();
-    const watch = await this.#bounded(target.evaluateHandle(armPress), 'watch a control');
+    const { target, answer: watch } = await this.#first(selector, (t, timeout) => t.evaluateHandle(armPress, undefined, { timeout }), 'watch a control');
     let armed = true;
     try {
       // Both questions at once (one round trip's wait instead of two): the frames are asked for a
@@ -517,6 +512,22 @@ export class GuardedPage implements DriverPage {
     this.#status = response?.status() ?? null;
     if (this.#status !== null && (this.#status >= 500 || this.#status === 429)) throw new HttpStatusError(this.#status, this.#page.url());
     return this.#status;
+  }
+
+  /**
+   * The part of the page `selector` names, and the first question asked of it in the same round
+   * trip: the question waits for it (a page still rendering) up to the element timeout. Not there
+   * then: MissingElement; there, the page is what did not answer (PageUnresponsive).
+   */
+  async #first<R>(selector: string, ask: (target: Locator, timeout: number) => Promise<R>, what: string): Promise<{ target: Locator; answer: R }> {
+    const target = this.#page.locator(selector).first();
+    try {
+      return { target, answer: await this.#bounded(ask(target, this.#elementTimeout), what) };
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+      if ((await this.#bounded(target.count(), 'look for a part of the page')) === 0) throw new MissingElement(selector, this.#elementTimeout);
+      throw new PageUnresponsive(what, this.#elementTimeout);
+    }
   }
 
   async #one(selector: string): Promise<Locator> {
