@@ -215,13 +215,13 @@ export class GuardedPage implements DriverPage {
     return (await this.#press(selector, what, 'settle', FIRST_TRY_MS)) === 'covered' ? 'covered' : 'pressed';
   }
 
-  async #press(selector: string, what: string, after: PressEnd, firstTryMs?: number): Promise<number | null | 'covered'> {
+  async #press(selector: string, what: string, end: PressEnd, firstTryMs?: number): Promise<number | null | 'covered'> {
     const seen = this.#seen(selector);
     // A frame that appears as the control is pressed stops the press until it has been asked. Pages
     // add frames of their own (adverts, analytics, chat) at any moment: one with no card field is
     // now known, and the control is pressed again; a page that keeps adding them is not pressed.
     for (let press = 1; ; press++) {
-      const pressed = await this.#pressOnce(selector, what, after, firstTryMs === undefined ? undefined : { selector, ms: firstTryMs });
+      const pressed = await this.#pressOnce(selector, what, end, firstTryMs);
       if (pressed.kind === 'covered') return 'covered';
       if (pressed.kind === 'navigated') return seen(pressed.status);
       if (press === MAX_PRESSES) {
@@ -300,7 +300,7 @@ export class GuardedPage implements DriverPage {
     };
   }
 
-  async #pressOnce(selector: string, what: string, end: PressEnd, firstTry?: { selector: string; ms: number }): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
+  async #pressOnce(selector: string, what: string, end: PressEnd, firstTryMs?: number): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acted();
     const { target, answer: watch } = await this.#first(selector, (t, timeout) => t.evaluateHandle(armPress, undefined, { timeout }), 'watch a control');
@@ -319,7 +319,7 @@ export class GuardedPage implements DriverPage {
       navigation?.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
       const documents = this.#network.documents;
       const requests = this.#network.started;
-      if (!(await this.#click(target, watch, firstTry))) return { kind: 'covered' };
+      if (!(await this.#click(selector, target, watch, firstTryMs))) return { kind: 'covered' };
       // Disarmed, and (for a press) the page's quiet after it waited for in the same question. The
       // document is gone when the click navigated it away: nothing stopped the click then.
       const after = await timeLimit(watch.evaluate((w, q) => w.disarm(q), end === 'settle' ? SETTLE_QUIET : null), this.#timeout, () => null).catch(() => null);
@@ -358,16 +358,16 @@ export class GuardedPage implements DriverPage {
    * over the control. A try that timed out has still pressed when the press began in the page (the
    * navigation it started is what took long) or the document is gone: the click is not repeated.
    */
-  async #click(target: Locator, watch: JSHandle<PressWatch>, firstTry?: { selector: string; ms: number }): Promise<boolean> {
+  async #click(selector: string, target: Locator, watch: JSHandle<PressWatch>, firstTryMs?: number): Promise<boolean> {
     const started = Date.now();
     try {
-      await target.click({ timeout: firstTry?.ms ?? this.#timeout });
+      await target.click({ timeout: firstTryMs ?? this.#timeout });
       return true;
     } catch (error) {
-      if (!firstTry || (error as Error).name !== 'TimeoutError') throw error;
+      if (firstTryMs === undefined || (error as Error).name !== 'TimeoutError') throw error;
     }
     if (await watch.evaluate((w) => w.began()).catch(() => true)) return true;
-    if (await this.covered(firstTry.selector)) return false;
+    if (await this.covered(selector)) return false;
     await target.click({ timeout: Math.max(1, this.#timeout - (Date.now() - started)) });
     return true;
   }
@@ -531,16 +531,7 @@ export class GuardedPage implements DriverPage {
   }
 
   async #one(selector: string): Promise<Locator> {
-    const target = this.#page.locator(selector).first();
-    // Usually already there (server-rendered pages arrive whole): one round trip, no polling.
-    if ((await this.#bounded(target.count(), 'look for a part of the page')) > 0) return target;
-    try {
-      await target.waitFor({ state: 'attached', timeout: this.#elementTimeout });
-    } catch (error) {
-      if ((error as Error).name === 'TimeoutError') throw new MissingElement(selector, this.#elementTimeout);
-      throw error;
-    }
-    return target;
+    return (await this.#first(selector, (t, timeout) => t.waitFor({ state: 'attached', timeout }), 'look for a part of the page')).target;
   }
 
   /** The first card-code field any frame shows. A frame that cannot be asked is a refusal, never a "none". */
