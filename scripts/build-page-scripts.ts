@@ -41,7 +41,7 @@ export const BUNDLES: Bundle[] = [
   {
     out: 'src/executor/guard/in-page.generated.ts',
     about: 'the payment guard\'s in-page checks and scripts (src/executor/guard/in-page/)',
-    imports: ["import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';"],
+    imports: ["import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';", "import type { ArmedControl } from './in-page/arm-control.ts';"],
     scripts: ['BLOCKER_SCRIPT', 'LEARNER_SCRIPT', 'CHANGE_LOG_SCRIPT'],
     entries: {
       classifyField: { entry: 'src/executor/guard/in-page/classify-field.ts', about: 'A card-code field\'s short name, or null.', arg: 'Element', result: 'string | null' },
@@ -49,6 +49,8 @@ export const BUNDLES: Bundle[] = [
       classifyControl: { entry: 'src/executor/guard/in-page/classify-control.ts', about: 'A control\'s label, its form\'s card-code field, whether its form holds a frame.', arg: 'Element', result: '{ label: string; field: string | null; frame: boolean }' },
       firstCardField: { entry: 'src/executor/guard/in-page/first-card-field.ts', about: 'The first card-code field the document shows, and whether it is parsed.', arg: 'void', result: '{ field: string | null; parsed: boolean }' },
       armPress: { entry: 'src/executor/guard/in-page/arm-press.ts', about: 'A press watched at the click: what stopped it.', arg: 'Element', result: 'PressWatch' },
+      armControl: { entry: 'src/executor/guard/in-page/arm-control.ts', about: 'armPress and classifyControl in one question, on a control named by a CSS selector (null: ask through Playwright).', arg: 'string', result: 'ArmedControl | null' },
+      classifyAt: { entry: 'src/executor/guard/in-page/classify-at.ts', about: 'classifyField or classifyChoice of a field named by a CSS selector (found false: ask through Playwright).', arg: '{ selector: string; tick: boolean }', result: '{ found: boolean; field: string | null }' },
       fillFields: { entry: 'src/executor/guard/in-page/fill-fields.ts', about: 'A whole form filled, unless a target is a card-code field.', arg: 'Array<[string, string]>', result: '{ missing?: string; card?: string; rejected?: string }' },
       focusFirstCardField: { entry: 'src/executor/guard/in-page/focus-first-card-field.ts', about: 'The first card-code field focused.', arg: 'void', result: 'boolean' },
       covered: { entry: 'src/executor/guard/in-page/covered.ts', about: 'Whether something else is over a control now (null: cannot say).', arg: 'string', result: 'boolean | null' },

@@ -145,6 +145,35 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
     }
   });
 
+  test('the control checked is the control pressed: a plain CSS selector is answered by the page, a control in a shadow root or named by a Playwright selector through Playwright, and a Pay among them is refused', async () => {
+    const context = await browser.newContext();
+    const log = new GuardLog();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, log);
+    // A payment partner's frame in a shadow root's form, and a light-DOM form that only continues.
+    await page.setContent(`<div id="host"></div><form><button type="button" onclick="document.title = 'continued'">Continue</button></form>
+<script>document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML =
+  '<form onsubmit="event.preventDefault(); document.title = \\'paid\\'"><iframe srcdoc="<p>Card details</p>"></iframe><button id="pay">Pay</button></form>';</script>`);
+    try {
+      await g.press('form button', 'continue');
+      assert.equal(await page.title(), 'continued', 'the light-DOM match is the one pressed, as Playwright resolves it');
+      await assert.rejects(g.press('#pay', 'pay'), CardStepReached, 'a control only a shadow root holds: its form\'s frame is seen');
+      await assert.rejects(g.press('button:has-text("Pay")', 'pay'), CardStepReached, 'a Playwright selector');
+      assert.equal(await page.title(), 'continued', 'Pay was never pressed');
+      assert.ok(log.deniedBy('driver').every((m) => /refused to press 'Pay': the next step takes the card security code \('card iframe'\)/.test(m)));
+      // The same on a page with no shadow root: a CSS selector and a Playwright one name the same field.
+      await page.setContent(`<form><label>Name <input id="name"></label><label>Security code <input id="cvc" name="cvc"></label><button id="go">Pay</button></form>`);
+      await g.fill('#name', 'Ada');
+      await assert.rejects(g.fill('#cvc', '735'), GuardRefusal);
+      await assert.rejects(g.fill('input >> nth=1', '735'), GuardRefusal);
+      await assert.rejects(g.press('#go', 'pay'), CardStepReached);
+      assert.equal(await page.inputValue('#cvc'), '');
+      assert.equal(await page.inputValue('#name'), 'Ada');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a frame that cannot be asked whether it shows a card-code field is a refusal, not a "no": nothing is pressed', async () => {
     const context = await browser.newContext();
     const log = new GuardLog();

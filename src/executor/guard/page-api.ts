@@ -2,7 +2,7 @@ import type { Frame, JSHandle, Locator, Page, Response } from 'playwright-core';
 import type { DriverPage, Row } from '../../driver/page.ts';
 import { describeOrigin, type GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
-import { armPress, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField, quiet as pageQuiet } from './page-checks.ts';
+import { armControl, armPress, classifyAt, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField, quiet as pageQuiet } from './page-checks.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
@@ -35,6 +35,9 @@ export type PageAction =
   /** navigated: a new document came; fetched: the page asked its server for something meanwhile. */
   | { kind: 'press'; selector: string; navigated: boolean; fetched: boolean }
   | { kind: 'tool'; name: string; input: Record<string, JsonValue>; navigated: boolean };
+
+/** A control about to be pressed, as classifyControl reads it. */
+type ControlReading = { label: string; field: string | null; frame: boolean };
 
 /** A card-code field found in some frame (or none), or the frame that could not be asked and why. */
 type CardFieldSearch = { field: string | null } | { unasked: string; why: string };
@@ -116,7 +119,7 @@ export class GuardedPage implements DriverPage {
 
   async fill(selector: string, value: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyField, undefined, { timeout }), 'classify a field');
+    const { target, answer: field } = await this.#classified(selector, false);
     if (field) this.#refuse(field, 'fill');
     await target.fill(value, { timeout: this.#timeout });
     this.#done({ kind: 'fill', selector, value });
@@ -128,7 +131,7 @@ export class GuardedPage implements DriverPage {
    */
   async type(selector: string, value: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyField, undefined, { timeout }), 'classify a field');
+    const { target, answer: field } = await this.#classified(selector, false);
     if (field) this.#refuse(field, 'fill');
     await target.fill('', { timeout: this.#timeout });
     await target.pressSequentially(value, { timeout: this.#timeout });
@@ -165,7 +168,7 @@ export class GuardedPage implements DriverPage {
 
   async select(selector: string, value: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyField, undefined, { timeout }), 'classify a field');
+    const { target, answer: field } = await this.#classified(selector, false);
     if (field) this.#refuse(field, 'choose a value in');
     const chosen = await target.selectOption(value, { timeout: this.#timeout });
     if (!chosen.includes(value)) throw new Error(`the list ${selector} does not offer ${value}`);
@@ -175,7 +178,7 @@ export class GuardedPage implements DriverPage {
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#first(selector, (t, timeout) => t.evaluate(classifyChoice, undefined, { timeout }), 'classify a field');
+    const { target, answer: field } = await this.#classified(selector, true);
     if (field) this.#refuse(field, 'tick');
     await target.check({ timeout: this.#timeout });
     this.#done({ kind: 'check', selector });
@@ -303,14 +306,10 @@ export class GuardedPage implements DriverPage {
   async #pressOnce(selector: string, what: string, end: PressEnd, firstTryMs?: number): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acted();
-    const { target, answer: watch } = await this.#first(selector, (t, timeout) => t.evaluateHandle(armPress, undefined, { timeout }), 'watch a control');
+    const { target, watch, control, anywhere } = await this.#armed(selector);
     let armed = true;
     try {
-      // Both questions at once (one round trip's wait instead of two): the frames are asked for a
-      // card field while the control is classified, and the answer is used only for a control that
-      // is neither a card field nor a frame itself.
-      const anywhere = this.#findCardField();
-      const control = await this.#bounded(target.evaluate(classifyControl), 'classify a control');
+      // What the frames said is used only for a control that is neither a card field nor a frame itself.
       // Any control, not only a button: a link or a scripted element can start the payment as well.
       const onPage = !control.field && !control.frame ? this.#cardFieldOrRefuse(control.label, await anywhere) : null;
       const field = control.field ?? (control.frame ? 'card iframe' : null) ?? onPage;
@@ -378,8 +377,8 @@ export class GuardedPage implements DriverPage {
    * frame that cannot be asked is not a "no": CardCheckFailed, as pressing would meet.
    */
   async asksForCardCode(selector: string, control: string): Promise<boolean> {
-    if (await this.exists(selector)) return true;
-    return (await this.#cardFieldAnywhere(control)) !== null;
+    if ((await this.#cardFieldAnywhere(control)) !== null) return true;
+    return this.exists(selector);
   }
 
   /** Focuses the first card-code field the page shows (any frame): the person types there at once. */
@@ -528,6 +527,46 @@ export class GuardedPage implements DriverPage {
       if ((await this.#bounded(target.count(), 'look for a part of the page')) === 0) throw new MissingElement(selector, this.#elementTimeout);
       throw new PageUnresponsive(what, this.#elementTimeout);
     }
+  }
+
+  /**
+   * The field `selector` names and its card-code classification (a tick's as classifyChoice reads
+   * it): asked of the page in one question where it can name the element itself (a plain CSS
+   * selector: elementAt), else through Playwright, waiting for the field as #first does. The page's
+   * own question costs one round trip; Playwright's costs its isolated world on each new document
+   * and several more to hand the element over.
+   */
+  async #classified(selector: string, tick: boolean): Promise<{ target: Locator; answer: string | null }> {
+    const here = await this.#bounded(this.#page.evaluate(classifyAt, { selector, tick }), 'classify a field');
+    if (here.found) return { target: this.#page.locator(selector).first(), answer: here.field };
+    return this.#first(selector, (t, timeout) => t.evaluate(tick ? classifyChoice : classifyField, undefined, { timeout }), 'classify a field');
+  }
+
+  /**
+   * Arms the watch on the control `selector` names and classifies it (armControl: one question where
+   * the page can name the element, else through Playwright, armed before it is classified either
+   * way); the frames are asked for a card field as soon as it is armed, while it is classified.
+   */
+  async #armed(selector: string): Promise<{ target: Locator; watch: JSHandle<PressWatch>; control: ControlReading; anywhere: Promise<CardFieldSearch> }> {
+    const target = this.#page.locator(selector).first();
+    const here = await this.#bounded(this.#page.evaluateHandle(armControl, selector), 'watch a control');
+    let watch = here as JSHandle<PressWatch>;
+    let anywhere = this.#findCardField();
+    let control = await this.#bounded(here.evaluate((a) => a?.control ?? null), 'classify a control').catch((error: unknown) => this.#letGo(watch, error));
+    if (!control) {
+      await here.dispose().catch(() => {});
+      anywhere.catch(() => {});
+      watch = (await this.#first(selector, (t, timeout) => t.evaluateHandle(armPress, undefined, { timeout }), 'watch a control')).answer;
+      anywhere = this.#findCardField();
+      control = await this.#bounded(target.evaluate(classifyControl), 'classify a control').catch((error: unknown) => this.#letGo(watch, error));
+    }
+    return { target, watch, control, anywhere };
+  }
+
+  /** A watch armed for a press that will not happen: released, and the error passed on. */
+  async #letGo(watch: JSHandle<PressWatch>, error: unknown): Promise<never> {
+    await watch.evaluate((w) => w.release()).catch(() => {});
+    throw error;
   }
 
   async #one(selector: string): Promise<Locator> {

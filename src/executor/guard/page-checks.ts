@@ -2,4 +2,4 @@
 // card-field classifier, src/driver/card-fields.ts, so every layer agrees) and bundled, each with
 // what it imports, into one function (scripts/build-page-scripts.ts, in-page.generated.ts).
 
-export { armPress, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField, quiet } from './in-page.generated.ts';
+export { armControl, armPress, classifyAt, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField, quiet } from './in-page.generated.ts';

@@ -1,20 +1,15 @@
+import { elementAt } from './element-at.ts';
+
 /**
  * Whether something else is over this control now (a consent box, a modal's backdrop), as the
  * pointer would find it, without acting: the topmost element at the control's centre is neither the
  * control, nor inside it, nor one of its labels. A control outside the viewport is over nothing a
  * press would not scroll past, unless the viewport itself is covered by a fixed layer that does not
- * hold the control (a full-page consent wall). Null when it cannot say (no such element, no box, an
- * invalid CSS selector): the caller asks the browser the slow way.
+ * hold the control (a full-page consent wall). Null when it cannot say (no element the page can name
+ * (elementAt), no box): the caller asks the browser the slow way.
  */
 export default function covered(selector: string): boolean | null {
-  let el: Element | null;
-  try {
-    el = document.querySelector(selector);
-  } catch (error) {
-    // Not CSS (a Playwright selector): the caller asks the browser.
-    if ((error as Error).name === 'SyntaxError') return null;
-    throw error;
-  }
+  const el = elementAt(selector);
   if (!el) return null;
   const box = el.getBoundingClientRect();
   if (box.width === 0 || box.height === 0) return null;
