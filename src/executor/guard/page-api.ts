@@ -1,8 +1,10 @@
-import type { Frame, JSHandle, Locator, Page, Response } from 'playwright-core';
+import type { JSHandle, Locator, Page, Response } from 'playwright-core';
 import type { DriverPage, Row } from '../../driver/page.ts';
-import { describeOrigin, type GuardEvents } from './events.ts';
+import type { GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
-import { armControl, armPress, classifyAt, classifyChoice, classifyControl, classifyField, covered, fillFields, firstCardField, focusFirstCardField, quiet as pageQuiet } from './page-checks.ts';
+import { covered, fillFields, quiet as pageQuiet } from './page-checks.ts';
+import { findCardField, focusCardFieldIn, type Bounded, type CardFieldSearch } from './card-search.ts';
+import { PageElements } from './page-elements.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
@@ -36,12 +38,6 @@ export type PageAction =
   | { kind: 'press'; selector: string; navigated: boolean; fetched: boolean }
   | { kind: 'tool'; name: string; input: Record<string, JsonValue>; navigated: boolean };
 
-/** A control about to be pressed, as classifyControl reads it. */
-type ControlReading = { label: string; field: string | null; frame: boolean };
-
-/** A card-code field found in some frame (or none), or the frame that could not be asked and why. */
-type CardFieldSearch = { field: string | null } | { unasked: string; why: string };
-
 export interface GuardedPageOptions {
   /** Navigations and actions. */
   timeoutMs?: number;
@@ -70,6 +66,7 @@ export class GuardedPage implements DriverPage {
     this.#onAction(action);
   }
   readonly #network: NetworkWatch;
+  readonly #elements: PageElements;
   readonly #onAction: (action: PageAction) => void;
 
   constructor(page: Page, events: GuardEvents, options: GuardedPageOptions = {}) {
@@ -79,6 +76,7 @@ export class GuardedPage implements DriverPage {
     // Server-rendered pages are complete when they arrive; a missing element is missing, not late.
     this.#elementTimeout = Math.min(this.#timeout, options.elementTimeoutMs ?? 10_000);
     this.#network = watchNetwork(page);
+    this.#elements = new PageElements(page, this.#bounded, this.#elementTimeout);
     this.#onAction = options.onAction ?? (() => {});
   }
 
@@ -119,7 +117,7 @@ export class GuardedPage implements DriverPage {
 
   async fill(selector: string, value: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#classified(selector, false);
+    const { target, answer: field } = await this.#elements.classified(selector, false);
     if (field) this.#refuse(field, 'fill');
     await target.fill(value, { timeout: this.#timeout });
     this.#done({ kind: 'fill', selector, value });
@@ -131,7 +129,7 @@ export class GuardedPage implements DriverPage {
    */
   async type(selector: string, value: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#classified(selector, false);
+    const { target, answer: field } = await this.#elements.classified(selector, false);
     if (field) this.#refuse(field, 'fill');
     await target.fill('', { timeout: this.#timeout });
     await target.pressSequentially(value, { timeout: this.#timeout });
@@ -142,7 +140,7 @@ export class GuardedPage implements DriverPage {
   async fillForm(fields: Array<[string, string]>): Promise<void> {
     if (fields.length === 0) return;
     this.#acted();
-    await this.#one(fields[0]![0]);
+    await this.#elements.one(fields[0]![0]);
     const result = await this.#bounded(this.#page.evaluate(fillFields, fields), 'fill a form');
     if (result.card) this.#refuse(result.card, 'fill');
     if (result.missing) throw new Error(`the form has no field ${result.missing}`);
@@ -168,7 +166,7 @@ export class GuardedPage implements DriverPage {
 
   async select(selector: string, value: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#classified(selector, false);
+    const { target, answer: field } = await this.#elements.classified(selector, false);
     if (field) this.#refuse(field, 'choose a value in');
     const chosen = await target.selectOption(value, { timeout: this.#timeout });
     if (!chosen.includes(value)) throw new Error(`the list ${selector} does not offer ${value}`);
@@ -178,7 +176,7 @@ export class GuardedPage implements DriverPage {
   /** Ticks a radio button or checkbox (never a submission). */
   async check(selector: string): Promise<void> {
     this.#acted();
-    const { target, answer: field } = await this.#classified(selector, true);
+    const { target, answer: field } = await this.#elements.classified(selector, true);
     if (field) this.#refuse(field, 'tick');
     await target.check({ timeout: this.#timeout });
     this.#done({ kind: 'check', selector });
@@ -306,7 +304,7 @@ export class GuardedPage implements DriverPage {
   async #pressOnce(selector: string, what: string, end: PressEnd, firstTryMs?: number): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acted();
-    const { target, watch, control, anywhere } = await this.#armed(selector);
+    const { target, watch, control, anywhere } = await this.#elements.armed(selector);
     let armed = true;
     try {
       // What the frames said is used only for a control that is neither a card field nor a frame itself.
@@ -383,11 +381,7 @@ export class GuardedPage implements DriverPage {
 
   /** Focuses the first card-code field the page shows (any frame): the person types there at once. */
   async focusCardField(): Promise<boolean> {
-    for (const frame of this.#page.frames()) {
-      const focused = await this.#bounded(frame.evaluate(focusFirstCardField), 'focus the card field').catch(() => false);
-      if (focused) return true;
-    }
-    return false;
+    return focusCardFieldIn(this.#page, this.#bounded);
   }
 
   /** Puts the focus on a field (the card-code field at the pause, so the person can type at once). */
@@ -501,11 +495,9 @@ export class GuardedPage implements DriverPage {
   }
 
   /** Questions to the page have no timeout of their own in Playwright: a hung tab must not hang the run. */
-  #bounded<T>(work: Promise<T>, what: string): Promise<T> {
-    return timeLimit(work, this.#timeout, (): never => {
-      throw new PageUnresponsive(what, this.#timeout);
-    });
-  }
+  readonly #bounded: Bounded = (work, what) => timeLimit(work, this.#timeout, (): never => {
+    throw new PageUnresponsive(what, this.#timeout);
+  });
 
   #arrived(response: Response | null): number | null {
     this.#status = response?.status() ?? null;
@@ -513,69 +505,9 @@ export class GuardedPage implements DriverPage {
     return this.#status;
   }
 
-  /**
-   * The part of the page `selector` names, and the first question asked of it in the same round
-   * trip: the question waits for it (a page still rendering) up to the element timeout. Not there
-   * then: MissingElement; there, the page is what did not answer (PageUnresponsive).
-   */
-  async #first<R>(selector: string, ask: (target: Locator, timeout: number) => Promise<R>, what: string): Promise<{ target: Locator; answer: R }> {
-    const target = this.#page.locator(selector).first();
-    try {
-      return { target, answer: await this.#bounded(ask(target, this.#elementTimeout), what) };
-    } catch (error) {
-      if ((error as Error).name !== 'TimeoutError') throw error;
-      if ((await this.#bounded(target.count(), 'look for a part of the page')) === 0) throw new MissingElement(selector, this.#elementTimeout);
-      throw new PageUnresponsive(what, this.#elementTimeout);
-    }
-  }
-
-  /**
-   * The field `selector` names and its card-code classification (a tick's as classifyChoice reads
-   * it): asked of the page in one question where it can name the element itself (a plain CSS
-   * selector: elementAt), else through Playwright, waiting for the field as #first does. The page's
-   * own question costs one round trip; Playwright's costs its isolated world on each new document
-   * and several more to hand the element over.
-   */
-  async #classified(selector: string, tick: boolean): Promise<{ target: Locator; answer: string | null }> {
-    const here = await this.#bounded(this.#page.evaluate(classifyAt, { selector, tick }), 'classify a field');
-    if (here.found) return { target: this.#page.locator(selector).first(), answer: here.field };
-    return this.#first(selector, (t, timeout) => t.evaluate(tick ? classifyChoice : classifyField, undefined, { timeout }), 'classify a field');
-  }
-
-  /**
-   * Arms the watch on the control `selector` names and classifies it (armControl: one question where
-   * the page can name the element, else through Playwright, armed before it is classified either
-   * way); the frames are asked for a card field as soon as it is armed, while it is classified.
-   */
-  async #armed(selector: string): Promise<{ target: Locator; watch: JSHandle<PressWatch>; control: ControlReading; anywhere: Promise<CardFieldSearch> }> {
-    const target = this.#page.locator(selector).first();
-    const here = await this.#bounded(this.#page.evaluateHandle(armControl, selector), 'watch a control');
-    let watch = here as JSHandle<PressWatch>;
-    let anywhere = this.#findCardField();
-    let control = await this.#bounded(here.evaluate((a) => a?.control ?? null), 'classify a control').catch((error: unknown) => this.#letGo(watch, error));
-    if (!control) {
-      await here.dispose().catch(() => {});
-      anywhere.catch(() => {});
-      watch = (await this.#first(selector, (t, timeout) => t.evaluateHandle(armPress, undefined, { timeout }), 'watch a control')).answer;
-      anywhere = this.#findCardField();
-      control = await this.#bounded(target.evaluate(classifyControl), 'classify a control').catch((error: unknown) => this.#letGo(watch, error));
-    }
-    return { target, watch, control, anywhere };
-  }
-
-  /** A watch armed for a press that will not happen: released, and the error passed on. */
-  async #letGo(watch: JSHandle<PressWatch>, error: unknown): Promise<never> {
-    await watch.evaluate((w) => w.release()).catch(() => {});
-    throw error;
-  }
-
-  async #one(selector: string): Promise<Locator> {
-    return (await this.#first(selector, (t, timeout) => t.waitFor({ state: 'attached', timeout }), 'look for a part of the page')).target;
-  }
-
   /** The first card-code field any frame shows. A frame that cannot be asked is a refusal, never a "none". */
   async #cardFieldAnywhere(control: string): Promise<string | null> {
-    return this.#cardFieldOrRefuse(control, await this.#findCardField());
+    return this.#cardFieldOrRefuse(control, await findCardField(this.#page, this.#bounded));
   }
 
   /** What #findCardField found, or the refusal to press `control` when a frame could not be asked. */
@@ -585,43 +517,6 @@ export class GuardedPage implements DriverPage {
     throw new CardCheckFailed(control, `${found.unasked}: ${found.why}`);
   }
 
-  /** Asks every frame, in order, for a card-code field; says which frame could not be asked rather than throwing (the caller may not need the answer). */
-  async #findCardField(): Promise<CardFieldSearch> {
-    for (const frame of this.#page.frames()) {
-      let found: string | null;
-      try {
-        found = await this.#askFrame(frame);
-      } catch (error) {
-        // A frame removed from the page shows nothing any more; every other failure is not knowing.
-        if (frame.isDetached()) continue;
-        return { unasked: frame === this.#page.mainFrame() ? 'the page' : `a frame from ${describeOrigin(frame.url())}`, why: (error as Error).message.split('\n')[0]! };
-      }
-      if (found) return { field: found };
-    }
-    return { field: null };
-  }
-
-  /**
-   * Asks one frame for a card-code field once it has its document. A frame with none yet (lazy and
-   * below the fold, or waiting for its first answer) cannot be asked: a lazy one is loaded now, and
-   * the question waits for the document (within the time limit). One still being parsed is asked
-   * again once it is complete: its code field may come further down.
-   */
-  async #askFrame(frame: Frame): Promise<string | null> {
-    if (frame !== this.#page.mainFrame() && frame.url() === '') {
-      const owner = await this.#bounded(frame.frameElement(), 'find a frame');
-      await this.#bounded(owner.evaluate((el) => {
-        if ((el as HTMLIFrameElement).loading === 'lazy') (el as HTMLIFrameElement).loading = 'eager';
-      }), 'load a frame');
-      await owner.dispose().catch(() => {});
-    }
-    const first = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field');
-    if (first.field || first.parsed) return first.field;
-    await this.#bounded(frame.waitForLoadState('domcontentloaded'), 'wait for a frame to load');
-    const again = await this.#bounded(frame.evaluate(firstCardField), 'look for a card field');
-    if (again.field || again.parsed) return again.field;
-    throw new Error('its document was still loading');
-  }
 }
 
 /**
