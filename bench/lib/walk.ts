@@ -14,10 +14,10 @@ import { attempt } from '../../test/generic/harness.ts';
 export type Walk = PageAction[];
 
 /**
- * Books `provider` once at the attempt level to the pause and keeps what was done on the way; a
- * try that was retried starts again at the start URL, so only the last try's steps are kept.
+ * Books `provider` at the attempt level to the pause and keeps what was done on the way; a try that
+ * was retried starts again at the start URL, so only the last try's steps are kept.
  */
-export async function recordWalk(context: BrowserContext, provider: GenericProvider, request: SearchRequest): Promise<Walk> {
+async function recordOnce(context: BrowserContext, provider: GenericProvider, request: SearchRequest): Promise<Walk> {
   let walk: Walk = [];
   const outcome = await attempt(context, provider, request, {}, (action) => {
     if (action.kind === 'goto' && action.url === provider.startUrl) walk = [];
@@ -26,6 +26,22 @@ export async function recordWalk(context: BrowserContext, provider: GenericProvi
   if (outcome.kind === 'paused') await outcome.page.close();
   if (outcome.kind !== 'paused') throw new Error(`the walk's booking did not pause: ${outcome.kind === 'failed' ? outcome.failure.message : outcome.kind}`);
   return walk;
+}
+
+/**
+ * The walk of `provider`, recorded twice: a control whose selector changed from one load to the
+ * next (an id a widget makes up at each load, as Select2 does for its options) is pressed by its
+ * visible text, as a hand-written script would name it; everything else as recorded.
+ */
+export async function recordWalk(context: BrowserContext, provider: GenericProvider, request: SearchRequest): Promise<Walk> {
+  const walk = await recordOnce(context, provider, request);
+  const again = await recordOnce(context, provider, request);
+  if (again.length !== walk.length) return walk;
+  return walk.map((step, i) => {
+    const other = again[i]!;
+    if (step.kind !== 'press' || other.kind !== 'press' || other.selector === step.selector || other.label !== step.label) return step;
+    return { ...step, selector: `text=${JSON.stringify(step.label)} >> visible=true` };
+  });
 }
 
 /** A new document or a fetch's answer after `act`, whichever the recorded step brought. */

@@ -35,7 +35,8 @@ export type PageAction =
   | { kind: 'fillForm'; fields: Array<[string, string]> }
   | { kind: 'check'; selector: string }
   /** navigated: a new document came; fetched: the page asked its server for something meanwhile. */
-  | { kind: 'press'; selector: string; navigated: boolean; fetched: boolean }
+  /** label: the control's text as the guard read it (a walk presses it by that where a selector changes from one load to the next). */
+  | { kind: 'press'; selector: string; label: string; navigated: boolean; fetched: boolean }
   | { kind: 'tool'; name: string; input: Record<string, JsonValue>; navigated: boolean };
 
 export interface GuardedPageOptions {
@@ -224,7 +225,7 @@ export class GuardedPage implements DriverPage {
     for (let press = 1; ; press++) {
       const pressed = await this.#pressOnce(selector, what, end, firstTryMs);
       if (pressed.kind === 'covered') return 'covered';
-      if (pressed.kind === 'navigated') return seen(pressed.status);
+      if (pressed.kind === 'navigated') return seen(pressed.status, pressed.control);
       if (press === MAX_PRESSES) {
         this.#events.denied('driver', `Payment guard (driver layer) refused to press '${pressed.control}': a frame appeared on the page each of the ${MAX_PRESSES} times it was pressed.`);
         throw new CardCheckFailed(pressed.control, 'a frame appeared on the page each time the control was pressed');
@@ -289,19 +290,19 @@ export class GuardedPage implements DriverPage {
     return answers.filter((a): a is { url: string; main: boolean; result: Awaited<R> } => a !== null) as Array<{ url: string; main: boolean; result: R }>;
   }
 
-  /** One press, watched from before the check to the click: it navigates, or a frame with no card field stopped it. */
   /** Tells onAction of a press once it has gone through: whether a document came, whether the page fetched. */
-  #seen(selector: string): (status: number | null) => number | null {
+  #seen(selector: string): (status: number | null, label: string) => number | null {
     const documents = this.#network.documents;
     const started = this.#network.started;
-    return (status) => {
+    return (status, label) => {
       const navigated = this.#network.documents !== documents;
-      this.#done({ kind: 'press', selector, navigated, fetched: !navigated && this.#network.started !== started });
+      this.#done({ kind: 'press', selector, label, navigated, fetched: !navigated && this.#network.started !== started });
       return status;
     };
   }
 
-  async #pressOnce(selector: string, what: string, end: PressEnd, firstTryMs?: number): Promise<{ kind: 'navigated'; status: number | null } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
+  /** One press, watched from before the check to the click: it navigates, or a frame with no card field stopped it. */
+  async #pressOnce(selector: string, what: string, end: PressEnd, firstTryMs?: number): Promise<{ kind: 'navigated'; status: number | null; control: string } | { kind: 'frame_appeared'; control: string } | { kind: 'covered' }> {
     // Armed first, so that what appears between the check below and the click is seen at the click.
     this.#acted();
     const { target, watch, control, anywhere } = await this.#elements.armed(selector);
@@ -330,8 +331,8 @@ export class GuardedPage implements DriverPage {
         return { kind: 'frame_appeared', control: control.label };
       }
       this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
-      if (navigation) return { kind: 'navigated', status: this.#arrived(await navigation) };
-      if (end === 'none') return { kind: 'navigated', status: this.#status };
+      if (navigation) return { kind: 'navigated', status: this.#arrived(await navigation), control: control.label };
+      if (end === 'none') return { kind: 'navigated', status: this.#status, control: control.label };
       // Quiet already, and nothing fetched or loaded since the click: settled. A press that fetched is
       // settled with its watch; one that loaded a document (or whose watch cannot say) as anything is.
       const settled = after?.quiet && this.#network.started === requests && this.#network.documents === documents;
@@ -341,7 +342,7 @@ export class GuardedPage implements DriverPage {
         this.#status = this.#network.status;
         if (this.#status !== null && (this.#status >= 500 || this.#status === 429)) throw new HttpStatusError(this.#status, this.#page.url());
       }
-      return { kind: 'navigated', status: this.#status };
+      return { kind: 'navigated', status: this.#status, control: control.label };
     } finally {
       // Not armed any more after the click (or its document is gone): let go of without waiting, as
       // nothing depends on it. Still armed (the checks refused the press): stopped before anything else.
