@@ -44,18 +44,30 @@ export async function recordWalk(context: BrowserContext, provider: GenericProvi
   });
 }
 
-/** A new document or a fetch's answer after `act`, whichever the recorded step brought. */
-async function acting(page: Page, step: { navigated: boolean; fetched?: boolean }, act: () => Promise<unknown>): Promise<void> {
-  const brought = step.navigated ? page.waitForNavigation({ waitUntil: 'domcontentloaded' })
-    : step.fetched ? page.waitForResponse((r) => ['fetch', 'xhr'].includes(r.request().resourceType()))
-    : null;
+/**
+ * A new document or a fetch's answer after `act`, whichever the recorded step brought; the page to
+ * go on with: a new document may come in a tab the press opened (a link or form with a target),
+ * taken as a script written for that site takes it.
+ */
+async function acting(page: Page, step: { navigated: boolean; fetched?: boolean }, act: () => Promise<unknown>): Promise<Page> {
+  if (step.navigated) {
+    const here = page.waitForNavigation({ waitUntil: 'domcontentloaded' }).then(() => page);
+    const opened = page.waitForEvent('popup').then(async (tab) => (await tab.waitForLoadState('domcontentloaded'), tab));
+    here.catch(() => {});
+    opened.catch(() => {});
+    const [next] = await Promise.all([Promise.race([here, opened]), act()]);
+    return next;
+  }
+  const brought = step.fetched ? page.waitForResponse((r) => ['fetch', 'xhr'].includes(r.request().resourceType())) : null;
   await Promise.all([brought, act()]);
+  return page;
 }
 
-async function play(page: Page, step: PageAction): Promise<void> {
+/** One recorded step; the page the next one is played on. */
+async function play(page: Page, step: PageAction): Promise<Page> {
   if (step.kind === 'goto') {
     await page.goto(step.url, { waitUntil: 'domcontentloaded' });
-    return;
+    return page;
   }
   if (step.kind === 'tool') return acting(page, step, () => page.webmcp.callTool(step.name, step.input));
   if (step.kind === 'fillForm') {
@@ -64,20 +76,26 @@ async function play(page: Page, step: PageAction): Promise<void> {
       if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(value);
       else await field.fill(value);
     }
-    return;
+    return page;
   }
   const target = page.locator(step.selector).first();
   switch (step.kind) {
-    case 'fill': return target.fill(step.value);
+    case 'fill':
+      await target.fill(step.value);
+      break;
     case 'type':
       await target.fill('');
-      return target.pressSequentially(step.value);
+      await target.pressSequentially(step.value);
+      break;
     case 'select':
       await target.selectOption(step.value);
-      return;
-    case 'check': return target.check();
+      break;
+    case 'check':
+      await target.check();
+      break;
     case 'press': return acting(page, step, () => target.click());
   }
+  return page;
 }
 
 /** Walks the recorded steps in a new context of `browser`: milliseconds from the new context to the last step done. */
@@ -86,8 +104,8 @@ export async function playWalk(browser: Browser, walk: Walk): Promise<number> {
   const context = await browser.newContext();
   context.setDefaultTimeout(15_000);
   try {
-    const page = await context.newPage();
-    for (const step of walk) await play(page, step);
+    let page = await context.newPage();
+    for (const step of walk) page = await play(page, step);
     return performance.now() - started;
   } finally {
     await context.close();

@@ -174,6 +174,32 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
     }
   });
 
+  test('a link, a form or a button that would open the next page in a new tab opens it in the tab the run holds', async () => {
+    const server = createServer((request, response) => {
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      if (request.url !== '/') return void response.end(`<!doctype html><title>Next ${request.method} ${request.url}</title><p>Your details</p>`);
+      response.end(`<!doctype html><title>Times</title><a id="link" href="/guest?via=link" target="_blank">Book 19:30</a>
+<form method="post" action="/guest?via=form" target="booking"><button id="form">Reserve 20:00</button></form>
+<form method="post" action="/guest?via=button"><button id="button" formtarget="_blank">Reserve 20:30</button></form>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const g = new GuardedPage(page, new GuardLog());
+    try {
+      for (const [control, title] of [['#link', 'Next GET /guest?via=link'], ['#form', 'Next POST /guest?via=form'], ['#button', 'Next POST /guest?via=button']]) {
+        await g.goto(`${origin}/`);
+        await g.submit(control!, 'choose a time');
+        assert.equal(await page.title(), title, `${control}: the next page came in this tab`);
+        assert.equal(context.pages().length, 1, `${control}: no other tab was opened`);
+      }
+    } finally {
+      await context.close();
+      server.close();
+    }
+  });
+
   test('a frame that cannot be asked whether it shows a card-code field is a refusal, not a "no": nothing is pressed', async () => {
     const context = await browser.newContext();
     const log = new GuardLog();

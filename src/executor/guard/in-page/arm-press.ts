@@ -2,6 +2,7 @@ import { cardChoiceOf } from '../../../driver/card-fields.ts';
 import { FRAME_ELEMENTS } from '../names.ts';
 import { fieldsIn } from './fields-in.ts';
 import { untilQuiet } from './until-quiet.ts';
+import { keepInTab } from './same-tab.ts';
 
 export interface PressStopped {
   field: string | null;
@@ -44,6 +45,7 @@ export interface PressWatch {
 }
 
 export default function armPress(el: Element): PressWatch {
+  keepInTab(el);
   const doc = el.ownerDocument;
   const win = doc.defaultView!;
   const known = new Set(Array.from(doc.querySelectorAll(FRAME_ELEMENTS)));
