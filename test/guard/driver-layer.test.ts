@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
-import { GuardedPage } from '../../src/executor/guard/page-api.ts';
+import { GuardedPage, type GuardedPageOptions } from '../../src/executor/guard/page-api.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, MissingElement } from '../../src/executor/guard/page-errors.ts';
 import { tablebook } from '../../src/providers/tablebook/index.ts';
@@ -28,12 +28,17 @@ after(async () => {
   await sandbox.close();
 });
 
+/** A new context's tab behind the driver-layer page API, and the log of its guard events. */
+async function guardedTab(options?: GuardedPageOptions) {
+  const context = await browser.newContext();
+  const log = new GuardLog();
+  const page = await context.newPage();
+  return { context, log, page, g: new GuardedPage(page, log, options) };
+}
+
 describe('payment guard, driver layer alone', () => {
   test('filling any disguised card-code field is refused (fill, type and fillForm), ordinary fields are filled', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log);
+    const { context, log, page, g } = await guardedTab();
     for (const a of ATTACKS.filter((x) => !x.frame && x.kind !== 'choice')) {
       await g.goto(`${sandbox.origin('adversarial')}${a.path}`);
       for (const field of a.fields) {
@@ -54,10 +59,7 @@ describe('payment guard, driver layer alone', () => {
   });
 
   test('a code picked rather than typed is refused too: a list of digits (select, fillForm) and a radio button (check), each with an action_denied', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log);
+    const { context, log, page, g } = await guardedTab();
     await g.goto(`${sandbox.origin('adversarial')}/select`);
     await assert.rejects(g.select('#cvc-d1', '7'), (e: unknown) => e instanceof GuardRefusal && e.field === 'cvc_d1');
     await assert.rejects(g.fillForm([['#cvc-d2', '3']]), (e: unknown) => e instanceof GuardRefusal && e.field === 'cvc_d2');
@@ -79,10 +81,7 @@ describe('payment guard, driver layer alone', () => {
   });
 
   test('ordinary lists and radio buttons are still chosen (the flight search\'s cabin, a time slot)', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log);
+    const { context, log, page, g } = await guardedTab();
     await g.goto(`${sandbox.origin('skyfare')}/`);
     await g.select('#sf-cabin', 'business');
     assert.equal(await page.inputValue('#sf-cabin'), 'business');
@@ -94,10 +93,7 @@ describe('payment guard, driver layer alone', () => {
   });
 
   test('pressing a control that submits a card-code field (or any button while one is shown) is refused: the pause', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log);
+    const { context, log, page, g } = await guardedTab();
     for (const path of ['/odd-label', '/odd-label/split', '/early', '/autosubmit', '/fetch', '/fetch/ws', '/radio', '/link-pay']) {
       await g.goto(`${sandbox.origin('adversarial')}${path}`);
       await assert.rejects(g.submit('#adv-submit', 'continue'), CardStepReached, path);
@@ -110,10 +106,7 @@ describe('payment guard, driver layer alone', () => {
   });
 
   test('pressing a control several times in a row (a calendar\'s next month) checks every press: one made after a card-code field appeared is refused, the pause', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log);
+    const { context, log, page, g } = await guardedTab();
     await page.setContent(`<p id="month">0</p><button id="next">Next month</button><div id="pay"></div>
 <script>let n = 0; document.getElementById('next').onclick = () => { n++; document.getElementById('month').textContent = String(n);
 if (n === 2) document.getElementById('pay').innerHTML = '<label>Security code <input name="cvc"></label>'; };</script>`);
@@ -127,9 +120,7 @@ if (n === 2) document.getElementById('pay').innerHTML = '<label>Security code <i
   });
 
   test('a control the page renders a moment later is waited for and used; one that never comes is a missing part of the page, within the element time limit', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, new GuardLog(), { timeoutMs: 10_000, elementTimeoutMs: 1_000 });
+    const { context, page, g } = await guardedTab({ timeoutMs: 10_000, elementTimeoutMs: 1_000 });
     await page.setContent(`<p id="out"></p><script>setTimeout(() => { document.body.insertAdjacentHTML('beforeend', '<label>Name <input id="name"></label><button id="go">Go</button>');
 document.getElementById('go').onclick = () => { document.getElementById('out').textContent = 'sent ' + document.getElementById('name').value; }; }, 300);</script>`);
     try {
@@ -146,10 +137,7 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
   });
 
   test('the control checked is the control pressed: a plain CSS selector is answered by the page, a control in a shadow root or named by a Playwright selector through Playwright, and a Pay among them is refused', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log);
+    const { context, log, page, g } = await guardedTab();
     // A payment partner's frame in a shadow root's form, and a light-DOM form that only continues.
     await page.setContent(`<div id="host"></div><form><button type="button" onclick="document.title = 'continued'">Continue</button></form>
 <script>document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML =
@@ -184,9 +172,7 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, new GuardLog());
+    const { context, page, g } = await guardedTab();
     try {
       for (const [control, title] of [['#link', 'Next GET /guest?via=link'], ['#form', 'Next POST /guest?via=form'], ['#button', 'Next POST /guest?via=button']]) {
         await g.goto(`${origin}/`);
@@ -201,11 +187,8 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
   });
 
   test('a frame that cannot be asked whether it shows a card-code field is a refusal, not a "no": nothing is pressed', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
     // The short limit is for the press's question to the busy frame; the page loads without it.
-    const g = new GuardedPage(page, log, { timeoutMs: 1_000 });
+    const { context, log, page, g } = await guardedTab({ timeoutMs: 1_000 });
     await page.goto(`${sandbox.origin('adversarial')}/iframe/busy`);
     // The payment partner's frame is loaded and its renderer busy: it answers nothing for 15 s.
     const frame = await (await page.waitForSelector('#adv-payment-frame')).contentFrame();
@@ -219,10 +202,7 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
   });
 
   test('a card field the page does not show at once is never taken for "none": in a frame lazy, still loading, sandboxed or added as Pay is pressed, or in a shadow root, Pay is refused (the pause)', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log, { timeoutMs: 30_000 });
+    const { context, log, page, g } = await guardedTab({ timeoutMs: 30_000 });
     const origin = sandbox.origin('adversarial');
     const sandboxed = (flags: string) => `/iframe/sandboxed?sandbox=${encodeURIComponent(flags)}`;
     const cases: Array<[string, string]> = [
@@ -248,10 +228,7 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
   });
 
   test('a frame with no card field that appears as a control is pressed (an advert) is asked, then the control is pressed again; a page that adds one at every press is not pressed', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log, { timeoutMs: 8_000 });
+    const { context, log, page, g } = await guardedTab({ timeoutMs: 8_000 });
     const origin = sandbox.origin('adversarial');
     await g.goto(`${origin}/iframe/late?where=page&what=advert&once`);
     await g.submit('#adv-submit', 'pay');
@@ -270,10 +247,7 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
   });
 
   test('whether a payment page asks for the card code is asked of every frame: a code field in a partner\'s iframe or a shadow root counts, a page without one does not', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log, { timeoutMs: 8_000 });
+    const { context, log, g } = await guardedTab({ timeoutMs: 8_000 });
     const origin = sandbox.origin('adversarial');
     // The driver's own selector names nothing on these pages: only the guard's look finds the field.
     for (const path of ['/iframe', '/iframe/lazy', '/shadow']) {
@@ -288,10 +262,7 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
   });
 
   test('the TableBook driver walks to the payment page and its Pay press is refused; the code field is never filled', async () => {
-    const context = await browser.newContext();
-    const log = new GuardLog();
-    const page = await context.newPage();
-    const g = new GuardedPage(page, log);
+    const { context, log, page, g } = await guardedTab();
     const request = { scenario: 'restaurant' as const, venue: 'Noma', city: 'Copenhagen', date: daysFromNow(5), time: '19:30', partySize: 2 };
     await tablebook.search(g, `${sandbox.origin('tablebook')}/`, request);
     const availability = await tablebook.availability(g);

@@ -1,6 +1,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { describeOrigin } from './events.ts';
 import { firstCardField, focusFirstCardField } from './page-checks.ts';
+import type { Bounded } from './page-errors.ts';
 
 // Layer 1's look across the whole page for a card-code field: every frame (same-origin and
 // cross-origin iframes, where payment partners put theirs) and open shadow root. Not knowing is
@@ -8,9 +9,6 @@ import { firstCardField, focusFirstCardField } from './page-checks.ts';
 
 /** A card-code field found in some frame (or none), or the frame that could not be asked and why. */
 export type CardFieldSearch = { field: string | null } | { unasked: string; why: string };
-
-/** A question to the page within the page API's time limit (PageUnresponsive beyond it). */
-export type Bounded = <T>(work: Promise<T>, what: string) => Promise<T>;
 
 /** Asks every frame, in order, for a card-code field; says which frame could not be asked rather than throwing (the caller may not need the answer). */
 export async function findCardField(page: Page, bounded: Bounded): Promise<CardFieldSearch> {

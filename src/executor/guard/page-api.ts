@@ -3,12 +3,12 @@ import type { DriverPage, Row } from '../../driver/page.ts';
 import type { GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { covered, fillFields, quiet as pageQuiet } from './page-checks.ts';
-import { findCardField, focusCardFieldIn, type Bounded, type CardFieldSearch } from './card-search.ts';
+import { findCardField, focusCardFieldIn, type CardFieldSearch } from './card-search.ts';
 import { PageElements } from './page-elements.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
-import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './page-errors.ts';
+import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive, type Bounded } from './page-errors.ts';
 import { DOM_QUIET_CAP_MS, NETWORK_IDLE_CAP_MS, SETTLE_QUIET, settleAfterPress, watchNetwork, type NetworkWatch } from './page-settle.ts';
 import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 

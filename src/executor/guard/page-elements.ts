@@ -1,7 +1,7 @@
 import type { JSHandle, Locator, Page } from 'playwright-core';
 import { armControl, armPress, classifyAt, classifyChoice, classifyControl, classifyField } from './page-checks.ts';
-import { findCardField, type Bounded, type CardFieldSearch } from './card-search.ts';
-import { MissingElement, PageUnresponsive } from './page-errors.ts';
+import { findCardField, type CardFieldSearch } from './card-search.ts';
+import { MissingElement, PageUnresponsive, type Bounded } from './page-errors.ts';
 import type { PressWatch } from './in-page/arm-press.ts';
 
 // How the page API finds the element a selector names and asks the guard's first question of it.

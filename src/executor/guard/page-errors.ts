@@ -66,3 +66,6 @@ export class HttpStatusError extends Error {
     this.url = url;
   }
 }
+
+/** A question to the page within the page API's time limit: PageUnresponsive beyond it. */
+export type Bounded = <T>(work: Promise<T>, what: string) => Promise<T>;

@@ -45,6 +45,7 @@ export interface PressWatch {
 }
 
 export default function armPress(el: Element): PressWatch {
+  // What the press opens comes in this tab, the one the watch (and the run) looks at.
   keepInTab(el);
   const doc = el.ownerDocument;
   const win = doc.defaultView!;

@@ -14,6 +14,8 @@ export function elementAt(selector: string): Element | null {
     throw error;
   }
   if (!el) return null;
-  for (const any of Array.from(document.querySelectorAll('*'))) if (any.shadowRoot) return null;
+  // On every press and fill: the live collection, walked without a copy.
+  const all = document.getElementsByTagName('*');
+  for (let i = 0; i < all.length; i++) if (all[i]!.shadowRoot) return null;
   return el;
 }
