@@ -42,7 +42,7 @@ export const BUNDLES: Bundle[] = [
     out: 'src/executor/guard/in-page.generated.ts',
     about: 'the payment guard\'s in-page checks and scripts (src/executor/guard/in-page/)',
     imports: ["import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';", "import type { ArmedControl } from './in-page/arm-control.ts';"],
-    scripts: ['BLOCKER_SCRIPT', 'LEARNER_SCRIPT', 'CHANGE_LOG_SCRIPT'],
+    scripts: ['BLOCKER_SCRIPT', 'LEARNER_SCRIPT', 'CHANGE_LOG_SCRIPT', 'OPEN_IN_TAB_SCRIPT'],
     entries: {
       classifyField: { entry: 'src/executor/guard/in-page/classify-field.ts', about: 'A card-code field\'s short name, or null.', arg: 'Element', result: 'string | null' },
       classifyChoice: { entry: 'src/executor/guard/in-page/classify-choice.ts', about: 'A card-code field, or a radio button or checkbox read as one: its short name, or null.', arg: 'Element', result: 'string | null' },
@@ -58,6 +58,7 @@ export const BUNDLES: Bundle[] = [
       BLOCKER_SCRIPT: { entry: 'src/executor/guard/in-page/blocker.ts', about: 'Layer 2, an init script of every frame.', arg: 'undefined', result: 'void' },
       quiet: { entry: 'src/executor/guard/in-page/quiet.ts', about: 'Resolves once the page is quiet, counted from a moment ago.', arg: 'PressQuiet', result: 'Promise<boolean>' },
       CHANGE_LOG_SCRIPT: { entry: 'src/executor/guard/in-page/change-log.ts', about: 'When the document last changed, an init script of every frame (read by quiet).', arg: 'undefined', result: 'void' },
+      OPEN_IN_TAB_SCRIPT: { entry: 'src/executor/guard/in-page/open-in-tab.ts', about: 'A window the page\'s script opens opens in this tab, an init script of the top frame.', arg: 'undefined', result: 'void' },
       LEARNER_SCRIPT: { entry: 'src/executor/guard/in-page/learner.ts', about: 'Layer 3\'s learner of card-code field names, an init script of every frame.', arg: 'undefined', result: 'void' },
     },
   },

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { attemptProvider, type AttemptDeps, type AttemptOutcome } from '../../src/executor/attempt.ts';
 import type { JobRecorder } from '../../src/executor/recorder.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
+import { installTabScripts } from '../../src/executor/guard/tab-scripts.ts';
 import { consentSchema } from '../../src/jobs/schemas.ts';
 import { genericDriver, type GenericProvider } from '../../src/providers/generic/index.ts';
 import type { SearchRequest, Traveller } from '../../src/driver/types.ts';
@@ -71,5 +72,7 @@ export async function attempt(context: BrowserContext, provider: GenericProvider
 export async function newContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext();
   context.setDefaultTimeout(10_000);
+  // As a run's context has them (the guard's layers are tested on their own, test/guard).
+  await installTabScripts(context);
   return context;
 }

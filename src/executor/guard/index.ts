@@ -1,9 +1,10 @@
 import type { BrowserContext, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import { describeUrl, type GuardEvents } from './events.ts';
-import { BLOCKER_SCRIPT, CHANGE_LOG_SCRIPT, GUARD_BINDING, GUARD_PULLS, LEARNER_SCRIPT } from './page-script.ts';
+import { BLOCKER_SCRIPT, GUARD_BINDING, GUARD_PULLS, LEARNER_SCRIPT } from './page-script.ts';
 import { cardFieldInMessage, cardFieldInRequest } from './request-scan.ts';
 import { HeaderRuleSets } from './rule-sets.ts';
 import { UNSEEN_SCRIPT, unseenKind } from './unseen-script.ts';
+import { installTabScripts } from './tab-scripts.ts';
 import { takeTabBack } from './workers.ts';
 
 // Installs layers 2 and 3 of the payment guard on a job's browser context (layer 1 is the page API
@@ -88,8 +89,8 @@ export async function installGuard(context: BrowserContext, events: GuardEvents,
       return undefined;
     });
   }
-  // Not a guard layer: when each document last changed, for GuardedPage.settle (in-page/quiet.ts).
-  await context.addInitScript({ content: CHANGE_LOG_SCRIPT });
+  // Not guard layers, but every guarded context's: the change log and the one tab (tab-scripts.ts).
+  await installTabScripts(context);
   if (inPage) await context.addInitScript({ content: BLOCKER_SCRIPT });
   if (network) {
     await context.addInitScript({ content: LEARNER_SCRIPT });

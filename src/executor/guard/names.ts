@@ -9,3 +9,5 @@ export const UNSEEN_PULL = '__conciergeGuardUnseenPull';
 export const FRAME_ELEMENTS = 'iframe, frame, object, embed';
 /** Defined in every frame by the change log (in-page/change-log.ts): when its document last changed. */
 export const CHANGE_LOG = '__conciergeChangedAt';
+/** Defined in the top frame by in-page/open-in-tab.ts once window.open keeps what it opens in the tab. */
+export const OPEN_IN_TAB = '__conciergeOpenInTab';

@@ -12,7 +12,7 @@ import { GUARD_BINDING, GUARD_PULL, UNSEEN_PULL } from './names.ts';
 // Only field names ever cross the binding, never a value. The scripts are modules in in-page/
 // (blocker.ts, learner.ts), bundled by scripts/build-page-scripts.ts into in-page.generated.ts.
 
-export { BLOCKER_SCRIPT, CHANGE_LOG_SCRIPT, LEARNER_SCRIPT } from './in-page.generated.ts';
+export { BLOCKER_SCRIPT, CHANGE_LOG_SCRIPT, LEARNER_SCRIPT, OPEN_IN_TAB_SCRIPT } from './in-page.generated.ts';
 export { GUARD_BINDING, GUARD_PULL, UNSEEN_PULL };
 
 /** Every script's "ask again who is in control", called in every frame of a tab when control changes. */
