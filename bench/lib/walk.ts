@@ -93,6 +93,9 @@ async function play(page: Page, step: PageAction): Promise<Page> {
     case 'check':
       await target.check();
       break;
+    case 'nudge':
+      for (let i = 0; i < step.times; i++) await target.press(step.key);
+      break;
     case 'press': return acting(page, step, () => target.click());
   }
   return page;

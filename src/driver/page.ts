@@ -14,6 +14,10 @@ export interface Row {
   cellAttrs: Record<string, Record<string, string>>;
 }
 
+/** The keys nudge() presses: they move a widget's value, never type or activate. */
+export const NUDGE_KEYS = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown', 'Home', 'End'] as const;
+export type NudgeKey = (typeof NUDGE_KEYS)[number];
+
 export interface DriverPage {
   url(): string;
   /**
@@ -30,6 +34,12 @@ export interface DriverPage {
   fill(selector: string, value: string): Promise<void>;
   /** Types key by key, as a person does, for widgets that listen to keys; same refusal as fill. */
   type(selector: string, value: string): Promise<void>;
+  /**
+   * Presses a navigation key on a widget `times` times, as a person moves a slider or a spin button
+   * (ArrowUp/Down/Left/Right, PageUp/PageDown, Home, End: no key that types or activates); same
+   * refusal as fill. The page settled after the last.
+   */
+  nudge(selector: string, key: NudgeKey, times: number): Promise<void>;
   /** Fills several fields at once (all or none: a card-code field among them is refused). */
   fillForm(fields: Array<[string, string]>): Promise<void>;
   /** Whether pressing this control now would hit something else (an overlay over it), within `waitMs`. */

@@ -85,6 +85,8 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
         }
       });
       if (site === 'terms') assert.deepEqual(booked.ticked, ['terms'], 'only the terms were accepted: no wine pairing, no newsletter');
+      if (site === 'switch') assert.deepEqual(booked.ticked, ['policy'], 'only the cancellation policy was switched on, not the newsletter');
+      if (site === 'ariacheck') assert.deepEqual(booked.ticked, ['conditions'], 'only the booking conditions were ticked, not the reminder');
     });
   }
 });

@@ -8,6 +8,7 @@ import { GuardLog } from '../../src/executor/guard/events.ts';
 import { GuardedPage, type GuardedPageOptions } from '../../src/executor/guard/page-api.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, MissingElement } from '../../src/executor/guard/page-errors.ts';
+import type { NudgeKey } from '../../src/driver/page.ts';
 import { tablebook } from '../../src/providers/tablebook/index.ts';
 import { daysFromNow } from '../helpers/service.ts';
 import { ATTACKS } from './attacks.ts';
@@ -157,6 +158,24 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
       await assert.rejects(g.press('#go', 'pay'), CardStepReached);
       assert.equal(await page.inputValue('#cvc'), '');
       assert.equal(await page.inputValue('#name'), 'Ada');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a widget moved by its keys (nudge): a card-code field is never moved, and no key that types or presses is sent', async () => {
+    const { context, log, page, g } = await guardedTab();
+    try {
+      for (const a of ATTACKS.filter((x) => !x.frame && x.kind !== 'choice').slice(0, 4)) {
+        await g.goto(`${sandbox.origin('adversarial')}${a.path}`);
+        await assert.rejects(g.nudge(a.fields[0]!, 'ArrowUp', 3), GuardRefusal, a.path);
+        assert.equal(await page.inputValue(a.fields[0]!), '', `${a.path}: untouched`);
+      }
+      await g.goto(`${sandbox.origin('adversarial')}/early`);
+      await assert.rejects(g.nudge('#gn', 'Enter' as NudgeKey, 1), /navigation key, not Enter/);
+      await assert.rejects(g.nudge('#gn', '7' as NudgeKey, 1), /navigation key, not 7/);
+      assert.equal(await page.inputValue('#gn'), '');
+      assert.ok(log.deniedBy('driver').every((m) => /refused to fill the card security code field/.test(m)));
     } finally {
       await context.close();
     }

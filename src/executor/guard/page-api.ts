@@ -1,5 +1,5 @@
 import type { JSHandle, Locator, Page, Response } from 'playwright-core';
-import type { DriverPage, Row } from '../../driver/page.ts';
+import { NUDGE_KEYS, type DriverPage, type NudgeKey, type Row } from '../../driver/page.ts';
 import type { GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { covered, fillFields, quiet as pageQuiet } from './page-checks.ts';
@@ -34,6 +34,7 @@ export type PageAction =
   | { kind: 'fill' | 'type' | 'select'; selector: string; value: string }
   | { kind: 'fillForm'; fields: Array<[string, string]> }
   | { kind: 'check'; selector: string }
+  | { kind: 'nudge'; selector: string; key: NudgeKey; times: number }
   /** navigated: a new document came; fetched: the page asked its server for something meanwhile. */
   /** label: the control's text as the guard read it (a walk presses it by that where a selector changes from one load to the next). */
   | { kind: 'press'; selector: string; label: string; navigated: boolean; fetched: boolean }
@@ -135,6 +136,18 @@ export class GuardedPage implements DriverPage {
     await target.fill('', { timeout: this.#timeout });
     await target.pressSequentially(value, { timeout: this.#timeout });
     this.#done({ kind: 'type', selector, value });
+  }
+
+  /** A widget's value moved by its navigation keys (a slider, a spin button); same refusal as fill. */
+  async nudge(selector: string, key: NudgeKey, times: number): Promise<void> {
+    // Checked here too: a driver's key must not be one that types or presses.
+    if (!NUDGE_KEYS.includes(key)) throw new Error(`nudge moves a widget with a navigation key, not ${String(key)}`);
+    this.#acted();
+    const { target, answer: field } = await this.#elements.classified(selector, false);
+    if (field) this.#refuse(field, 'fill');
+    for (let i = 0; i < times; i++) await target.press(key, { timeout: this.#timeout });
+    await this.settle();
+    this.#done({ kind: 'nudge', selector, key, times });
   }
 
   /** Fills several fields at once (all or none: a card-code field among them is refused). */

@@ -7,7 +7,7 @@ import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './sna
 import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../driver/failures.ts';
 import { CONTROL_WORDS, either, FIELD_WORDS } from './words.ts';
-import { chooseInList, isPressList, typeDateParts } from './widgets.ts';
+import { chooseInList, isPressList, slideTo, typeDateParts } from './widgets.ts';
 import { orderBoxes } from './offers.ts';
 import { sameName } from '../../../driver/names.ts';
 import { chooseTrip } from './trip.ts';
@@ -104,6 +104,7 @@ export async function fillAndSubmit(page: DriverPage, asked: Plan, request: Sear
   const pending: Concept[] = [];
   const listed: Array<[FieldInfo, string]> = [];
   const sectioned: Array<[FieldInfo, string]> = [];
+  const slid: Array<[FieldInfo, string]> = [];
   const suggesting: Array<[FieldInfo, string]> = [];
   for (const [concept, fields] of plan.fields) {
     const value = searchValue(request, concept);
@@ -121,6 +122,10 @@ export async function fillAndSubmit(page: DriverPage, asked: Plan, request: Sear
     if (field.type === 'stepper' || (field.readOnly && field.stepper)) clicked.push([concept, field, value]);
     else if (isPressList(field)) listed.push([field, value]);
     else if (field.type === 'dateparts') sectioned.push([field, value]);
+    // (A slider moves a number: one for anything else is left as it is.)
+    else if (field.type === 'slider') {
+      if (/^\d+$/.test(value)) slid.push([field, value]);
+    }
     else if (field.readOnly) pending.push(concept);
     else {
       const v = valueFor(field, value);
@@ -135,6 +140,7 @@ export async function fillAndSubmit(page: DriverPage, asked: Plan, request: Sear
   for (const [field, value] of suggesting) await pickSuggestion(page, field, value);
   for (const [field, value] of listed) await chooseInList(page, field, value, stepName);
   for (const [field, value] of sectioned) await typeDateParts(page, field, value, stepName);
+  for (const [field, value] of slid) await slideTo(page, field, Number(value), stepName);
   await confirmTypedDates(page, plan, request);
   for (const [, field, value] of clicked) {
     if (field.visible) {

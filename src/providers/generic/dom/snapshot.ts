@@ -11,7 +11,7 @@ import { FRAME_FACTS, READ_PAGE } from './in-page.generated.ts';
 export interface FieldInfo {
   sel: string;
   tag: string;
-  /** The input's type, the tag of a select or text area, or 'combobox' / 'listbox' / 'stepper' / 'dateparts' for ARIA widgets. */
+  /** The input's type, the tag of a select or text area, or 'combobox' / 'listbox' / 'stepper' / 'dateparts' / 'slider' for ARIA widgets. */
   type: string;
   name: string;
   autocomplete: string;
@@ -48,8 +48,8 @@ export interface FieldInfo {
   combobox: boolean;
   /** Its aria-expanded ('true', 'false'; '' when it has none): a combobox's popup open or closed. */
   expanded: string;
-  /** A date typed in sections ('dateparts'): each section's selector and the part of the date it takes. */
-  parts?: Array<{ sel: string; part: 'day' | 'month' | 'year' }>;
+  /** A date in sections ('dateparts'): each section's selector, the part of the date it takes, whether it is moved by keys only (no typing), its number now and its least. */
+  parts?: Array<{ sel: string; part: 'day' | 'month' | 'year'; keyed: boolean; now: number | null; min: number | null }>;
   /** A number box's own row (a shop's ticket type: its name, price, box): the text of the largest part of its form holding no other number box. */
   item?: string;
 }

@@ -19,9 +19,12 @@ export function isPressList(f: FieldInfo): boolean {
   return f.type === 'combobox' || f.type === 'listbox';
 }
 
+/** What a list's choices are: a listbox's options, a menu button's items. */
+const OPTION_ROLES = new Set(['option', 'menuitemradio', 'menuitem']);
+
 /** The visible options of the list `f` (its popup once open), as the list's own options where the reading found them. */
 function optionsShown(s: Snapshot, f: FieldInfo): ControlInfo[] {
-  const options = s.controls.filter((c) => c.role === 'option' && c.visible && !c.disabled);
+  const options = s.controls.filter((c) => OPTION_ROLES.has(c.role) && c.visible && !c.disabled);
   // The popup the combobox controls, when the page says which; else any list open now.
   const own = f.options.length ? options.filter((c) => f.options.some((o) => o.text === c.text)) : [];
   return own.length ? own : options;
@@ -49,18 +52,49 @@ export async function chooseInList(page: DriverPage, f: FieldInfo, value: string
 }
 
 /**
- * A date typed into a field of sections (Month, Day, Year as editable spinbuttons, 'dateparts'):
- * each section its digits, key by key as a person types them (such fields act on keys and move on
- * to the next section by themselves), then read back.
+ * A date put into a field of sections (Month, Day, Year as spinbuttons, 'dateparts'). A section a
+ * person types into (MUI's, React Aria's) takes its digits key by key, as a person types them (such
+ * fields act on keys and move on to the next section by themselves); one that takes no typing (the
+ * APG date picker spin buttons) is moved by its arrow keys, year and month before the day (the
+ * month bounds the day). Then read back.
  */
 export async function typeDateParts(page: DriverPage, f: FieldInfo, iso: string, stepName: string): Promise<void> {
   const [year, month, day] = iso.split('-') as [string, string, string];
-  for (const p of f.parts ?? []) await page.type(p.sel, p.part === 'year' ? year : p.part === 'month' ? month : day);
+  const digits = { year, month, day };
+  // A month counted from 0 (a range of 0 to 11) is one less than its number.
+  const wantedOf = (p: DatePart) => Number(digits[p.part]) - (p.part === 'month' && p.min === 0 ? 1 : 0);
+  const parts = f.parts ?? [];
+  for (const p of parts) if (!p.keyed) await page.type(p.sel, digits[p.part]);
+  for (const p of ['year', 'month', 'day'].flatMap((part) => parts.filter((q) => q.keyed && q.part === part))) {
+    if (p.now === null) throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the date'}": a ${p.part} that says its number`, 'a section with no aria-valuenow');
+    if (wantedOf(p) !== p.now) await page.nudge(p.sel, wantedOf(p) > p.now ? 'ArrowUp' : 'ArrowDown', Math.abs(wantedOf(p) - p.now));
+  }
   const after = (await snapshot(page)).fields.find((x) => x.sel === f.sel);
   const shown = after?.value.split(/\D+/).map(Number) ?? [];
-  if (![year, month, day].every((n) => shown.includes(Number(n)))) {
-    throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the date'}" showing ${iso} once typed`, `it shows "${after?.value || 'nothing'}"`);
+  const took = parts.every((p) => (p.keyed ? after?.parts?.find((q) => q.sel === p.sel)?.now === wantedOf(p) : shown.includes(Number(digits[p.part]))));
+  if (!took) throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the date'}" showing ${iso} once set`, `it shows "${after?.value || 'nothing'}"`);
+}
+
+type DatePart = NonNullable<FieldInfo['parts']>[number];
+
+/**
+ * A number on a widget moved by its keys (a slider, a spin button with no buttons): one arrow press
+ * tells its step, then as many as reach the number wanted; read back.
+ */
+export async function slideTo(page: DriverPage, f: FieldInfo, wanted: number, stepName: string): Promise<void> {
+  const read = async () => Number.parseFloat((await snapshot(page)).fields.find((x) => x.sel === f.sel)?.value ?? '');
+  let now = Number.parseFloat(f.value);
+  if (Number.isFinite(now) && now !== wanted) {
+    await page.nudge(f.sel, wanted > now ? 'ArrowUp' : 'ArrowDown', 1);
+    const moved = await read();
+    const step = Math.abs(moved - now);
+    now = moved;
+    if (Number.isFinite(step) && step > 0 && now !== wanted) {
+      await page.nudge(f.sel, wanted > now ? 'ArrowUp' : 'ArrowDown', Math.round(Math.abs(wanted - now) / step));
+      now = await read();
+    }
   }
+  if (now !== wanted) throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the slider'}" set to ${wanted} by its arrow keys`, `it shows ${Number.isFinite(now) ? now : 'no number'}`);
 }
 
 const CHROME = new Set(['header', 'nav', 'footer', 'aside']);

@@ -154,7 +154,7 @@ export function isControl(el: Element): boolean {
   if (tag === 'A') return el.hasAttribute('href') || el.getAttribute('role') === 'button';
   if (tag === 'INPUT') return ['submit', 'button', 'image'].includes((el.getAttribute('type') ?? '').toLowerCase());
   const role = el.getAttribute('role');
-  if (role === 'button' || role === 'link' || role === 'gridcell' || role === 'option' || role === 'menuitem' || role === 'tab') return true;
+  if (role === 'button' || role === 'link' || role === 'gridcell' || role === 'option' || role === 'menuitem' || role === 'menuitemradio' || role === 'tab') return true;
   // A date picker's day that is scripted but given no role (flatpickr's <span aria-label="June 10, 2030" tabindex="-1">).
   return role === null && el.hasAttribute('tabindex') && /\b\d{4}\b/.test(el.getAttribute('aria-label') ?? '') && el.children.length === 0;
 }

@@ -22,6 +22,7 @@ export const dateParts: Reader = ({ doc, formIndex, dialogIndex }) => {
     const max = Number(el.getAttribute('aria-valuemax'));
     return max === 12 ? 'month' : max >= 28 && max <= 31 ? 'day' : max >= 999 ? 'year' : null;
   };
+  const numberOf = (el: Element, attr: string) => (el.hasAttribute(attr) && Number.isFinite(Number(el.getAttribute(attr))) ? Number(el.getAttribute(attr)) : null);
   const sectioned = new Map<Element, Element[]>();
   for (const el of Array.from(doc.querySelectorAll('[role="spinbutton"]:not(input)'))) {
     if (el.getAttribute('aria-readonly') === 'true' || stepperOf(el)) continue;
@@ -29,7 +30,9 @@ export const dateParts: Reader = ({ doc, formIndex, dialogIndex }) => {
     if (group) sectioned.set(group, [...(sectioned.get(group) ?? []), el]);
   }
   for (const [group, sections] of sectioned) {
-    const parts = sections.map((el) => ({ sel: selectorOf(el), part: partOf(el) }));
+    // A section a person types into (MUI's, React Aria's: editable), else one moved only by its keys
+    // (the APG example's), told by aria-valuenow and its range.
+    const parts = sections.map((el) => ({ sel: selectorOf(el), part: partOf(el), keyed: !(el as HTMLElement).isContentEditable, now: numberOf(el, 'aria-valuenow'), min: numberOf(el, 'aria-valuemin') }));
     if (parts.length !== 3 || new Set(parts.map((p) => p.part)).size !== 3 || parts.some((p) => p.part === null)) continue;
     const named = nameOf(group);
     fields.push({

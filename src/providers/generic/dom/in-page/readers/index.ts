@@ -1,3 +1,4 @@
+import { boxes } from './boxes.ts';
 import { controls } from './controls.ts';
 import { dateParts } from './date-parts.ts';
 import { definitions } from './definitions.ts';
@@ -8,6 +9,7 @@ import { frames } from './frames.ts';
 import { lists } from './lists.ts';
 import { pairs } from './pairs.ts';
 import { groupSteppers, steppers } from './steppers.ts';
+import { sliders } from './sliders.ts';
 import { structuredData } from './structured-data.ts';
 import { tables } from './tables.ts';
 import { text } from './text.ts';
@@ -21,9 +23,11 @@ export const READERS: Readonly<Record<string, Reader>> = {
   forms,
   dialogs,
   fields,
+  boxes,
   lists,
   steppers,
   dateParts,
+  sliders,
   groupSteppers,
   controls,
   frames,

@@ -5,8 +5,8 @@ import type { Reader } from '../page.ts';
 export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
   const fields: FieldInfo[] = [];
   // Lists chosen from by pressing (WAI-ARIA): a select-only combobox (role=combobox on an element that
-  // is not a text field, its listbox popup named by aria-controls or aria-owns), and a listbox that no
-  // combobox owns. Their options are read where the page already holds them (a closed popup's too).
+  // is not a text field, its listbox popup named by aria-controls or aria-owns), a menu button of
+  // choices, and a listbox that no combobox owns. Their options are read where the page already holds them (a closed popup's too).
   const popupOf = (el: Element) => {
     const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/).filter(Boolean);
     for (const id of ids) {
@@ -52,6 +52,18 @@ export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
       break;
     }
     pressList(el, 'combobox', box, clean(own), stands);
+  }
+  // A menu button whose menu holds one value to choose (APG: a menu of menuitemradios; of menuitems
+  // inside a form): the same list, its items the options, its value what the button shows.
+  for (const el of Array.from(doc.querySelectorAll('[aria-haspopup="menu"],[aria-haspopup="true"]'))) {
+    if (el.matches('input,select,textarea,[role="combobox"]')) continue;
+    const ids = (el.getAttribute('aria-controls') ?? '').split(/\s+/).filter(Boolean);
+    const menu = ids.map((id) => doc.getElementById(id)).find((m) => m?.getAttribute('role') === 'menu') ?? (el.nextElementSibling?.getAttribute('role') === 'menu' ? el.nextElementSibling : null);
+    if (!menu) continue;
+    const items = Array.from(menu.querySelectorAll(formIndex(el) >= 0 ? '[role="menuitemradio"],[role="menuitem"]' : '[role="menuitemradio"]'));
+    if (items.length < 2) continue;
+    const listed = items.map((o) => ({ value: o.id || clean(o.textContent), text: nameOf(o) || clean(o.textContent), disabled: o.getAttribute('aria-disabled') === 'true' }));
+    pressList(el, 'combobox', null, clean(el.textContent), undefined, listed);
   }
   for (const box of Array.from(doc.querySelectorAll('[role="listbox"]'))) {
     if (owned.has(box) || box.matches('select') || box.closest('[role="combobox"]')) continue;
