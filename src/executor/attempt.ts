@@ -6,6 +6,7 @@ import { asFailure, RunAborted, within, type AbortReason } from './failures.ts';
 import { ProviderFailure, type FailureKind } from '../driver/failures.ts';
 import { refusedNavigations } from '../browser/egress.ts';
 import { keepAccessibilityTree } from '../browser/accessibility.ts';
+import { closeTab } from './close-tab.ts';
 import { captureEvidence, type Evidence } from './evidence.ts';
 import { safeUrl } from '../security/text.ts';
 import type { GuardedPage, GuardedPageOptions } from './guard/page-api.ts';
@@ -122,7 +123,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
     }
     try {
       const outcome = await flow(deps, driver, page, state);
-      if (outcome.kind !== 'paused') await page.close().catch(() => {});
+      if (outcome.kind !== 'paused') await closeTab(page);
       return outcome;
     } catch (error) {
       const url = page.url();
@@ -133,7 +134,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
         : asFailure(error);
       // The failure that ends this provider (conclusive, or the last try): its page is kept as evidence, before the tab goes.
       const evidence = deps.keepEvidence && failure && (failure.kind !== 'transient' || n === tries) ? await captureEvidence(page, driver.id, Math.min(deps.timeoutMs, EVIDENCE_CAPTURE_MS)) : null;
-      await page.close().catch(() => {});
+      await closeTab(page);
       if (deps.signal.aborted) throw new RunAborted(deps.signal.reason as AbortReason);
       if (error instanceof RunAborted) throw error;
       last = { kind: failure!.kind, message: failure!.message, step: state.step, provider: driver.id, url: safeUrl(url), ...(evidence ? { evidence } : {}) };

@@ -48,9 +48,9 @@ describe('the in-page bundles', () => {
   }
 
   test('the page reading is composed from the registered readers, one per source', async () => {
-    assert.deepEqual(Object.keys(READERS), ['text', 'forms', 'dialogs', 'fields', 'boxes', 'lists', 'steppers', 'dateParts', 'sliders', 'groupSteppers', 'controls', 'frames', 'structuredData', 'definitions', 'tables', 'pairs']);
+    assert.deepEqual(Object.keys(READERS), ['text', 'forms', 'dialogs', 'fields', 'boxes', 'lists', 'steppers', 'dateParts', 'sliders', 'radioGroups', 'groupSteppers', 'controls', 'frames', 'structuredData', 'definitions', 'tables', 'pairs']);
     const source = String(READ_PAGE);
-    for (const file of ['readers/index.ts', 'readers/fields.ts', 'readers/boxes.ts', 'readers/sliders.ts', 'readers/tables.ts', 'readers/structured-data.ts', 'lib.ts']) assert.ok(source.includes(`// src/providers/generic/dom/in-page/${file}`), file);
+    for (const file of ['readers/index.ts', 'readers/fields.ts', 'readers/boxes.ts', 'readers/sliders.ts', 'readers/radio-groups.ts', 'readers/tables.ts', 'readers/structured-data.ts', 'lib.ts']) assert.ok(source.includes(`// src/providers/generic/dom/in-page/${file}`), file);
     assert.throws(() => READ_PAGE(undefined), /runs in the page/);
   });
 });

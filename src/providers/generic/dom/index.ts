@@ -7,7 +7,8 @@ import { amountDue, cardOnFileIn, readHeld, withIsoDates } from './held.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { continueAfterRadio, decodeKey, orderBoxes, pageAsOffer, readOffers, starRating } from './offers.ts';
 import { bindingOrderOn, classify, requestSentIn } from './outcomes.ts';
-import { clearOverlays, pressPastOverlays } from './overlays.ts';
+import { answerChoiceQuestion, clearOverlays, pressPastOverlays } from './overlays.ts';
+import { untilAnswered } from './busy.ts';
 import { fillAndSubmit, search, searchForm, submitOf, type Plan } from './search.ts';
 import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
 import { framesFacts, snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
@@ -95,7 +96,7 @@ export const domStrategy: Strategy = {
   },
 
   async availability(ctx): Promise<Availability> {
-    let s = await clearOverlays(ctx.page);
+    let s = await untilAnswered(ctx.page, await clearOverlays(ctx.page));
     s = (await openHiddenChoices(ctx.page, s)) ?? s;
     const request = ctx.state.request;
     let offers = readOffers(s, ctx.provider.scenario);
@@ -175,6 +176,8 @@ export const domStrategy: Strategy = {
       }
     } else {
       await ctx.page.press(key.sel, `choose ${offer.label.slice(0, 60)}`);
+      await answerChoiceQuestion(ctx.page, await clearOverlays(ctx.page));
+      return;
     }
     await clearOverlays(ctx.page);
   },

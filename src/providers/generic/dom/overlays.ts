@@ -1,6 +1,6 @@
 import type { DriverPage } from '../../../driver/page.ts';
 import { snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
-import { either, OVERLAY_WORDS as W } from './words.ts';
+import { CONTROL_WORDS, either, OVERLAY_WORDS as W } from './words.ts';
 import { phrase } from '../../../driver/text.ts';
 
 // What stands between the driver and the page: a cookie-consent banner (answered with the most
@@ -67,4 +67,22 @@ export async function clearOverlays(page: DriverPage, first?: Snapshot): Promise
     s = await snapshot(page);
   }
   return s;
+}
+
+/** The one answer that goes on with a question about the choice just made ("Hold it", "Yes", "Confirm"). */
+const GO_ON = either(/\b(yes|confirm|hold|ok|okay|continue|proceed|book|reserve|next)\b/, CONTROL_WORDS.onward);
+
+/**
+ * A question the page asks about the option just chosen, in a modal dialog with nothing to fill
+ * ("Hold this table? We will hold it for 10 minutes": Hold it / Cancel, an APG alert dialog): answered
+ * with its one control that goes on. A dialog offering several (a list of rates, each with its
+ * "Reserve") is the page's choice, not a question, and is left alone. Returns the page as it is then.
+ */
+export async function answerChoiceQuestion(page: DriverPage, s: Snapshot): Promise<Snapshot> {
+  const index = s.dialogs.findIndex((d, i) => d.modal && !answerFor(s, d) && !s.fields.some((f) => f.inDialog === i && f.visible && f.type !== 'hidden'));
+  if (index < 0) return s;
+  const go = s.controls.filter((c) => c.inDialog === index && c.visible && !c.disabled && GO_ON.test(c.text) && !CLOSE.test(c.text));
+  if (go.length !== 1) return s;
+  await page.press(go[0]!.sel, `answer the page's question "${s.dialogs[index]!.text.slice(0, 40)}" (${go[0]!.text})`);
+  return snapshot(page);
 }

@@ -105,6 +105,7 @@ export async function fillAndSubmit(page: DriverPage, asked: Plan, request: Sear
   const listed: Array<[FieldInfo, string]> = [];
   const sectioned: Array<[FieldInfo, string]> = [];
   const slid: Array<[FieldInfo, string]> = [];
+  const ticked: string[] = [];
   const suggesting: Array<[FieldInfo, string]> = [];
   for (const [concept, fields] of plan.fields) {
     const value = searchValue(request, concept);
@@ -123,7 +124,10 @@ export async function fillAndSubmit(page: DriverPage, asked: Plan, request: Sear
     else if (isPressList(field)) listed.push([field, value]);
     else if (field.type === 'dateparts') sectioned.push([field, value]);
     // (A slider moves a number: one for anything else is left as it is.)
-    else if (field.type === 'slider') {
+    else if (field.type === 'radiogroup') {
+      const radio = optionFor(field, value);
+      if (radio) ticked.push(radio);
+    } else if (field.type === 'slider') {
       if (/^\d+$/.test(value)) slid.push([field, value]);
     }
     else if (field.readOnly) pending.push(concept);
@@ -141,6 +145,7 @@ export async function fillAndSubmit(page: DriverPage, asked: Plan, request: Sear
   for (const [field, value] of listed) await chooseInList(page, field, value, stepName);
   for (const [field, value] of sectioned) await typeDateParts(page, field, value, stepName);
   for (const [field, value] of slid) await slideTo(page, field, Number(value), stepName);
+  for (const radio of ticked) await page.check(radio);
   await confirmTypedDates(page, plan, request);
   for (const [, field, value] of clicked) {
     if (field.visible) {

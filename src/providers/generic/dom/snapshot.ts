@@ -11,7 +11,7 @@ import { FRAME_FACTS, READ_PAGE } from './in-page.generated.ts';
 export interface FieldInfo {
   sel: string;
   tag: string;
-  /** The input's type, the tag of a select or text area, or 'combobox' / 'listbox' / 'stepper' / 'dateparts' / 'slider' for ARIA widgets. */
+  /** The input's type, the tag of a select or text area, or 'combobox' / 'listbox' / 'stepper' / 'dateparts' / 'slider' for ARIA widgets, 'radiogroup' for a count chosen from radios (its options' values are the radios' selectors). */
   type: string;
   name: string;
   autocomplete: string;

@@ -21,7 +21,8 @@ export const dialogs: Reader = ({ overlayEls }) => ({
   dialogs: overlayEls.map((d) => ({
     sel: selectorOf(d),
     text: clean((d as HTMLElement).innerText || d.textContent).slice(0, 500),
-    modal: d.getAttribute('aria-modal') === 'true' || (d.tagName === 'DIALOG' && d.matches(':modal')),
+    // (An alert dialog interrupts by definition: ARIA asks it to be modal.)
+    modal: d.getAttribute('aria-modal') === 'true' || d.getAttribute('role') === 'alertdialog' || (d.tagName === 'DIALOG' && d.matches(':modal')),
     fixed: getComputedStyle(d).position === 'fixed',
   })),
 });

@@ -9,6 +9,7 @@ import { frames } from './frames.ts';
 import { lists } from './lists.ts';
 import { pairs } from './pairs.ts';
 import { groupSteppers, steppers } from './steppers.ts';
+import { radioGroups } from './radio-groups.ts';
 import { sliders } from './sliders.ts';
 import { structuredData } from './structured-data.ts';
 import { tables } from './tables.ts';
@@ -28,6 +29,7 @@ export const READERS: Readonly<Record<string, Reader>> = {
   steppers,
   dateParts,
   sliders,
+  radioGroups,
   groupSteppers,
   controls,
   frames,
