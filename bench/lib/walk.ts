@@ -94,7 +94,8 @@ async function play(page: Page, step: PageAction): Promise<Page> {
       await target.check();
       break;
     case 'nudge':
-      for (let i = 0; i < step.times; i++) await target.press(step.key);
+      await target.focus();
+      for (let i = 0; i < step.times; i++) await page.keyboard.press(step.key);
       break;
     case 'press': return acting(page, step, () => target.click());
   }

@@ -145,7 +145,9 @@ export class GuardedPage implements DriverPage {
     this.#acted();
     const { target, answer: field } = await this.#elements.classified(selector, false);
     if (field) this.#refuse(field, 'fill');
-    for (let i = 0; i < times; i++) await target.press(key, { timeout: this.#timeout });
+    // Focused once, then the keys, as a person holds an arrow down (the read-back tells a widget that moved the focus away).
+    await target.focus({ timeout: this.#timeout });
+    for (let i = 0; i < times; i++) await this.#page.keyboard.press(key);
     await this.settle();
     this.#done({ kind: 'nudge', selector, key, times });
   }
