@@ -31,11 +31,11 @@ export const BUNDLES: Bundle[] = [
   {
     out: 'src/providers/generic/dom/in-page.generated.ts',
     about: 'the generic driver\'s page reading (src/providers/generic/dom/in-page/)',
-    imports: ["import type { Snapshot } from './snapshot.ts';", "import type { CalendarReading } from './calendar.ts';"],
+    imports: ["import type { Snapshot } from './snapshot.ts';", "import type { CalendarReading } from './calendar.ts';", "import type { FrameFacts } from './in-page/frame-facts.ts';"],
     entries: {
       READ_PAGE: { entry: 'src/providers/generic/dom/in-page/read-page.ts', about: 'The whole page, read-only: the snapshot, as JSON text (or, on a page that changed how JSON is written, as it is).', arg: 'undefined', result: 'Snapshot | string' },
       READ_CALENDARS: { entry: 'src/providers/generic/dom/in-page/read-calendars.ts', about: 'The month grids a date picker shows, read-only.', arg: 'undefined', result: 'CalendarReading[]' },
-      FRAME_FACTS: { entry: 'src/providers/generic/dom/in-page/frame-facts.ts', about: 'A frame\'s card-code field, CAPTCHA and text.', arg: 'undefined', result: '{ card: boolean; captcha: boolean; text: string }' },
+      FRAME_FACTS: { entry: 'src/providers/generic/dom/in-page/frame-facts.ts', about: 'A frame\'s card-code field, CAPTCHA, text and buttons.', arg: 'undefined', result: 'FrameFacts' },
     },
   },
   {

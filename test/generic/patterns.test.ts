@@ -77,6 +77,7 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
           const review = o.events.find((e) => e.type === 'step_started' && /^Reviewing/.test(e.message));
           assert.match(review?.message ?? '', /the venue asked for: "Casa Lumen Porto · Ribeira" is "Casa Lumen" with "porto", "ribeira" added/, 'the audit quotes why the names are one venue');
         }
+        if (site === 'cmpframe') assert.match(o.events.filter((e) => e.type === 'action_allowed').map((e) => e.message).join('\n'), /notice in its frame \(Reject all\)/, 'the most private choice, pressed in the frame');
         if (site === 'formato') assert.deepEqual(suite.sites.refused.filter((r) => r.site === 'formato').map((r) => r.form.when), ['2030-06-10'], 'refused once (the ISO date), then sent as the site said');
         if (site === 'tavolo') {
           const pressed = o.events.filter((e) => e.type === 'action_allowed').map((e) => e.message).join('\n');

@@ -1,5 +1,5 @@
 import type { DriverPage } from '../../../driver/page.ts';
-import { snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
+import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
 import { CONTROL_WORDS, either, OVERLAY_WORDS as W } from './words.ts';
 import { phrase } from '../../../driver/text.ts';
 
@@ -61,7 +61,7 @@ export async function clearOverlays(page: DriverPage, first?: Snapshot): Promise
   let s = first ?? (await snapshot(page));
   for (let round = 0; round < 3; round++) {
     const overlay = s.dialogs.find((d) => answerFor(s, d));
-    if (!overlay) return s;
+    if (!overlay) return (await answerConsentFrame(page, s)) ?? s;
     const control = answerFor(s, overlay)!;
     await page.press(control.sel, `answer the page's "${overlay.text.slice(0, 40)}" notice (${control.text})`);
     s = await snapshot(page);
@@ -85,4 +85,24 @@ export async function answerChoiceQuestion(page: DriverPage, s: Snapshot): Promi
   if (go.length !== 1) return s;
   await page.press(go[0]!.sel, `answer the page's question "${s.dialogs[index]!.text.slice(0, 40)}" (${go[0]!.text})`);
   return snapshot(page);
+}
+
+/**
+ * A consent platform's banner that is a frame of its own over the page (Sourcepoint's, TrustArc's:
+ * another origin, so none of the page's reading): its buttons are read in the frame and the most
+ * private choice pressed there, as for a banner in the page. The page as it is then, or null when no
+ * such frame shows.
+ */
+async function answerConsentFrame(page: DriverPage, s: Snapshot): Promise<Snapshot | null> {
+  const over = s.frames.filter((f) => f.over && f.src);
+  if (over.length === 0) return null;
+  for (const facts of await framesFacts(page)) {
+    const frame = facts.main ? undefined : over.find((f) => f.src === facts.url);
+    if (!frame || !COOKIE.test(facts.result.text)) continue;
+    const choice = [...PRIVATE_CHOICE, ...ANY_CHOICE].map((p) => facts.result.buttons.find((b) => p.test(b.text))).find(Boolean);
+    if (!choice) continue;
+    await page.press(`${frame.sel} >> internal:control=enter-frame >> ${choice.sel}`, `answer the page's "${facts.result.text.slice(0, 40)}" notice in its frame (${choice.text})`);
+    return snapshot(page);
+  }
+  return null;
 }

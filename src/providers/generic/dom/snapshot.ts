@@ -1,5 +1,6 @@
 import type { DriverPage } from '../../../driver/page.ts';
 import { FRAME_FACTS, READ_PAGE } from './in-page.generated.ts';
+import type { FrameFacts } from './in-page/frame-facts.ts';
 
 // One read-only look at the whole page, in one round trip: its forms and fields, its controls, its
 // landmarks, what it says in alerts and headings, its label–value pairs and its schema.org data.
@@ -107,7 +108,8 @@ export interface Snapshot {
   fields: FieldInfo[];
   controls: ControlInfo[];
   dialogs: DialogInfo[];
-  frames: Array<{ sel: string; src: string; title: string }>;
+  /** over: shown over the page, fixed, a fifth of the window or more (a consent platform's banner). */
+  frames: Array<{ sel: string; src: string; title: string; over: boolean }>;
   jsonld: unknown[];
   microdata: Array<{ type: string; props: Record<string, string> }>;
   /** Label–value pairs; `entries`: list items in the value (a list of travellers). */
@@ -139,6 +141,6 @@ export async function snapshot(page: DriverPage, fresh = false): Promise<Snapsho
 }
 
 /** Every frame's card-code field, CAPTCHA and text: payment partners and CAPTCHAs live in iframes. */
-export function framesFacts(page: DriverPage): Promise<Array<{ url: string; main: boolean; result: { card: boolean; captcha: boolean; text: string } }>> {
+export function framesFacts(page: DriverPage): Promise<Array<{ url: string; main: boolean; result: FrameFacts }>> {
   return page.inspectFrames(FRAME_FACTS, undefined);
 }
