@@ -6,7 +6,7 @@ import { asFailure, RunAborted, within, type AbortReason } from './failures.ts';
 import { ProviderFailure, type FailureKind } from '../driver/failures.ts';
 import { refusedNavigations } from '../browser/egress.ts';
 import { keepAccessibilityTree } from '../browser/accessibility.ts';
-import { closeTab } from './close-tab.ts';
+import { closeTab } from '../browser/close-tab.ts';
 import { captureEvidence, type Evidence } from './evidence.ts';
 import { safeUrl } from '../security/text.ts';
 import type { GuardedPage, GuardedPageOptions } from './guard/page-api.ts';

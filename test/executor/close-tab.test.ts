@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { closeTab } from '../../src/executor/close-tab.ts';
+import { closeTab } from '../../src/browser/close-tab.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 
 // A tab closed as a navigation commits: Chromium acknowledges the close and leaves the tab open

@@ -22,6 +22,7 @@ const server = createServer((request, response) => {
 <button id="blank" onclick="window.open('guest?via=blank')">Reserve 20:00</button>
 <button id="late" onclick="const w = window.open('', '_blank'); setTimeout(() => { w.location.href = '/guest?via=late'; }, 50)">Reserve 20:30</button>
 <button id="frame" onclick="window.open('/framed', 'inner')">Show the menu</button>
+<button id="closer" onclick="const w = window.open('', '_blank'); w.close(); document.title = 'Still here ' + w.closed">Cancel the popup</button>
 <iframe name="inner" src="about:blank"></iframe>`);
 });
 
@@ -36,7 +37,7 @@ after(async () => {
 });
 
 describe('the run\'s one tab', () => {
-  test('a window the page\'s script opens, with its address or given one later, opens in the tab the run holds; a frame named as the target still gets it', async () => {
+  test('a window the page\'s script opens, with its address or given one later, opens in the tab the run holds; a frame named as the target still gets it; closing it closes nothing', async () => {
     const context = await browser.newContext();
     try {
       await installTabScripts(context);
@@ -53,6 +54,11 @@ describe('the run\'s one tab', () => {
       await g.press('#frame', 'show the menu');
       await page.frame({ name: 'inner' })!.waitForURL(/\/framed$/);
       assert.equal(await page.title(), 'Times', 'the tab stayed where it was');
+      assert.equal(context.pages().length, 1);
+      // A page closing the window it opened closes nothing of the run's.
+      await g.press('#closer', 'cancel');
+      assert.equal(await page.title(), 'Still here false');
+      assert.equal(page.isClosed(), false);
       assert.equal(context.pages().length, 1);
     } finally {
       await context.close();

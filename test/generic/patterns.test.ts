@@ -70,6 +70,14 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
     }
   });
 
+  test('charge: a question a chosen time opens that speaks of charging a card ("Confirm", a €30.00 deposit) is the person\'s: not answered, nothing held', async () => {
+    const provider = { id: 'charge', name: 'Carico', scenario: 'restaurant' as const, startUrl: suite.sites.url('charge') };
+    const o = await attempt(suite.context, provider, { scenario: 'restaurant', venue: 'Carico', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+    assert.notEqual(o.kind, 'paused', 'it did not go on past the question');
+    assert.equal(o.events.some((e) => e.type === 'action_allowed' && /\(Confirm\)/.test(e.message)), false, 'Confirm was never pressed');
+    assert.equal(suite.sites.bookings.some((b) => b.site === 'charge'), false);
+  });
+
   for (const { site, venue, what } of PATTERNS_BOOKED) {
     test(`${site}: ${what}`, async () => {
       const booked = await bookAndPay(suite, site, venue, (o) => {

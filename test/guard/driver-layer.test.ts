@@ -171,6 +171,12 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
         await assert.rejects(g.nudge(a.fields[0]!, 'ArrowUp', 3), GuardRefusal, a.path);
         assert.equal(await page.inputValue(a.fields[0]!), '', `${a.path}: untouched`);
       }
+      // A slider with no tabindex takes no focus: the keys would go to the number box focused before.
+      await page.setContent('<input id="n" type="number" value="5"><span id="s" role="slider" aria-valuenow="1" aria-valuemin="0" aria-valuemax="9">1</span>');
+      await page.focus('#n');
+      await assert.rejects(g.nudge('#s', 'ArrowUp', 2), /does not take the focus/);
+      assert.equal(await page.inputValue('#n'), '5', 'the focused box was not moved');
+      await assert.rejects(g.nudge('#n', 'ArrowUp', 100_000), /1 to 200 times/);
       await g.goto(`${sandbox.origin('adversarial')}/early`);
       await assert.rejects(g.nudge('#gn', 'Enter' as NudgeKey, 1), /navigation key, not Enter/);
       await assert.rejects(g.nudge('#gn', '7' as NudgeKey, 1), /navigation key, not 7/);

@@ -25,6 +25,9 @@ const FIRST_TRY_MS = 500;
 /** What a press waits for after its click: the next page, the page settled, or nothing (another press follows). */
 type PressEnd = 'navigation' | 'settle' | 'none';
 
+
+/** A widget is moved at most this many key presses at once (a slider of thousands is not walked key by key). */
+const MAX_NUDGES = 200;
 /**
  * One thing done to the page, once it is done: with every one of a booking, a plain Playwright script
  * can walk the same site again without reading it (bench/reach's reference walk).
@@ -142,12 +145,19 @@ export class GuardedPage implements DriverPage {
   async nudge(selector: string, key: NudgeKey, times: number): Promise<void> {
     // Checked here too: a driver's key must not be one that types or presses.
     if (!NUDGE_KEYS.includes(key)) throw new Error(`nudge moves a widget with a navigation key, not ${String(key)}`);
+    if (!Number.isInteger(times) || times < 1 || times > MAX_NUDGES) throw new Error(`nudge presses a key 1 to ${MAX_NUDGES} times, not ${times}`);
     this.#acted();
     const { target, answer: field } = await this.#elements.classified(selector, false);
     if (field) this.#refuse(field, 'fill');
-    // Focused once, then the keys, as a person holds an arrow down (the read-back tells a widget that moved the focus away).
+    // Focused once, then the keys, as a person holds an arrow down. The keys go where the focus is:
+    // a widget that does not take it (no tabindex) would send them to whatever had it before.
     await target.focus({ timeout: this.#timeout });
-    for (let i = 0; i < times; i++) await this.#page.keyboard.press(key);
+    if (!(await this.#bounded(target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)), 'focus a widget'))) {
+      throw new Error(`the widget ${selector} does not take the focus, so its keys would go elsewhere`);
+    }
+    await this.#bounded((async () => {
+      for (let i = 0; i < times; i++) await this.#page.keyboard.press(key);
+    })(), 'press a widget\'s keys');
     await this.settle();
     this.#done({ kind: 'nudge', selector, key, times });
   }

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { closeTab } from '../../browser/close-tab.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { describeUrl, type GuardEvents } from './events.ts';
 
@@ -32,16 +33,16 @@ export async function takeTabBack(page: Page, pulls: Promise<number[]>, startedU
   const shared = await within(closeSharedWorkers(page), GONE_MS).catch(() => null);
   // Only the page can close its WebRTC connections and WebTransport sessions: a page that started
   // any and did not answer cannot be taken back.
-  if (!answered && startedUnderPerson > 0) return closeTab(page, where, events);
+  if (!answered && startedUnderPerson > 0) return closeTheTab(page, where, events);
   const dedicated = answered ? answered.reduce((a, b) => a + b, 0) : 0;
-  if (shared === null || !(await dedicatedWorkersGone(page))) return closeTab(page, where, events);
+  if (shared === null || !(await dedicatedWorkersGone(page))) return closeTheTab(page, where, events);
   const stopped = dedicated + shared;
   if (stopped > 0) events.denied('network', `Payment guard (network layer) stopped ${stopped} worker${stopped === 1 ? '' : 's'} or connection${stopped === 1 ? '' : 's'} that the page on ${where} started while the person was in control: their traffic would leave outside the network layer's view now that automation is.`);
 }
 
-async function closeTab(page: Page, where: string, events: GuardEvents): Promise<void> {
+async function closeTheTab(page: Page, where: string, events: GuardEvents): Promise<void> {
   events.denied('network', `Payment guard (network layer) closed the tab: the page on ${where} did not let the workers or connections it started while the person was in control be stopped, and their traffic would leave outside the network layer's view.`);
-  await page.close().catch(() => {});
+  await closeTab(page);
 }
 
 /** Closes every shared worker of the page's browser context (the browser ends them; the page has no say). Returns how many. */

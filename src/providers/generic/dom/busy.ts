@@ -1,21 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DriverPage } from '../../../driver/page.ts';
 import { snapshot, type Snapshot } from './snapshot.ts';
-import { either } from './words.ts';
 
 // A page that says it is still at work ("Searching…" in a status region, "Cargando…"): its answer
 // has not come yet, however quiet the page is meanwhile (a script may wait before it asks its
 // server, a slow server may take seconds). Read as it is, it would be a page with nothing to choose.
 
 /** A status or alert that only says the page is working, in the booking sites' languages. */
-const WORKING = either(
-  /^(searching|loading|please wait|one moment|just a moment|checking( availability)?|finding|looking for|fetching|updating)\b[^.!?]{0,60}(…|\.\.\.)?$/,
-  ['buscando', 'cargando', 'un momento', 'espere', 'caricamento', 'ricerca in corso', 'attendere', 'un attimo', 'suche läuft', 'wird geladen', 'bitte warten', 'chargement', 'recherche en cours', 'veuillez patienter', 'un instant', 'carregando', 'a carregar', 'pesquisando', 'aguarde'],
-);
+const WORKING = [
+  // "Searching…", "Cargando...": a word of work at the start, an ellipsis at the end.
+  /^(searching|loading|checking|finding|looking for|fetching|updating|buscando|cargando|comprobando|caricamento|ricerca|cerco|suche|lade|wird geladen|chargement|recherche|carregando|a carregar|pesquisando|procurando)\b[^.!?]{0,60}(…|\.\.\.)$/iu,
+  // "Please wait", "Bitte warten": a request to wait, at the start.
+  /^(please wait|one moment|just a moment|un momento|espere|attendere|un attimo|bitte warten|einen moment|veuillez patienter|un instant|aguarde|um momento)\b[^.!?]{0,60}[.…]*$/iu,
+];
 const SHORT = 80;
 
 export function saysWorking(s: Snapshot): boolean {
-  return s.alerts.some((a) => a.length <= SHORT && WORKING.test(a.trim()));
+  return s.alerts.some((a) => a.length <= SHORT && WORKING.some((w) => w.test(a.trim())));
 }
 
 /** The page once it no longer says it is working (read again every 100 ms), within `limitMs`; as it is then. */

@@ -108,7 +108,7 @@ function score(rule: Rule, f: FieldInfo): number {
 
 /** Fields a person would type into (visible, enabled, not a card code, not a choice box). */
 export function fillable(f: FieldInfo): boolean {
-  return f.visible && !f.disabled && !f.card && f.type !== 'radio' && f.type !== 'checkbox' && f.type !== 'password';
+  return f.visible && !f.disabled && !f.card && !['radio', 'checkbox', 'password', 'radiogroup', 'slider'].includes(f.type);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DriverPage } from '../../../driver/page.ts';
 import { framesFacts, snapshot, type ControlInfo, type Snapshot } from './snapshot.ts';
-import { CONTROL_WORDS, either, OVERLAY_WORDS as W } from './words.ts';
+import { either, OVERLAY_WORDS as W } from './words.ts';
 import { phrase } from '../../../driver/text.ts';
 
 // What stands between the driver and the page: a cookie-consent banner (answered with the most
@@ -11,6 +11,7 @@ const COOKIE = either(/\b(cookies?|consent|gdpr|tracking|privacy preferences|we 
 const PROMO = /\b(newsletter|subscribe|sign up for|discount|% off|special offer|download our app|join our)\b/i;
 const PRIVATE_CHOICE = [/\b(reject|decline|refuse|deny) all\b/i, phrase(W.privateChoice), /\b(only|strictly) (necessary|essential|required)\b|\b(necessary|essential|required) (cookies )?only\b/i, /\b(reject|decline|refuse|deny)\b/i, /\b(save|confirm) (my )?(choices|preferences|selection)\b/i];
 const ANY_CHOICE = [either(/\b(accept|agree|allow|ok|okay|got it|i understand|continue)\b/, W.anyChoice)];
+const CONSENT_CHOICE = /\b(accept|allow|agree to)( all)?( cookies)?\b/i;
 const CLOSE = either(/^(close|×|✕|x|dismiss|no,? thanks|not now|maybe later|skip|cancel)\b/, W.close);
 // An offer to pay more than what was chosen (a fare upgrade, an add-on, insurance), in a dialog that
 // opens on the way on: answered with the choice that keeps what was chosen, and nothing else.
@@ -70,18 +71,21 @@ export async function clearOverlays(page: DriverPage, first?: Snapshot): Promise
 }
 
 /** The one answer that goes on with a question about the choice just made ("Hold it", "Yes", "Confirm"). */
-const GO_ON = either(/\b(yes|confirm|hold|ok|okay|continue|proceed|book|reserve|next)\b/, CONTROL_WORDS.onward);
+const GO_ON = either(/\b(yes|confirm|hold|ok|okay|continue|proceed|next)\b/, ['sí', 'sì', 'ja', 'oui', 'sim', 'continuar', 'continua', 'weiter', 'continuer', 'avanti', 'siguiente', 'suivant', 'próximo', 'seguinte', 'confirmar', 'conferma', 'bestätigen', 'confirmer']);
+/** A question that speaks of paying or ordering, or states a price, is not one to answer for the person. */
+const MONEY = either(/\b(pay|paid|payment|charged?|purchase|buy|order|checkout|card|total)\b|[€$£¥]|\b\d+[.,]\d{2}\b/, ['pagar', 'pago', 'paga', 'pagare', 'pagamento', 'bezahlen', 'zahlen', 'zahlung', 'payer', 'paiement', 'comprar', 'compra', 'acquista', 'kaufen', 'acheter', 'commande', 'bestellen', 'pedido', 'ordine', 'tarjeta', 'carta', 'karte', 'carte', 'cartão']);
 
 /**
  * A question the page asks about the option just chosen, in a modal dialog with nothing to fill
  * ("Hold this table? We will hold it for 10 minutes": Hold it / Cancel, an APG alert dialog): answered
  * with its one control that goes on. A dialog offering several (a list of rates, each with its
- * "Reserve") is the page's choice, not a question, and is left alone. Returns the page as it is then.
+ * "Reserve") is the page's choice, not a question, and is left alone; so is one that speaks of
+ * paying, ordering or a price ("Confirm and pay €240"): that is the person's. Returns the page as it is then.
  */
 export async function answerChoiceQuestion(page: DriverPage, s: Snapshot): Promise<Snapshot> {
-  const index = s.dialogs.findIndex((d, i) => d.modal && !answerFor(s, d) && !s.fields.some((f) => f.inDialog === i && f.visible && f.type !== 'hidden'));
+  const index = s.dialogs.findIndex((d, i) => d.modal && !answerFor(s, d) && !MONEY.test(d.text) && !s.fields.some((f) => f.inDialog === i && f.visible && f.type !== 'hidden'));
   if (index < 0) return s;
-  const go = s.controls.filter((c) => c.inDialog === index && c.visible && !c.disabled && GO_ON.test(c.text) && !CLOSE.test(c.text));
+  const go = s.controls.filter((c) => c.inDialog === index && c.visible && !c.disabled && GO_ON.test(c.text) && !CLOSE.test(c.text) && !MONEY.test(c.text));
   if (go.length !== 1) return s;
   await page.press(go[0]!.sel, `answer the page's question "${s.dialogs[index]!.text.slice(0, 40)}" (${go[0]!.text})`);
   return snapshot(page);
@@ -98,8 +102,9 @@ async function answerConsentFrame(page: DriverPage, s: Snapshot): Promise<Snapsh
   if (over.length === 0) return null;
   for (const facts of await framesFacts(page)) {
     const frame = facts.main ? undefined : over.find((f) => f.src === facts.url);
-    if (!frame || !COOKIE.test(facts.result.text)) continue;
-    const choice = [...PRIVATE_CHOICE, ...ANY_CHOICE].map((p) => facts.result.buttons.find((b) => p.test(b.text))).find(Boolean);
+    if (!frame || facts.result.card || facts.result.fields > 0 || !COOKIE.test(facts.result.text)) continue;
+    // A banner's own choices only: never a frame's "Continue" or "OK" (a booking engine in a frame may speak of consent).
+    const choice = [...PRIVATE_CHOICE, CONSENT_CHOICE].map((p) => facts.result.buttons.find((b) => p.test(b.text))).find(Boolean);
     if (!choice) continue;
     await page.press(`${frame.sel} >> internal:control=enter-frame >> ${choice.sel}`, `answer the page's "${facts.result.text.slice(0, 40)}" notice in its frame (${choice.text})`);
     return snapshot(page);

@@ -47,7 +47,8 @@ export function searchForm(s: Snapshot, request: SearchRequest): Plan | null {
   for (const [form, fields] of groups) {
     const info = form >= 0 ? s.forms[form] : undefined;
     const region = info?.region ?? fields[0]!.region;
-    const assigned = assign(fields.filter((f) => fillable(f) || f.type === 'stepper'), searchRules(request.scenario));
+    // (A count from pills or a slider is a search's, set there: fillAndSubmit.)
+    const assigned = assign(fields.filter((f) => fillable(f) || f.type === 'stepper' || (['radiogroup', 'slider'].includes(f.type) && f.visible && !f.disabled)), searchRules(request.scenario));
     let score = 0;
     for (const [concept] of assigned) if (searchValue(request, concept) !== undefined) score += concept === 'quantity' || concept === 'date' || concept === 'checkIn' ? 2 : 1;
     // A header search box or a newsletter box asks for one thing; a booking search asks for several.

@@ -65,7 +65,9 @@ export async function typeDateParts(page: DriverPage, f: FieldInfo, iso: string,
   const wantedOf = (p: DatePart) => Number(digits[p.part]) - (p.part === 'month' && p.min === 0 ? 1 : 0);
   const parts = f.parts ?? [];
   for (const p of parts) if (!p.keyed) await page.type(p.sel, digits[p.part]);
-  for (const p of ['year', 'month', 'day'].flatMap((part) => parts.filter((q) => q.keyed && q.part === part))) {
+  for (const first of ['year', 'month', 'day'].flatMap((part) => parts.filter((q) => q.keyed && q.part === part))) {
+    // Read again: a part may have moved with the one before (a day clamped to the new month's last).
+    const p = (await snapshot(page, true)).fields.find((x) => x.sel === f.sel)?.parts?.find((q) => q.sel === first.sel) ?? first;
     if (p.now === null) throw new NotUnderstood(stepName, page.url(), `"${f.label || 'the date'}": a ${p.part} that says its number`, 'a section with no aria-valuenow');
     if (wantedOf(p) !== p.now) await page.nudge(p.sel, wantedOf(p) > p.now ? 'ArrowUp' : 'ArrowDown', Math.abs(wantedOf(p) - p.now));
   }
@@ -83,7 +85,7 @@ type DatePart = NonNullable<FieldInfo['parts']>[number];
  */
 export async function slideTo(page: DriverPage, f: FieldInfo, wanted: number, stepName: string): Promise<void> {
   const read = async () => Number.parseFloat((await snapshot(page)).fields.find((x) => x.sel === f.sel)?.value ?? '');
-  let now = Number.parseFloat(f.value);
+  let now = await read();
   if (Number.isFinite(now) && now !== wanted) {
     await page.nudge(f.sel, wanted > now ? 'ArrowUp' : 'ArrowDown', 1);
     const moved = await read();

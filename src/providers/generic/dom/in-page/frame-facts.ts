@@ -15,6 +15,7 @@ export default function frameFacts(): FrameFacts {
     captcha: document.querySelector('.g-recaptcha,.h-captcha,.cf-turnstile,[data-sitekey]') !== null,
     text: clean(document.body ? document.body.innerText : '').slice(0, 2000),
     buttons: buttons.map((b) => ({ sel: selectorOf(b), text: nameOf(b) || clean(b.textContent) })),
+    fields: fieldEls.filter((el) => shown(el) && !['hidden', 'submit', 'button', 'checkbox', 'radio'].includes((el.getAttribute('type') ?? '').toLowerCase())).length,
   };
 }
 
@@ -23,4 +24,6 @@ export interface FrameFacts {
   captcha: boolean;
   text: string;
   buttons: Array<{ sel: string; text: string }>;
+  /** Fields shown to fill (a consent banner has none). */
+  fields: number;
 }

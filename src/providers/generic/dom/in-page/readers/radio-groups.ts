@@ -8,6 +8,8 @@ import type { Reader } from '../page.ts';
 // page offers (offers.ts) or a trip type (trip.ts).
 
 const COUNT = /^\D{0,20}\d{1,3}\+?\D{0,20}$/;
+/** A price or a time of day is an option to book, not a count ("€45", "7 PM", "19h"). */
+const NOT_A_COUNT = /[€$£¥]|\d\s*(am|pm|h)\b|\d[:.]\d{2}/i;
 
 export const radioGroups: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
   const fields: FieldInfo[] = [];
@@ -26,7 +28,7 @@ export const radioGroups: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) =
     const label = nameOf(holder) || clean(holder.querySelector(':scope > legend')?.textContent);
     const checked = (r: Element) => (r.tagName === 'INPUT' ? (r as HTMLInputElement).checked : r.getAttribute('aria-checked') === 'true');
     const options = radios.map((r) => ({ value: selectorOf(r), text: nameOf(r) || clean(r.closest('label')?.textContent), disabled: (r as HTMLInputElement).disabled === true || r.getAttribute('aria-disabled') === 'true' }));
-    if (!label || !options.every((o) => COUNT.test(o.text))) continue;
+    if (!label || !options.every((o) => COUNT.test(o.text) && !NOT_A_COUNT.test(o.text))) continue;
     fields.push({
       sel: selectorOf(holder), tag: holder.tagName.toLowerCase(), type: 'radiogroup', name: radios[0]!.getAttribute('name') ?? '', autocomplete: '',
       label, labelFrom: 'group name', hint: '', text: label, placeholder: '', value: options.find((_, i) => checked(radios[i]!))?.text ?? '',
