@@ -61,8 +61,12 @@ export interface DriverPage {
   settle(): Promise<void>;
   /** Runs a read-only question in the page, in one round trip. The function must not change the page. */
   inspect<R, A>(fn: (arg: A) => R, arg: A): Promise<R>;
-  /** The same question asked of every frame; frames that cannot answer are left out. */
-  inspectFrames<R, A>(fn: (arg: A) => R, arg: A): Promise<Array<{ url: string; main: boolean; result: R }>>;
+  /**
+   * The same question asked of every frame; frames that cannot answer are left out. `src` is the
+   * address the frame's element asks for (null for the main frame): the way to tell which frame of a
+   * reading this is, where `url` (where the frame is now) may differ after a redirect.
+   */
+  inspectFrames<R, A>(fn: (arg: A) => R, arg: A): Promise<Array<FrameAnswer<R>>>;
   /** Whether the page asks for the card security code: the field `selector` names, or one in any frame. */
   asksForCardCode(selector: string, control: string): Promise<boolean>;
   /** Focuses the first card-code field the page shows (any frame): the person types there at once. */
@@ -77,4 +81,14 @@ export interface DriverPage {
   tools(): Promise<PageTool[]>;
   /** Calls one of the page's WebMCP tools; refused, as the pause, when it asks for a card code or would pay. */
   callTool(name: string, input: Record<string, JsonValue>): Promise<JsonValue | undefined>;
+}
+
+/** One frame's answer to a question asked of every frame (inspectFrames). */
+export interface FrameAnswer<R> {
+  /** Where the frame is now. */
+  url: string;
+  /** What its <iframe> (or <frame>) element's src says, resolved; null for the main frame. */
+  src: string | null;
+  main: boolean;
+  result: R;
 }

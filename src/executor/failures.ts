@@ -1,4 +1,4 @@
-import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive } from './guard/page-errors.ts';
+import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, navigatedAway, PageUnresponsive } from './guard/page-errors.ts';
 import { timeLimit } from '../browser/time-limit.ts';
 import { oneLine, ProviderFailure } from '../driver/failures.ts';
 
@@ -53,6 +53,8 @@ export function asFailure(error: unknown): ProviderFailure {
     if (/page\.goto|waitForNavigation|navigat/i.test(message)) return new ProviderFailure('transient', 'the site did not answer in time');
     return new ProviderFailure('unexpected_page', `an expected part of the page did not appear (${oneLine(message, 160)})`);
   }
+  // A page that went on by itself while a step acted on it: the next try meets it from the start.
+  if (navigatedAway(error)) return new ProviderFailure('transient', 'the page changed while it was being read (it navigated by itself)');
   if (/has been closed|Target closed|browser has disconnected/i.test(message)) return new ProviderFailure('transient', 'the browser tab closed unexpectedly');
   return new ProviderFailure('unexpected_page', oneLine(message));
 }

@@ -8,6 +8,7 @@ import { GuardLog } from '../../src/executor/guard/events.ts';
 import { GuardedPage, type GuardedPageOptions } from '../../src/executor/guard/page-api.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, MissingElement } from '../../src/executor/guard/page-errors.ts';
+import { asFailure } from '../../src/executor/failures.ts';
 import type { NudgeKey } from '../../src/driver/page.ts';
 import { tablebook } from '../../src/providers/tablebook/index.ts';
 import { daysFromNow } from '../helpers/service.ts';
@@ -419,6 +420,38 @@ describe('settling after a press', () => {
       assert.ok(Date.now() - started < first, 'the poll still open does not hold the next press back');
     } finally {
       for (const close of polls) close();
+      await context.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('a page that goes on by itself', () => {
+  test('a read cut short by the page\'s own navigation is asked again of the document that came; one the page keeps cutting short fails as a transient failure, not as a page not understood', async () => {
+    const server = createServer((request, response) => {
+      response.setHeader('content-type', 'text/html');
+      response.end(`<!doctype html><title>Rooms</title><p id="where">${request.url === '/' ? 'first' : 'rooms'}</p>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    try {
+      const g = new GuardedPage(await context.newPage(), new GuardLog());
+      const home = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      await g.goto(home);
+      // The page leaves while the question is under way (as a script's redirect does), only from the first page.
+      const slowRead = (always: boolean) => g.inspect((every) => {
+        if (every || location.pathname === '/') setTimeout(() => { location.href = '/rooms?' + Date.now(); }, 30);
+        return new Promise<string>((resolve) => setTimeout(() => resolve(document.getElementById('where')!.textContent!), 600));
+      }, always);
+      assert.equal(await slowRead(false), 'rooms', 'the answer is the next document\'s');
+
+      // A page that leaves every time it is asked never answers: the read gives up after a few tries.
+      const failure = await slowRead(true).catch((error: unknown) => error);
+      assert.ok(failure instanceof Error, 'a page that never stays put fails the read');
+      const read = asFailure(failure);
+      assert.equal(read.kind, 'transient', read.message);
+      assert.match(read.message, /navigated by itself/);
+    } finally {
       await context.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -1,5 +1,5 @@
-import type { JSHandle, Locator, Page, Response } from 'playwright-core';
-import { NUDGE_KEYS, type DriverPage, type NudgeKey, type Row } from '../../driver/page.ts';
+import type { Frame, JSHandle, Locator, Page, Response } from 'playwright-core';
+import { NUDGE_KEYS, type DriverPage, type FrameAnswer, type NudgeKey, type Row } from '../../driver/page.ts';
 import type { GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { covered, fillFields, quiet as pageQuiet } from './page-checks.ts';
@@ -8,7 +8,7 @@ import { PageElements } from './page-elements.ts';
 import { toolDanger, type ToolDanger } from './tool-rule.ts';
 import { boundValue, type JsonValue, type PageTool } from '../../driver/webmcp.ts';
 import { declarativeForm, listTools } from './webmcp.ts';
-import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, PageUnresponsive, type Bounded } from './page-errors.ts';
+import { CardCheckFailed, CardStepReached, GuardRefusal, HttpStatusError, MissingElement, navigatedAway, PageUnresponsive, type Bounded } from './page-errors.ts';
 import { DOM_QUIET_CAP_MS, NETWORK_IDLE_CAP_MS, SETTLE_QUIET, settleAfterPress, watchNetwork, type NetworkWatch } from './page-settle.ts';
 import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 
@@ -22,6 +22,8 @@ import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 const MAX_PRESSES = 3;
 /** How long a press that may be covered waits for its control before asking what is over it. */
 const FIRST_TRY_MS = 500;
+/** A read asked again while the page goes on by itself: a page still navigating after this many is not settling. */
+const MAX_REREADS = 3;
 /** What a press waits for after its click: the next page, the page settled, or nothing (another press follows). */
 type PressEnd = 'navigation' | 'settle' | 'none';
 
@@ -187,7 +189,7 @@ export class GuardedPage implements DriverPage {
 
   /** Which of these selectors match something on the page (one round trip). */
   async present(selectors: string[]): Promise<boolean[]> {
-    return this.#bounded(this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors), 'look for parts of the page');
+    return this.#reread(() => this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors), 'look for parts of the page');
   }
 
   async select(selector: string, value: string): Promise<void> {
@@ -299,20 +301,51 @@ export class GuardedPage implements DriverPage {
    * whole question across the page). The function must not change the page: it is sent as source.
    */
   async inspect<R, A>(fn: (arg: A) => R, arg: A): Promise<R> {
-    return this.#bounded(this.#page.evaluate(fn as never, arg as never) as Promise<R>, 'read the page');
+    return this.#reread(() => this.#page.evaluate(fn as never, arg as never) as Promise<R>, 'read the page');
+  }
+
+  /**
+   * A read that a navigation cut short (the page went on by itself: a script's redirect, a submit
+   * that left after the press had settled) is asked again of the document that came, once it has
+   * settled: reading changes nothing, so asking twice is safe.
+   */
+  async #reread<R>(read: () => Promise<R>, what: string): Promise<R> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.#bounded(read(), what);
+      } catch (error) {
+        if (tries >= MAX_REREADS || !navigatedAway(error) || this.#page.isClosed()) throw error;
+        await this.settle();
+      }
+    }
   }
 
   /** The same question asked of every frame (same-origin and cross-origin iframes); frames that cannot answer are left out. */
-  async inspectFrames<R, A>(fn: (arg: A) => R, arg: A): Promise<Array<{ url: string; main: boolean; result: R }>> {
+  async inspectFrames<R, A>(fn: (arg: A) => R, arg: A): Promise<Array<FrameAnswer<R>>> {
     const main = this.#page.mainFrame();
-    const answers = await Promise.all(this.#page.frames().map(async (frame) => {
+    const answers = await Promise.all(this.#page.frames().map(async (frame): Promise<FrameAnswer<R> | null> => {
       try {
-        return { url: frame.url(), main: frame === main, result: await this.#bounded(frame.evaluate(fn as never, arg as never) as Promise<R>, 'read a frame') };
+        const [src, result] = await Promise.all([
+          // (A frame whose element cannot be looked at still answers: its card field or CAPTCHA counts.)
+          frame === main ? null : this.#bounded(this.#frameSrc(frame), 'look at a frame').catch(() => null),
+          this.#bounded(frame.evaluate(fn as never, arg as never) as Promise<R>, 'read a frame'),
+        ]);
+        return { url: frame.url(), src, main: frame === main, result };
       } catch {
         return null;
       }
     }));
-    return answers.filter((a): a is { url: string; main: boolean; result: Awaited<R> } => a !== null) as Array<{ url: string; main: boolean; result: R }>;
+    return answers.filter((a) => a !== null);
+  }
+
+  /** The address a frame's element asks for, read in its parent (a cross-origin frame cannot see its own element). */
+  async #frameSrc(frame: Frame): Promise<string | null> {
+    const element = await frame.frameElement();
+    try {
+      return await element.evaluate((e) => (e instanceof HTMLIFrameElement || e instanceof HTMLFrameElement ? e.src : null));
+    } finally {
+      await element.dispose();
+    }
   }
 
   /** Tells onAction of a press once it has gone through: whether a document came, whether the page fetched. */
@@ -433,7 +466,7 @@ export class GuardedPage implements DriverPage {
 
   /** Every match of `selector`, with its attributes, text, and the text of named parts inside it. */
   async rows(selector: string, cells: Record<string, string> = {}): Promise<Row[]> {
-    return this.#bounded(this.#page.locator(selector).evaluateAll((els, parts) => {
+    return this.#reread(() => this.#page.locator(selector).evaluateAll((els, parts) => {
       const attrsOf = (e: Element) => Object.fromEntries(Array.from(e.attributes).map((a) => [a.name, a.value]));
       const clean = (t: string | null) => (t ?? '').replace(/\s+/g, ' ').trim();
       return els.map((e) => {

@@ -69,3 +69,11 @@ export class HttpStatusError extends Error {
 
 /** A question to the page within the page API's time limit: PageUnresponsive beyond it. */
 export type Bounded = <T>(work: Promise<T>, what: string) => Promise<T>;
+
+/**
+ * Playwright's answer when the document it was asking went away mid-question: the page navigated
+ * (a script's redirect, a form sent after a delay). The next document is a different question.
+ */
+export function navigatedAway(error: unknown): boolean {
+  return error instanceof Error && /Execution context was destroyed|frame was detached|navigating and changing the content/i.test(error.message);
+}
