@@ -7,7 +7,7 @@ import { BrowserPool } from '../browser/pool.ts';
 import type { ProviderRegistry } from '../driver/registry.ts';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
-import { BOOKING_DEAD_LETTER_QUEUE, BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
+import { BOOKING_DEAD_LETTER_QUEUE, BOOKING_HEARTBEAT_REFRESH_SECONDS, BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
 import { workDeadLetters } from './dead-letter.ts';
 import { HoldRegistry } from './holds.ts';
 import { runJob, type RunDeps } from './run-job.ts';
@@ -75,7 +75,7 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
     const busy = new Set<string>();
     for (let i = 0; i < config.WORKERS; i++) {
       let id = '';
-      id = await queue.boss.work<BookingMessage>(BOOKING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true }, async ([job]) => {
+      id = await queue.boss.work<BookingMessage>(BOOKING_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true, heartbeatRefreshSeconds: BOOKING_HEARTBEAT_REFRESH_SECONDS }, async ([job]) => {
         if (!job) return;
         idle.delete(id);
         busy.add(id);

@@ -21,6 +21,12 @@ export const BOOKING_DEAD_LETTER_QUEUE = 'booking-dead-letter';
 export const BOOKING_RETRY_LIMIT = 3;
 /** A worker sends heartbeats; one silent for this long is presumed dead and its job is retried. */
 export const BOOKING_HEARTBEAT_SECONDS = 10;
+/**
+ * How often a running job's heartbeat is written: a fifth of the silence that ends its claim (pg-boss
+ * writes it at half by default), so that a worker starved of CPU for a few seconds (a busy machine,
+ * a browser starting) keeps its job rather than have it run twice; a dead one is still found as soon.
+ */
+export const BOOKING_HEARTBEAT_REFRESH_SECONDS = 2;
 
 /** Webhook deliveries (src/webhooks): one entry per attempt; a failed attempt sends the next with its delay. */
 export const WEBHOOK_QUEUE = 'webhook';
