@@ -41,7 +41,11 @@ export async function waitForJob(service: TestService, key: string, jobId: strin
     const read = await call(service.url, 'GET', `/api/v1/execution-jobs/${jobId}`, { key });
     assert.equal(read.status, 200, read.text);
     if (until.includes(read.body.status)) return read.body;
-    if (Date.now() > deadline) assert.fail(`job ${jobId} still ${read.body.status} after ${options.timeoutMs ?? 150_000} ms`);
+    if (Date.now() > deadline) {
+      // Where it stood: a job that hangs says at which step and on which page, for the next one to look.
+      const last = read.body.decisionLog?.at(-1);
+      assert.fail(`job ${jobId} still ${read.body.status} after ${options.timeoutMs ?? 150_000} ms${last ? `; last event ${last.timestamp} ${last.type}: ${last.message}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 150));
   }
 }
