@@ -42,6 +42,7 @@ import { requests } from '../test/executor/helpers.ts';
 import { load, percentile, ratio, seconds, tryBooking } from './lib/booking.ts';
 import { GAUNTLET, startGauntlet } from '../test/generic/fixtures/gauntlet.ts';
 import { PATTERNS_BOOKED, startPatternSites } from '../test/generic/fixtures/patterns.ts';
+import { startStay, STAY_PICKERS } from '../test/generic/fixtures/stays.ts';
 import { launchBrowser } from '../test/sandbox/drivers.ts';
 import { newContext } from '../test/generic/harness.ts';
 import { searchRequestOf } from '../src/jobs/search-request.ts';
@@ -87,6 +88,8 @@ const cell = (m: Measured | undefined) => (!m ? '—' : m.times.length ? `${seco
 console.log(`load average at start: ${load()} (2 cores here; figures are wall-clock)`);
 const service = await startTestService(DATABASE, { WORKERS: '1' }, { sandbox: true });
 const [gauntlet, patterns, ...variantSandboxes] = await Promise.all([startGauntlet(), startPatternSites(), ...VARIANT_SEEDS.map((seed) => startSandbox({ variant: { seed } }))]) as [Awaited<ReturnType<typeof startGauntlet>>, Awaited<ReturnType<typeof startPatternSites>>, ...Sandbox[]];
+// The hotel range pickers (one site each): gauntlet sites too, with a hotel's stay.
+const stays = new Map(await Promise.all(Object.keys(STAY_PICKERS).map(async (id) => [id, await startStay(id)] as const)));
 const walker = await launchBrowser();
 try {
   const key = await service.mintKey();
@@ -96,13 +99,16 @@ try {
     ...CORPUS.map((c) => ({ site: c.id, scenario: c.scenario, kind: 'corpus' as const, generic: measured(c.id), walked: walked() })),
     ...Object.entries(GAUNTLET).map(([id, g]) => ({ site: id, scenario: 'restaurant' as const, kind: 'gauntlet' as const, generic: measured(`gauntlet-${id}`), venue: g.venue, what: `${g.library}: ${g.widget}`, walked: walked() })),
     ...PATTERNS_BOOKED.map(({ site, venue, what }) => ({ site, scenario: 'restaurant' as const, kind: 'pattern' as const, generic: measured(`pattern-${site}`), venue, what, walked: walked() })),
+    ...Object.entries(STAY_PICKERS).map(([id, g]) => ({ site: id, scenario: 'hotel' as const, kind: 'gauntlet' as const, generic: measured(`stay-${id}`), venue: 'Casa Azul', what: `${g.library}: ${g.widget}`, walked: walked() })),
   ].filter((s) => !ONLY || ONLY.has(s.site));
   if (ONLY && sites.length < ONLY.size) throw new Error(`BENCH_SITES names sites the bench does not have: ${[...ONLY].filter((id) => !sites.some((s) => s.site === id)).join(', ')}`);
-  const paramsOf = (s: Site) => (s.venue ? { restaurant_name: s.venue, city: 'Porto', date: '2030-06-10', time: '19:30', covers: 3 } : {});
+  const paramsOf = (s: Site) => (!s.venue ? {}
+    : s.scenario === 'hotel' ? { hotel_name: s.venue, city: 'Porto', checkin: '2030-06-10', checkout: '2030-06-12', adults: 2 }
+    : { restaurant_name: s.venue, city: 'Porto', date: '2030-06-10', time: '19:30', covers: 3 });
   const walkContext = await newContext(walker);
   for (const s of sites) {
     const startUrl = s.kind === 'built-in' ? `${sandbox.origin(s.site as any)}/`
-      : s.kind === 'gauntlet' ? gauntlet.url(s.site) : s.kind === 'pattern' ? patterns.url(s.site)
+      : s.kind === 'gauntlet' ? (stays.get(s.site)?.url ?? gauntlet.url(s.site)) : s.kind === 'pattern' ? patterns.url(s.site)
       : `${sandbox.origin(s.site as any)}${CORPUS.find((c) => c.id === s.site)!.startPath}`;
     await addProvider(service.services.db, { id: s.generic.provider, name: `Bench ${s.site}`, scenario: s.scenario, startUrl, driver: 'generic', mode: 'test', priority: 500 }, { allowPrivate: true });
     const { request } = requests[s.scenario](paramsOf(s)) as { request: { params: Record<string, unknown> } };
@@ -204,6 +210,6 @@ try {
 } finally {
   await walker.close();
   await service.close();
-  await Promise.all([gauntlet.close(), patterns.close(), ...variantSandboxes.map((v) => v.close())]);
+  await Promise.all([gauntlet.close(), patterns.close(), ...[...stays.values()].map((x) => x.close()), ...variantSandboxes.map((v) => v.close())]);
 }
 console.log(`load average at end: ${load()}`);

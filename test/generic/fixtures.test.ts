@@ -4,8 +4,10 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { genericDriver } from '../../src/providers/generic/index.ts';
 import { until } from '../helpers/wait.ts';
 import { launchBrowser, SUITE_TIMEOUT } from '../sandbox/drivers.ts';
-import { startClassic, type ClassicSite } from './fixtures/classic.ts';
+import { startClassic, TYPED, type ClassicSite } from './fixtures/classic.ts';
 import { startSpa, type SpaSite } from './fixtures/spa.ts';
+import { startStay, STAY_PICKERS } from './fixtures/stays.ts';
+import { daysFromNow } from '../helpers/service.ts';
 import { attempt, newContext, TRAVELLER } from './harness.ts';
 
 // The generic driver on a page built from today's habits rather than for it (see fixtures/spa.ts):
@@ -102,6 +104,18 @@ describe('the generic driver on a server-rendered site of the older style', { ti
     }
   });
 
+  test('a search the site keeps sending back is sent once more with its dates as it asks, not again and again; its words are the evidence', async () => {
+    const refusing = await startClassic({ ...TYPED, read: () => null });
+    try {
+      const o = await attempt(context, { ...provider(), startUrl: refusing.url }, stay('Casa Azul'));
+      assert.equal(o.kind === 'failed' && o.failure.kind, 'unexpected_page', o.kind === 'failed' ? o.failure.message : o.kind);
+      if (o.kind === 'failed') assert.match(o.failure.message, /Please enter the dates as DD\/MM\/YYYY/);
+      assert.equal(refusing.searches.length, 2, 'the search, then once with the dates written as the refusal says');
+    } finally {
+      await refusing.close();
+    }
+  });
+
   test('a reCAPTCHA frame is captcha', async () => {
     const o = await attempt(context, provider(), stay('Captcha Inn'));
     assert.equal(o.kind === 'failed' && o.failure.kind, 'captcha', o.kind === 'failed' ? o.failure.message : o.kind);
@@ -124,4 +138,43 @@ describe('the generic driver on a server-rendered site of the older style', { ti
     assert.equal(o.kind === 'failed' && o.failure.kind, 'error', o.kind === 'failed' ? o.failure.message : o.kind);
     if (o.kind === 'failed') assert.match(o.failure.message, /Enter a valid email address/);
   });
+});
+
+// The same hotel site with its stay asked through one range picker from npm (fixtures/stays.ts):
+// arrival and departure are two clicks in one calendar, not two boxes. First tries in docs/reach.md.
+describe('the generic driver on hotel range pickers from npm', { timeout: SUITE_TIMEOUT }, () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  before(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  // A month and a half ahead: a month away from the one the picker opens on, whatever today is.
+  const checkIn = daysFromNow(45);
+  const checkOut = daysFromNow(47);
+
+  for (const [id, { library, widget, gap }] of Object.entries(STAY_PICKERS)) {
+    test(`${library}: ${widget}`, { todo: gap }, async () => {
+      const site = await startStay(id);
+      try {
+        const provider = { id, name: 'Casa Hotels', scenario: 'hotel' as const, startUrl: site.url };
+        const o = await attempt(context, provider, { scenario: 'hotel', venue: 'Casa Azul', city: 'Porto', checkIn, checkOut, adults: 2 });
+        assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
+        if (o.kind !== 'paused') return;
+        try {
+          assert.deepEqual(STAY_PICKERS[id]!.read(new URLSearchParams(site.searches.at(-1))), { ci: checkIn, co: checkOut }, 'the site was sent the stay asked for');
+          assert.equal(site.searches.at(-1)?.ad, 'a2');
+          assert.equal(o.held!.price, '€160.00', 'two nights of the cheapest room');
+          assert.equal(site.cardCodes, 0);
+        } finally {
+          await o.page.close();
+        }
+      } finally {
+        await site.close();
+      }
+    });
+  }
 });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { SUITE_TIMEOUT } from '../sandbox/drivers.ts';
 import { PATTERNS_BOOKED, startPatternSites } from './fixtures/patterns.ts';
 import { attempt } from './harness.ts';
-import { bookAndPay, sitesSuite, WANT } from './site-suite.ts';
+import { bookAndPay, payAndReadBack, sitesSuite, WANT } from './site-suite.ts';
 
 // The generic driver on sites each built around one pattern it had not met (fixtures/patterns.ts):
 // it books each to the pause at the card code, the site receives what was asked (its own record),
@@ -77,6 +77,26 @@ describe('the generic driver on WAI-ARIA patterns, other languages and real nami
     assert.equal(o.events.some((e) => e.type === 'action_allowed' && /\(Confirm\)/.test(e.message)), false, 'Confirm was never pressed');
     assert.equal(suite.sites.bookings.some((b) => b.site === 'charge'), false);
   });
+
+  for (const [site, how] of [['framed', 'of another origin'], ['framedlink', 'given by a link that redirects to it']] as const) {
+    test(`${site}: a venue page whose booking engine is a frame ${how} is booked at the frame's own address, and the audit says so`, async () => {
+      const codesBefore = suite.sites.cardCodes;
+      const provider = { id: site, name: 'Cornicetta', scenario: 'restaurant' as const, startUrl: suite.sites.url(site) };
+      const o = await attempt(suite.context, provider, { scenario: 'restaurant', venue: 'Cornicetta', city: 'Porto', date: WANT.date, time: WANT.time, partySize: WANT.party });
+      assert.equal(o.kind, 'paused', o.kind === 'failed' ? `${o.failure.kind}: ${o.failure.message}` : o.kind);
+      if (o.kind !== 'paused') return;
+      try {
+        assert.equal(suite.sites.cardCodes, codesBefore);
+        assert.match(o.page.url(), /^http:\/\/localhost:\d+\/framedengine\/pay\//, 'the card-code page is the engine\'s, in the tab');
+        const search = o.events.find((e) => e.type === 'action_allowed' && /to search/.test(e.message));
+        assert.match(search?.message ?? '', new RegExp(`in the booking engine ${suite.sites.url(site).replace(/[./]/g, '\\$&')} holds in a frame, opened at its own address`));
+        const booked = await payAndReadBack(o.page, suite.sites, 'framedengine');
+        assert.deepEqual(booked && { date: booked.date, time: booked.time, party: booked.party, name: booked.name }, { date: WANT.date, time: WANT.time, party: WANT.party, name: 'Ada Lovelace' });
+      } finally {
+        await o.page.close();
+      }
+    });
+  }
 
   for (const { site, venue, what } of PATTERNS_BOOKED) {
     test(`${site}: ${what}`, async () => {

@@ -13,7 +13,7 @@ import { attempt, newContext, type Recorded } from './harness.ts';
 export const WANT = { date: '2030-06-10', time: '19:30', party: 3 };
 
 /** The person types a code into the held tab's card field and pays; the site's own record of the booking once it shows "Booked". */
-async function payAndReadBack(page: Page, sites: RunningSites, site: string): Promise<SiteBooking | undefined> {
+export async function payAndReadBack(page: Page, sites: RunningSites, site: string): Promise<SiteBooking | undefined> {
   await page.locator('input[autocomplete="cc-csc"]').fill('123');
   await Promise.all([page.waitForURL(/\/pay\//), page.locator('form button').last().click()]);
   await page.getByRole('heading', { name: 'Booked' }).waitFor();

@@ -10,7 +10,7 @@ import { bindingOrderOn, classify, requestSentIn } from './outcomes.ts';
 import { answerChoiceQuestion, clearOverlays, pressPastOverlays } from './overlays.ts';
 import { untilAnswered } from './busy.ts';
 import { fillAndSubmit, search, searchForm, submitOf, type Plan } from './search.ts';
-import { assign, fillable, searchRules, searchValue, wordsOf } from './fields.ts';
+import { assign, fillable, searchRules, searchValue, wordsOf, type Concept } from './fields.ts';
 import { framesFacts, snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { CONTROL_WORDS, either } from './words.ts';
 import { offersInTabs, openHiddenChoices } from './widgets.ts';
@@ -110,6 +110,9 @@ export const domStrategy: Strategy = {
         // The venue's own page asks for what the search could not (the day, how many): fill it in and send it.
         const plan = offers.some((o) => o.available) ? null : searchForm(s, request);
         if (!plan || !needsFilling(plan, request, s)) break;
+        // The search itself sent back (it asks again for where or what, beside what it refused): sent
+        // again it would only be refused again. What it says is the evidence.
+        if (SEARCH_ITSELF.some((concept) => plan.fields.has(concept))) break;
         await fillAndSubmit(ctx.page, plan, request, 'search');
       }
       s = await clearOverlays(ctx.page);
@@ -318,6 +321,9 @@ function venueOffer(offers: Offer[], request: SearchRequest): Offer | null {
   if (!offers.some((o) => o.priceText !== undefined)) return named[0] ?? null;
   return named.length === 1 && offers.length >= 2 ? named[0]! : null;
 }
+
+/** What only the search asks (where, which venue): a page asking for it again is the search form, not a venue's page. */
+const SEARCH_ITSELF: Concept[] = ['venue', 'city', 'origin', 'destination'];
 
 /**
  * Does the form ask for a part of the request it does not hold yet (an empty date, a different

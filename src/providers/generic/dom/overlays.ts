@@ -101,7 +101,7 @@ async function answerConsentFrame(page: DriverPage, s: Snapshot): Promise<Snapsh
   const over = s.frames.filter((f) => f.over && f.src);
   if (over.length === 0) return null;
   for (const facts of await framesFacts(page)) {
-    const frame = facts.main ? undefined : over.find((f) => f.src === facts.url);
+    const frame = facts.main ? undefined : over.find((f) => f.src === facts.src);
     if (!frame || facts.result.card || facts.result.fields > 0 || !COOKIE.test(facts.result.text)) continue;
     // A banner's own choices only: never a frame's "Continue" or "OK" (a booking engine in a frame may speak of consent).
     const choice = [...PRIVATE_CHOICE, CONSENT_CHOICE].map((p) => facts.result.buttons.find((b) => p.test(b.text))).find(Boolean);

@@ -3,7 +3,7 @@ import type { DriverPage } from '../../../driver/page.ts';
 import type { SearchRequest } from '../../../driver/types.ts';
 import { assign, dateInFormat, datePartFor, fillable, optionFor, searchRules, searchValue, valueFor, wordsOf, type Concept } from './fields.ts';
 import { clearOverlays, pressPastOverlays } from './overlays.ts';
-import { snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
+import { framesFacts, snapshot, type ControlInfo, type FieldInfo, type Snapshot } from './snapshot.ts';
 import { NotUnderstood } from './not-understood.ts';
 import { ProviderFailure } from '../../../driver/failures.ts';
 import { CONTROL_WORDS, either, FIELD_WORDS } from './words.ts';
@@ -29,6 +29,8 @@ export interface Plan {
   form: number;
   fields: Map<Concept, FieldInfo[]>;
   score: number;
+  /** The venue's page that holds this form's booking engine in a frame (the form is at the frame's own address). */
+  framedIn?: string;
 }
 
 /** The form (or, on a page without <form>, the loose fields) that best asks for this request. */
@@ -74,20 +76,55 @@ export async function search(page: DriverPage, startUrl: string, request: Search
   // it: the page is read as it is, not loaded a second time.
   if (!/^https?:/.test(page.url())) await page.goto(startUrl);
   await page.settle();
-  const s = await clearOverlays(page);
-  let plan = searchForm(s, request);
+  const found = await searchOnPage(page, request);
+  const s = found.s;
+  let plan = found.plan;
   // No search on the venue's own page (a ticket shop's event page, its dates or ticket types):
   // what it lists is read as the availability.
   if (!plan && request.scenario !== 'flight' && s.headings.some((h) => sameName(request.venue, h, request.city).same)) return;
   if (!plan) throw new NotUnderstood('search', page.url(), 'a search form asking for the booking (labelled fields for the date, the number of people…)', describeFields(s));
   // The trip type first: choosing it may show or hide the return date.
-  if (await chooseTrip(page, s, plan.form, request)) plan = searchForm(await snapshot(page), request) ?? plan;
+  if (await chooseTrip(page, s, plan.form, request)) plan = { ...(searchForm(await snapshot(page), request) ?? plan), framedIn: plan.framedIn };
   // A return trip on a site whose search asks for no return date: it sells one-way fares, and half a
   // return trip is not what was asked.
   if (request.scenario === 'flight' && request.returnDate && !plan.fields.has('returnDate')) {
     throw new ProviderFailure('no_availability', `the site sells no return fares (its search form asks for no return date), and the trip asked for is a return on ${request.returnDate}`);
   }
   await fillAndSubmit(page, plan, request, 'search');
+}
+
+/**
+ * The page's search form, read once what stands over the page is answered; on a venue's page whose
+ * booking engine is a frame, the frame's, at its own address (back on the venue's page when that
+ * frame asks for no search after all: a newsletter's).
+ */
+async function searchOnPage(page: DriverPage, request: SearchRequest): Promise<{ s: Snapshot; plan: Plan | null }> {
+  const s = await clearOverlays(page);
+  const plan = searchForm(s, request);
+  const engine = plan ? null : await bookingFrame(page, s);
+  if (!engine) return { s, plan };
+  const venuePage = page.url();
+  await page.goto(engine);
+  await page.settle();
+  const there = await clearOverlays(page);
+  const framed = searchForm(there, request);
+  if (framed) return { s: there, plan: { ...framed, framedIn: venuePage } };
+  await page.goto(venuePage);
+  await page.settle();
+  return { s: await clearOverlays(page), plan: null };
+}
+
+/**
+ * A venue's page whose booking is a frame of its own (a booking engine's widget embedded, often from
+ * another origin, where none of the page's reading reaches): the address of the one frame shown in
+ * the page, not over it, that asks for something to fill and holds no card field nor CAPTCHA. The
+ * booking is then made at that address, in the tab, as a person may open the widget on its own.
+ */
+async function bookingFrame(page: DriverPage, s: Snapshot): Promise<string | null> {
+  const inPage = s.frames.filter((f) => f.shown && !f.over && /^https?:/.test(f.src));
+  if (inPage.length === 0) return null;
+  const asking = (await framesFacts(page)).filter((f) => !f.main && inPage.some((x) => x.src === f.src) && f.result.fields > 0 && !f.result.card && !f.result.captcha);
+  return asking.length === 1 ? asking[0]!.url : null;
 }
 
 /**
@@ -177,17 +214,19 @@ export async function fillAndSubmit(page: DriverPage, asked: Plan, request: Sear
   s = await snapshot(page);
   const submit = submitOf(s, plan.form);
   if (!submit) throw new NotUnderstood(stepName, page.url(), 'the button that sends the search', `controls: ${s.controls.filter((c) => c.visible).slice(0, 8).map((c) => `"${c.text}"`).join(', ') || 'none'}`);
-  await pressPastOverlays(page, submit.sel, `search (${submit.text})${labelSources([...plan.fields.values()].flat())}`);
+  const framed = plan.framedIn ? `; in the booking engine ${plan.framedIn} holds in a frame, opened at its own address` : '';
+  await pressPastOverlays(page, submit.sel, `search (${submit.text})${labelSources([...plan.fields.values()].flat())}${framed}`);
   const after = await clearOverlays(page);
   // The same form back with a new message that states the date format it wants ("Enter your date
   // as dd.mm.yyyy"): a validation failure, not the next step. Filled again, the dates as it says
   // (a form sent back may have lost every value), and sent once more; a second refusal is left for
   // the next step to report in the site's words.
   const refusal = formatRefusal(s, after, request);
-  if (refusal && !corrected) {
-    const again = searchForm(after, request)!;
-    const told = new Map([...again.fields].map(([concept, fields]) => [concept, isDateConcept(concept) ? fields.map((f) => ({ ...f, hint: `${refusal} | ${f.hint}` })) : fields]));
-    await fillAndSubmit(page, { ...again, fields: told }, request, stepName, true);
+  const back = refusal && !corrected ? searchForm(after, request)! : null;
+  // (Only a form with a date to write otherwise: sent back unchanged, it would be refused again.)
+  if (back && [...back.fields.keys()].some(isDateConcept)) {
+    const told = new Map([...back.fields].map(([concept, fields]) => [concept, isDateConcept(concept) ? fields.map((f) => ({ ...f, hint: `${refusal} | ${f.hint}` })) : fields]));
+    await fillAndSubmit(page, { ...back, fields: told }, request, stepName, true);
   }
 }
 
@@ -258,8 +297,18 @@ async function step(page: DriverPage, field: FieldInfo, wanted: number): Promise
 }
 
 /** A control that opens a date picker, by its words in any of the sites' languages ("Choose a date", "Elige una fecha"). */
-const DATE_OPENER = either(/\b(dates?|day|when|check ?in|check ?out|arrive|depart|calendar)\b/, FIELD_WORDS.date, FIELD_WORDS.checkIn, FIELD_WORDS.checkOut, ['calendario', 'kalender', 'calendrier', 'calendário']);
+/** (A hotel's one control for both dates is often named for the stay: "Stay", "Your stay", "Séjour".) */
+const DATE_OPENER = either(/\b(dates?|day|when|stay|check ?in|check ?out|arrive|depart|calendar)\b/, FIELD_WORDS.date, FIELD_WORDS.checkIn, FIELD_WORDS.checkOut, ['calendario', 'kalender', 'calendrier', 'calendário', 'estancia', 'estadía', 'soggiorno', 'aufenthalt', 'séjour', 'estadia']);
 const NEXT_MONTH = /\b(next( month)?|forward)\b|^[›»→>]$/i;
+
+/**
+ * The control that opens the date picker: one that says it opens something (aria-haspopup, aria-
+ * expanded) first, then a button; a link last, since a site's menu has its "Stay" and "Dates" pages.
+ */
+function dateOpener(s: Snapshot): ControlInfo | undefined {
+  const named = s.controls.filter((c) => c.visible && !c.disabled && DATE_OPENER.test(wordsOf(c.text)));
+  return named.find((c) => c.haspopup || c.expanded) ?? named.find((c) => c.tag !== 'a') ?? named[0];
+}
 
 /** Does this accessible name denote that day ("Sunday, 29 November 2026", "November 29, 2026", "2026-11-29")? */
 export function namesDate(text: string, iso: string): boolean {
@@ -285,9 +334,7 @@ async function pickDate(page: DriverPage, s: Snapshot, iso: string, field: Field
     target = day(s);
   }
   if (!target) {
-    const opener = field
-      ? field.sel
-      : s.controls.find((c) => c.visible && DATE_OPENER.test(wordsOf(c.text)))?.sel;
+    const opener = field ? field.sel : dateOpener(s)?.sel;
     if (opener) {
       await page.press(opener, `open the date picker for ${concept}`);
       s = await snapshot(page);
@@ -381,18 +428,22 @@ function datePartsOf(fields: FieldInfo[]): Array<[FieldInfo, 'day' | 'month' | '
 
 /** Sets a date picker's own month list and year box (or list) to the month of `iso`; the page read after, or null when it has none. */
 async function toMonth(page: DriverPage, s: Snapshot, iso: string): Promise<Snapshot | null> {
-  const month = s.fields.find((f) => f.visible && !f.disabled && f.tag === 'select' && MONTH_FIELD.test(f.label));
+  const monthOf = (snap: Snapshot) => snap.fields.find((f) => f.visible && !f.disabled && f.tag === 'select' && MONTH_FIELD.test(f.label));
+  const month = monthOf(s);
   const year = s.fields.find((f) => f.visible && !f.disabled && f !== month && YEAR_FIELD.test(f.label) && (f.tag === 'select' || f.type === 'number' || f.type === 'text'));
   if (!month || !year) return null;
   const [y, m] = iso.split('-');
   const monthName = new Intl.DateTimeFormat(s.lang || 'en', { month: 'long', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
-  const monthValue = month.options.find((o) => o.text.toLowerCase() === monthName.toLowerCase())?.value
-    ?? month.options.find((o) => Number(o.value) === Number(m) || o.text === String(Number(m)))?.value;
-  if (monthValue === undefined) return null;
+  const valueIn = (list: FieldInfo) => list.options.find((o) => o.text.toLowerCase() === monthName.toLowerCase())?.value
+    ?? list.options.find((o) => Number(o.value) === Number(m) || o.text === String(Number(m)))?.value;
   if (year.tag === 'select') await page.select(year.sel, optionFor(year, y!) ?? y!);
   // Typed key by key: a year box often acts on its keys, not on its value (flatpickr's on keyup).
   else await page.type(year.sel, y!);
-  await page.select(month.sel, monthValue);
+  // The months are the year's: a picker with a first bookable day lists this year's remaining months only.
+  const there = monthOf(await snapshot(page));
+  const monthValue = there && valueIn(there);
+  if (!there || monthValue === undefined) return null;
+  await page.select(there.sel, monthValue);
   return snapshot(page);
 }
 

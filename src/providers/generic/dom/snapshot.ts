@@ -1,4 +1,4 @@
-import type { DriverPage } from '../../../driver/page.ts';
+import type { DriverPage, FrameAnswer } from '../../../driver/page.ts';
 import { FRAME_FACTS, READ_PAGE } from './in-page.generated.ts';
 import type { FrameFacts } from './in-page/frame-facts.ts';
 
@@ -108,8 +108,8 @@ export interface Snapshot {
   fields: FieldInfo[];
   controls: ControlInfo[];
   dialogs: DialogInfo[];
-  /** over: shown over the page, fixed, a fifth of the window or more (a consent platform's banner). */
-  frames: Array<{ sel: string; src: string; title: string; over: boolean }>;
+  /** shown: takes room on the page (not a hidden helper frame); over: shown over the page, fixed, a fifth of the window or more (a consent platform's banner). */
+  frames: Array<{ sel: string; src: string; title: string; shown: boolean; over: boolean }>;
   jsonld: unknown[];
   microdata: Array<{ type: string; props: Record<string, string> }>;
   /** Label–value pairs; `entries`: list items in the value (a list of travellers). */
@@ -141,6 +141,6 @@ export async function snapshot(page: DriverPage, fresh = false): Promise<Snapsho
 }
 
 /** Every frame's card-code field, CAPTCHA and text: payment partners and CAPTCHAs live in iframes. */
-export function framesFacts(page: DriverPage): Promise<Array<{ url: string; main: boolean; result: FrameFacts }>> {
+export function framesFacts(page: DriverPage): Promise<Array<FrameAnswer<FrameFacts>>> {
   return page.inspectFrames(FRAME_FACTS, undefined);
 }

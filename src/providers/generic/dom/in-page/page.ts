@@ -1,4 +1,5 @@
-import type { Snapshot } from '../snapshot.ts';
+import type { FieldInfo, Snapshot } from '../snapshot.ts';
+import { regionOf, selectorOf, shown } from './lib.ts';
 import { overlaysOf } from './readers/dialogs.ts';
 
 // What every reader is handed: the document, and where an element sits in it (its form, its overlay),
@@ -37,5 +38,25 @@ export function pageContext(doc: Document): PageContext {
       return f ? forms.indexOf(f) : -1;
     },
     dialogIndex: (el) => overlayEls.findIndex((d) => d.contains(el)),
+  };
+}
+
+/** What a widget reader says of its widget; the rest of its field is read from the element. */
+export type WidgetOwn = Pick<FieldInfo, 'type' | 'label' | 'labelFrom' | 'text'> & Partial<FieldInfo>;
+
+/**
+ * A field that is no native input (an ARIA widget, a group of radios, a number between − and +): its
+ * states from its ARIA attributes (aria-required, -disabled, -readonly, -invalid, -expanded), where it
+ * sits from the page, nothing a native field alone has (autocomplete, placeholder, validity), and
+ * what its reader read in `own`.
+ */
+export function widgetField(page: PageContext, el: Element, own: WidgetOwn): FieldInfo {
+  const aria = (name: string) => el.getAttribute(`aria-${name}`) === 'true';
+  return {
+    sel: selectorOf(el), tag: el.tagName.toLowerCase(), name: el.getAttribute('name') ?? '', autocomplete: '', hint: '', placeholder: '', value: '',
+    required: aria('required'), disabled: aria('disabled'), readOnly: aria('readonly'), visible: shown(el), checked: false, options: [],
+    form: page.formIndex(el), region: regionOf(el), card: false, invalid: aria('invalid'), flagged: false, validationMessage: '', stepper: null,
+    inDialog: page.dialogIndex(el), combobox: false, expanded: '',
+    ...own,
   };
 }

@@ -1,9 +1,10 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { clean, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
-import type { Reader } from '../page.ts';
+import { clean, nameOf, regionOf, selectorOf } from '../lib.ts';
+import { widgetField, type Reader } from '../page.ts';
 import { stepperOf } from '../stepper.ts';
 
-export const dateParts: Reader = ({ doc, formIndex, dialogIndex }) => {
+export const dateParts: Reader = (page) => {
+  const { doc } = page;
   const fields: FieldInfo[] = [];
   // A date typed in sections: Month, Day and Year as editable spinbuttons in one group (the MUI and
   // React Aria date fields, the APG spinbutton). Each part is told by its name, in English or in the
@@ -35,14 +36,13 @@ export const dateParts: Reader = ({ doc, formIndex, dialogIndex }) => {
     const parts = sections.map((el) => ({ sel: selectorOf(el), part: partOf(el), keyed: !(el as HTMLElement).isContentEditable, now: numberOf(el, 'aria-valuenow'), min: numberOf(el, 'aria-valuemin') }));
     if (parts.length !== 3 || new Set(parts.map((p) => p.part)).size !== 3 || parts.some((p) => p.part === null)) continue;
     const named = nameOf(group);
-    fields.push({
-      sel: selectorOf(sections[0]!), tag: sections[0]!.tagName.toLowerCase(), type: 'dateparts', name: '', autocomplete: '',
-      label: named, labelFrom: 'accessible name', hint: '', text: named, placeholder: '',
+    // Its first section is the field; its states and where it sits are the group's.
+    fields.push(widgetField(page, sections[0]!, {
+      type: 'dateparts', name: '', label: named, labelFrom: 'accessible name', text: named,
       value: sections.every((el) => el.hasAttribute('aria-valuenow')) ? sections.map((el) => clean(el.textContent)).join(' ') : '',
-      required: false, disabled: sections.some((el) => el.getAttribute('aria-disabled') === 'true'), readOnly: false, visible: shown(sections[0]!), checked: false, options: [],
-      form: formIndex(group), region: regionOf(group), card: false, invalid: group.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
-      stepper: null, inDialog: dialogIndex(group), combobox: false, expanded: '', parts: parts as FieldInfo['parts'],
-    });
+      required: false, disabled: sections.some((el) => el.getAttribute('aria-disabled') === 'true'), readOnly: false,
+      form: page.formIndex(group), region: regionOf(group), invalid: group.getAttribute('aria-invalid') === 'true', inDialog: page.dialogIndex(group), parts: parts as FieldInfo['parts'],
+    }));
   }
   return { fields };
 };

@@ -7,7 +7,7 @@ import type { Reader } from '../page.ts';
  * banner) says so.
  */
 export const frames: Reader = ({ doc }) => ({
-  frames: Array.from(doc.querySelectorAll('iframe,frame')).map((f) => ({ sel: selectorOf(f), src: (f as HTMLIFrameElement).src ?? '', title: f.getAttribute('title') ?? '', over: overPage(f) })),
+  frames: Array.from(doc.querySelectorAll('iframe,frame')).map((f) => ({ sel: selectorOf(f), src: (f as HTMLIFrameElement).src ?? '', title: f.getAttribute('title') ?? '', shown: shown(f), over: overPage(f) })),
 });
 
 function overPage(f: Element): boolean {

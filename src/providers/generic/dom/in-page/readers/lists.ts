@@ -1,8 +1,9 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { clean, describedBy, hintOf, longHiddenList, nameOf, regionOf, selectOptions, selectorOf, shown } from '../lib.ts';
-import type { Reader } from '../page.ts';
+import { clean, describedBy, hintOf, longHiddenList, nameOf, selectOptions, shown } from '../lib.ts';
+import { widgetField, type Reader } from '../page.ts';
 
-export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
+export const lists: Reader = (page) => {
+  const { doc, formIndex } = page;
   const fields: FieldInfo[] = [];
   // Lists chosen from by pressing (WAI-ARIA): a select-only combobox (role=combobox on an element that
   // is not a text field, its listbox popup named by aria-controls or aria-owns), a menu button of
@@ -19,13 +20,10 @@ export const lists: Reader = ({ doc, formIndex, dialogIndex }) => {
   const optionsOf = (box: Element | null) => (box && !longHiddenList(box) ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
   const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element, listed?: FieldInfo['options']) => {
     const named = stands ? nameOf(stands) : nameOf(el);
-    fields.push({
-      sel: selectorOf(el), tag: el.tagName.toLowerCase(), type, name: el.getAttribute('name') ?? '', autocomplete: '',
-      label: named, labelFrom: stands ? 'hidden list it stands for' : 'accessible name', hint: hintOf(el), text: describedBy(stands ?? el), placeholder: '', value,
-      required: el.getAttribute('aria-required') === 'true', disabled: el.getAttribute('aria-disabled') === 'true', readOnly: false, visible: shown(el), checked: false,
-      options: listed ?? optionsOf(box), form: formIndex(el), region: regionOf(el), card: false, invalid: el.getAttribute('aria-invalid') === 'true', flagged: false, validationMessage: '',
-      stepper: null, inDialog: dialogIndex(el), combobox: false, expanded: el.getAttribute('aria-expanded') ?? '',
-    });
+    fields.push(widgetField(page, el, {
+      type, label: named, labelFrom: stands ? 'hidden list it stands for' : 'accessible name', hint: hintOf(el), text: describedBy(stands ?? el), value,
+      readOnly: false, options: listed ?? optionsOf(box), expanded: el.getAttribute('aria-expanded') ?? '',
+    }));
   };
   // (A button that pops up a listbox is the same widget in the older APG wording: Headless UI's Listbox.)
   for (const el of Array.from(doc.querySelectorAll('[role="combobox"],[aria-haspopup="listbox"]'))) {

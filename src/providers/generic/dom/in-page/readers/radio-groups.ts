@@ -1,6 +1,6 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { clean, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
-import type { Reader } from '../page.ts';
+import { clean, nameOf, selectorOf } from '../lib.ts';
+import { widgetField, type Reader } from '../page.ts';
 
 // A count chosen from a row of radios ("Guests: 1 2 3 4 5 6", pills that are native radios in a
 // fieldset, or ARIA radios in a radiogroup): one field, named by its group, each radio an option.
@@ -11,7 +11,8 @@ const COUNT = /^\D{0,20}\d{1,3}\+?\D{0,20}$/;
 /** A price or a time of day is an option to book, not a count ("€45", "7 PM", "19h"). */
 const NOT_A_COUNT = /[€$£¥]|\d\s*(am|pm|h)\b|\d[:.]\d{2}/i;
 
-export const radioGroups: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
+export const radioGroups: Reader = (page) => {
+  const { doc, fieldEls, formIndex } = page;
   const fields: FieldInfo[] = [];
   const groups = new Map<string, Element[]>();
   for (const el of fieldEls) {
@@ -29,13 +30,11 @@ export const radioGroups: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) =
     const checked = (r: Element) => (r.tagName === 'INPUT' ? (r as HTMLInputElement).checked : r.getAttribute('aria-checked') === 'true');
     const options = radios.map((r) => ({ value: selectorOf(r), text: nameOf(r) || clean(r.closest('label')?.textContent), disabled: (r as HTMLInputElement).disabled === true || r.getAttribute('aria-disabled') === 'true' }));
     if (!label || !options.every((o) => COUNT.test(o.text) && !NOT_A_COUNT.test(o.text))) continue;
-    fields.push({
-      sel: selectorOf(holder), tag: holder.tagName.toLowerCase(), type: 'radiogroup', name: radios[0]!.getAttribute('name') ?? '', autocomplete: '',
-      label, labelFrom: 'group name', hint: '', text: label, placeholder: '', value: options.find((_, i) => checked(radios[i]!))?.text ?? '',
-      required: radios.some((r) => (r as HTMLInputElement).required === true), disabled: options.every((o) => o.disabled), readOnly: false, visible: shown(holder), checked: false,
-      options, form: formIndex(holder), region: regionOf(holder), card: false, invalid: false, flagged: false, validationMessage: '', stepper: null,
-      inDialog: dialogIndex(holder), combobox: false, expanded: '',
-    });
+    fields.push(widgetField(page, holder, {
+      type: 'radiogroup', name: radios[0]!.getAttribute('name') ?? '', label, labelFrom: 'group name', text: label, options,
+      value: options.find((_, i) => checked(radios[i]!))?.text ?? '', required: radios.some((r) => (r as HTMLInputElement).required === true),
+      disabled: options.every((o) => o.disabled), readOnly: false, invalid: false,
+    }));
   }
   return { fields };
 };
