@@ -59,28 +59,62 @@ export function nameOf(el: Element): string {
   return clean(el.getAttribute('title')) || clean(el.getAttribute('placeholder'));
 }
 
-/** A selector that finds this element again (an id when it is unique, else a path of :nth-of-type steps). */
+/**
+ * The document and every open shadow root in it, outermost first: where a page's widgets may draw
+ * themselves (a web component's calendar, a date picker's popup). Closed roots are the component's own.
+ */
+export function openRoots(doc: Document): Array<Document | ShadowRoot> {
+  const roots: Array<Document | ShadowRoot> = [doc];
+  for (let i = 0; i < roots.length; i++) {
+    const all = roots[i]!.querySelectorAll('*');
+    for (let j = 0; j < all.length; j++) if (all[j]!.shadowRoot) roots.push(all[j]!.shadowRoot!);
+  }
+  return roots;
+}
+
+/** Every match of a CSS selector in these roots (openRoots), each root's in document order. */
+export function allIn(roots: Array<Document | ShadowRoot>, selector: string): Element[] {
+  return roots.length === 1 ? Array.from(roots[0]!.querySelectorAll(selector)) : roots.flatMap((r) => Array.from(r.querySelectorAll(selector)));
+}
+
+/** The element's parent, or, at the top of a shadow root, the element that holds the root. */
+export function parentOf(el: Element): Element | null {
+  return el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
+}
+
+/**
+ * A selector that finds this element again (an id when it is unique, else a path of :nth-of-type
+ * steps), as Playwright reads CSS: it pierces open shadow roots, and a root's top elements are the
+ * children of its host, so the path runs on through the host.
+ */
 export function selectorOf(el: Element): string {
   const doc = el.ownerDocument;
+  const shadowed = el.getRootNode() !== doc;
   const parts: string[] = [];
   let node: Element | null = el;
   while (node && node !== doc.documentElement) {
     const id = node.getAttribute('id');
-    if (id && doc.querySelectorAll(`#${CSS.escape(id)}`).length === 1) {
+    if (id && unique(doc, `#${CSS.escape(id)}`, shadowed)) {
       parts.unshift(`#${CSS.escape(id)}`);
       return parts.join(' > ');
     }
     const tag = node.tagName.toLowerCase();
-    const parent: Element | null = node.parentElement;
+    const parent: Element | null = parentOf(node);
     if (!parent) {
       parts.unshift(tag);
       break;
     }
-    const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
+    const siblings = node.parentElement ? node.parentElement.children : (node.parentNode as ShadowRoot).children;
+    const same = Array.from(siblings).filter((c) => c.tagName === node!.tagName);
     parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag);
     node = parent;
   }
   return parts.length && parts[0] !== 'html' && !parts[0]!.startsWith('#') ? `html > ${parts.join(' > ')}` : parts.join(' > ');
+}
+
+/** Whether a selector matches one element: in the document, or, where shadow roots are in play, in any of them (as Playwright's CSS looks). */
+function unique(doc: Document, selector: string, deep: boolean): boolean {
+  return (deep ? allIn(openRoots(doc), selector) : doc.querySelectorAll(selector)).length === 1;
 }
 
 /** The page region an element sits in: header, nav, footer and aside hold site chrome (header search boxes, newsletters). */

@@ -1,5 +1,5 @@
 import type { FieldInfo, Snapshot } from '../snapshot.ts';
-import { regionOf, selectorOf, shown } from './lib.ts';
+import { allIn, openRoots, regionOf, selectorOf, shown } from './lib.ts';
 import { overlaysOf } from './readers/dialogs.ts';
 
 // What every reader is handed: the document, and where an element sits in it (its form, its overlay),
@@ -7,6 +7,11 @@ import { overlaysOf } from './readers/dialogs.ts';
 
 export interface PageContext {
   doc: Document;
+  /**
+   * Every match of a CSS selector in the document and in its open shadow roots (a web component's
+   * fields, a date picker drawn in a root of its own): what a person sees is read wherever it is drawn.
+   */
+  all(selector: string): Element[];
   forms: HTMLFormElement[];
   /** The overlays (dialogs, banners fixed over the page), in the order of the snapshot's `dialogs`. */
   overlayEls: Element[];
@@ -22,14 +27,17 @@ export interface PageContext {
 export type Reader = (page: PageContext) => Partial<Snapshot>;
 
 export function pageContext(doc: Document): PageContext {
+  const roots = openRoots(doc);
+  const all = (selector: string) => allIn(roots, selector);
   const forms = Array.from(doc.forms);
-  const overlayEls = overlaysOf(doc);
-  const fieldEls = Array.from(doc.querySelectorAll('input,select,textarea')).filter((el) => {
+  const overlayEls = overlaysOf(all);
+  const fieldEls = all('input,select,textarea').filter((el) => {
     const type = (el.getAttribute('type') ?? '').toLowerCase();
     return !['submit', 'button', 'image', 'reset', 'file'].includes(type);
   });
   return {
     doc,
+    all,
     forms,
     overlayEls,
     fieldEls,

@@ -1,5 +1,5 @@
 import type { CalendarReading, CalendarDay } from '../calendar.ts';
-import { clean, isControl, nameOf, selectorOf, shown } from './lib.ts';
+import { allIn, clean, isControl, nameOf, openRoots, parentOf, selectorOf, shown } from './lib.ts';
 
 // An entry of the in-page bundle (scripts/build-page-scripts.ts): the month grids a date picker shows
 // (dom/calendar.ts walks them). None changes the page.
@@ -10,14 +10,18 @@ export default function readCalendars(): CalendarReading[] {
   const PREV = /\bprev(ious)?\b|\bback\b|anterior|précédent|zurück|vorherige|precedente|vorige|^[‹«←<]$/i;
   const YEAR = /\byears?\b|\baños?\b|\bjahre?\b|\bannées?\b|\banni\b|\banno\b|\banos?\b|\bjaar\b/i;
   const out: CalendarReading[] = [];
-  const tables = Array.from(document.querySelectorAll('table,[role="grid"]'))
-    .filter((grid) => shown(grid) && !grid.parentElement?.closest('table,[role="grid"]'))
-    .map((grid) => ({ grid, cells: Array.from(grid.querySelectorAll('td,[role="gridcell"]')).filter((c) => /^\d{1,2}$/.test(clean(c.textContent))) }));
-  for (const { grid, cells } of [...tables, ...dayRuns(tables.map((t) => t.grid))]) {
+  // (A picker may draw its calendar in a shadow root of its own: easepick's.)
+  const roots = openRoots(document);
+  const all = (selector: string) => allIn(roots, selector);
+  const tables = all('table,[role="grid"]')
+    .filter((grid) => drawn(grid) && !grid.parentElement?.closest('table,[role="grid"]'))
+    .map((grid) => ({ grid, cells: Array.from(grid.querySelectorAll('td,[role="gridcell"]')).filter((c) => /^\d{1,2}$/.test(clean(c.textContent))), run: false }));
+  for (const { grid, cells, run } of [...tables, ...dayRuns(all, tables.map((t) => t.grid))]) {
     if (cells.length < 28 || cells.length > 42) continue;
     const days: CalendarDay[] = [];
     for (const cell of cells) {
-      const control = isControl(cell) || cell.hasAttribute('tabindex') ? cell : Array.from(cell.querySelectorAll('a,button,[role]')).find(isControl);
+      // (In a run of numbered days, a day with no control in it is itself what a person clicks.)
+      const control = isControl(cell) || cell.hasAttribute('tabindex') ? cell : Array.from(cell.querySelectorAll('a,button,[role]')).find(isControl) ?? (run ? cell : undefined);
       if (!control || !shown(control)) continue;
       const off = (el: Element) => (el as HTMLButtonElement).disabled === true || el.getAttribute('aria-disabled') === 'true';
       days.push({ n: Number(clean(cell.textContent)), sel: selectorOf(control), disabled: off(control) || off(cell) });
@@ -28,7 +32,7 @@ export default function readCalendars(): CalendarReading[] {
     let next: Element | undefined;
     let prev: Element | undefined;
     let years: Element | undefined;
-    for (let up: Element | null = grid.parentElement, depth = 0; up && depth < 4; up = up.parentElement, depth++) {
+    for (let up: Element | null = parentOf(grid), depth = 0; up && depth < 4; up = parentOf(up), depth++) {
       const beside = Array.from(up.children).filter((c) => !c.contains(grid));
       if (!/\b\d{4}\b/.test(caption)) caption = clean(beside.map(wordsApart).join(' ')).slice(0, 200);
       const pressable = beside.flatMap((c) => [c, ...Array.from(c.querySelectorAll('a,button,[role="button"],[title],[aria-label]'))])
@@ -38,13 +42,14 @@ export default function readCalendars(): CalendarReading[] {
       next ??= pressable.find((el) => NEXT.test(label(el)) && !YEAR.test(label(el)));
       prev ??= pressable.find((el) => PREV.test(label(el)) && !YEAR.test(label(el)));
       years ??= pressable.find((el) => YEAR.test(label(el)) && !NEXT.test(label(el)) && !PREV.test(label(el)));
-      // Arrows with no name at all (an SVG in a bare <button>): the one to the right of the month
-      // shows the next, the one to its left the previous, as a person reads them.
+      // Arrows with no name at all (an SVG in a bare <button>), as a person reads them: of two, the
+      // right one shows the next month and the left one the previous (both may sit at one end, as
+      // easepick's); one alone, by its side of the month.
       if (!next && !prev && /\b\d{4}\b/.test(caption)) {
-        const middle = centreX(grid);
-        const arrows = pressable.filter((el) => el.matches('a,button,[role="button"]') && !label(el) && el.querySelector('svg,img'));
-        next = arrows.find((el) => centreX(el) > middle);
-        prev = arrows.find((el) => centreX(el) < middle);
+        const arrows = pressable.filter((el) => el.matches('a,button,[role="button"]') && !label(el) && el.querySelector('svg,img')).sort((a, b) => centreX(a) - centreX(b));
+        if (arrows.length >= 2) [prev, next] = [arrows[0], arrows.at(-1)];
+        else if (arrows[0] && centreX(arrows[0]) > centreX(grid)) next = arrows[0];
+        else if (arrows[0]) prev = arrows[0];
       }
       if (next && /\b\d{4}\b/.test(caption)) break;
     }
@@ -54,19 +59,16 @@ export default function readCalendars(): CalendarReading[] {
 }
 
 /**
- * Month grids that are neither a table nor role=grid: an element whose children are the days, 1
- * to the month's last in order, each focusable or a control (Litepicker's, easepick's <div>s).
+ * Month grids that are neither a table nor role=grid: an element whose children are the days, 1 to
+ * the month's last in order (after any blank cells the first week starts with): Litepicker's and
+ * easepick's <div>s, which may be neither focusable nor named, only clicked.
  */
-function dayRuns(tables: Element[]): Array<{ grid: Element; cells: Element[] }> {
-  const parents = new Set<Element>();
-  for (const el of Array.from(document.querySelectorAll('[tabindex],button,[role="button"]'))) {
-    if (el.parentElement && /^\d{1,2}$/.test(clean(el.textContent))) parents.add(el.parentElement);
-  }
-  const runs: Array<{ grid: Element; cells: Element[] }> = [];
-  for (const grid of parents) {
-    if (!shown(grid) || tables.some((t) => t.contains(grid))) continue;
+function dayRuns(all: (selector: string) => Element[], tables: Element[]): Array<{ grid: Element; cells: Element[]; run: true }> {
+  const runs: Array<{ grid: Element; cells: Element[]; run: true }> = [];
+  for (const grid of all('*')) {
+    if (grid.childElementCount < 28 || tables.some((t) => t.contains(grid)) || !drawn(grid)) continue;
     const cells = Array.from(grid.children).filter((c) => /^\d{1,2}$/.test(clean(c.textContent)));
-    if (cells.length >= 28 && cells.every((c, i) => Number(clean(c.textContent)) === i + 1)) runs.push({ grid, cells });
+    if (cells.length >= 28 && cells.every((c, i) => Number(clean(c.textContent)) === i + 1)) runs.push({ grid, cells, run: true });
   }
   return runs;
 }
@@ -84,6 +86,15 @@ function wordsApart(el: Element): string {
     length += text.length + 1;
   }
   return words.join(' ');
+}
+
+/**
+ * Shown, and drawn at a size a person can see: a picker may keep its calendar in the page folded to
+ * nothing (easepick's height 0 and scale(0) until it opens), which is not a calendar on the page.
+ */
+function drawn(el: Element): boolean {
+  const box = el.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 && shown(el);
 }
 
 function centreX(el: Element): number {

@@ -6,7 +6,7 @@ import { widgetField, type Reader } from '../page.ts';
 // one is (and an optional one left alone); required by aria-required or by its words.
 
 export const boxes: Reader = (page) => ({
-  fields: Array.from(page.doc.querySelectorAll('[role="checkbox"],[role="switch"]'))
+  fields: page.all('[role="checkbox"],[role="switch"]')
     .filter((el) => el.tagName !== 'INPUT')
     .map((el) => {
       const named = nameOf(el) || clean(el.textContent);

@@ -6,7 +6,7 @@ import type { Reader } from '../page.ts';
  * Buttons, links and scripted controls, and the choices (radios), each with the item it belongs to
  * (its row, card or list item); and beside those items, the ones with no control (a sold-out row).
  */
-export const controls: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
+export const controls: Reader = ({ doc, all, fieldEls, formIndex, dialogIndex }) => {
   const itemOf = (el: Element, all: Element[]) => {
     // The largest ancestor that holds this control and no other of the page's candidate controls: its row, card or list item.
     let item: Element = el;
@@ -24,12 +24,12 @@ export const controls: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
     if (!lists.has(box)) lists.set(box, longHiddenList(box));
     return lists.get(box)!;
   };
-  const all = Array.from(doc.querySelectorAll('button,a,input,[role],[tabindex][aria-label]')).filter(isControl);
-  const controlEls = all.filter((el) => !unread(el));
+  const pressable = all('button,a,input,[role],[tabindex][aria-label]').filter(isControl);
+  const controlEls = pressable.filter((el) => !unread(el));
   // Choices: radio inputs, and ARIA radios (role=radio in a role=radiogroup, checked by aria-checked).
-  const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...Array.from(doc.querySelectorAll('[role="radio"]')).filter((el) => el.tagName !== 'INPUT')];
+  const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...all('[role="radio"]').filter((el) => el.tagName !== 'INPUT')];
   // (The unread options still bound the items of the controls around them, as when they are read.)
-  const candidates = [...all, ...radios];
+  const candidates = [...pressable, ...radios];
   const controls: ControlInfo[] = [];
   for (const el of [...controlEls, ...radios]) {
     if ((el.tagName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'radio') || el.getAttribute('role') === 'radio') continue;

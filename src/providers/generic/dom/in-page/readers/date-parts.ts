@@ -4,7 +4,7 @@ import { widgetField, type Reader } from '../page.ts';
 import { stepperOf } from '../stepper.ts';
 
 export const dateParts: Reader = (page) => {
-  const { doc } = page;
+  const { doc, all } = page;
   const fields: FieldInfo[] = [];
   // A date typed in sections: Month, Day and Year as editable spinbuttons in one group (the MUI and
   // React Aria date fields, the APG spinbutton). Each part is told by its name, in English or in the
@@ -25,7 +25,7 @@ export const dateParts: Reader = (page) => {
   };
   const numberOf = (el: Element, attr: string) => (el.hasAttribute(attr) && Number.isFinite(Number(el.getAttribute(attr))) ? Number(el.getAttribute(attr)) : null);
   const sectioned = new Map<Element, Element[]>();
-  for (const el of Array.from(doc.querySelectorAll('[role="spinbutton"]:not(input)'))) {
+  for (const el of all('[role="spinbutton"]:not(input)')) {
     if (el.getAttribute('aria-readonly') === 'true' || stepperOf(el)) continue;
     const group = el.closest('[role="group"]') ?? el.parentElement?.parentElement;
     if (group) sectioned.set(group, [...(sectioned.get(group) ?? []), el]);

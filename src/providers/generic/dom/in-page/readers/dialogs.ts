@@ -4,10 +4,10 @@ import { clean, selectorOf, shown } from '../lib.ts';
 // Overlays: dialogs (native, ARIA) and banners fixed over the page.
 
 /** Dialogs, and banners fixed over the page (a cookie notice is often one, without a dialog role). */
-export function overlaysOf(doc: Document): Element[] {
-  const dialogsEls = Array.from(doc.querySelectorAll('dialog[open],[role="dialog"],[role="alertdialog"],[aria-modal="true"]')).filter(shown);
+export function overlaysOf(all: (selector: string) => Element[]): Element[] {
+  const dialogsEls = all('dialog[open],[role="dialog"],[role="alertdialog"],[aria-modal="true"]').filter(shown);
   const overlayEls: Element[] = [...dialogsEls];
-  for (const el of Array.from(doc.querySelectorAll('body *'))) {
+  for (const el of all('body *')) {
     if (overlayEls.length > 10) break;
     if (overlayEls.some((d) => d === el || d.contains(el) || el.contains(d))) continue;
     const pos = getComputedStyle(el).position;

@@ -6,8 +6,8 @@ import type { Reader } from '../page.ts';
  * is shown over the page (fixed in place, a fifth of the window or more: a consent platform's
  * banner) says so.
  */
-export const frames: Reader = ({ doc }) => ({
-  frames: Array.from(doc.querySelectorAll('iframe,frame')).map((f) => ({ sel: selectorOf(f), src: (f as HTMLIFrameElement).src ?? '', title: f.getAttribute('title') ?? '', shown: shown(f), over: overPage(f) })),
+export const frames: Reader = ({ all }) => ({
+  frames: all('iframe,frame').map((f) => ({ sel: selectorOf(f), src: (f as HTMLIFrameElement).src ?? '', title: f.getAttribute('title') ?? '', shown: shown(f), over: overPage(f) })),
 });
 
 function overPage(f: Element): boolean {

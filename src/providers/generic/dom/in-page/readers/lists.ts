@@ -3,7 +3,7 @@ import { clean, describedBy, hintOf, longHiddenList, nameOf, selectOptions, show
 import { widgetField, type Reader } from '../page.ts';
 
 export const lists: Reader = (page) => {
-  const { doc, formIndex } = page;
+  const { doc, all, formIndex } = page;
   const fields: FieldInfo[] = [];
   // Lists chosen from by pressing (WAI-ARIA): a select-only combobox (role=combobox on an element that
   // is not a text field, its listbox popup named by aria-controls or aria-owns), a menu button of
@@ -26,7 +26,7 @@ export const lists: Reader = (page) => {
     }));
   };
   // (A button that pops up a listbox is the same widget in the older APG wording: Headless UI's Listbox.)
-  for (const el of Array.from(doc.querySelectorAll('[role="combobox"],[aria-haspopup="listbox"]'))) {
+  for (const el of all('[role="combobox"],[aria-haspopup="listbox"]')) {
     if (el.matches('input,select,textarea')) continue;
     // A list made over a native <select> it holds, hidden (Choices.js: its search box in its popup),
     // is that list, by its label, options and value; else a combobox holding a text box is no list.
@@ -53,7 +53,7 @@ export const lists: Reader = (page) => {
   }
   // A menu button whose menu holds one value to choose (APG: a menu of menuitemradios; of menuitems
   // inside a form): the same list, its items the options, its value what the button shows.
-  for (const el of Array.from(doc.querySelectorAll('[aria-haspopup="menu"],[aria-haspopup="true"]'))) {
+  for (const el of all('[aria-haspopup="menu"],[aria-haspopup="true"]')) {
     if (el.matches('input,select,textarea,[role="combobox"]')) continue;
     const ids = (el.getAttribute('aria-controls') ?? '').split(/\s+/).filter(Boolean);
     const menu = ids.map((id) => doc.getElementById(id)).find((m) => m?.getAttribute('role') === 'menu') ?? (el.nextElementSibling?.getAttribute('role') === 'menu' ? el.nextElementSibling : null);
@@ -63,7 +63,7 @@ export const lists: Reader = (page) => {
     const listed = items.map((o) => ({ value: o.id || clean(o.textContent), text: nameOf(o) || clean(o.textContent), disabled: o.getAttribute('aria-disabled') === 'true' }));
     pressList(el, 'combobox', null, clean(el.textContent), undefined, listed);
   }
-  for (const box of Array.from(doc.querySelectorAll('[role="listbox"]'))) {
+  for (const box of all('[role="listbox"]')) {
     if (owned.has(box) || box.matches('select') || box.closest('[role="combobox"]')) continue;
     pressList(box, 'listbox', box, Array.from(box.querySelectorAll('[role="option"][aria-selected="true"]')).map((o) => clean(o.textContent)).join(', '));
   }

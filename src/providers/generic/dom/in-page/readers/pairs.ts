@@ -2,10 +2,10 @@ import { clean } from '../lib.ts';
 import type { Reader } from '../page.ts';
 
 /** Label–value pairs in plain markup: containers alternating label and value, and "Label: value" lines. */
-export const pairs: Reader = ({ doc }) => {
+export const pairs: Reader = ({ doc, all }) => {
   const pairs: Array<{ label: string; value: string; entries: number }> = [];
   // Containers whose children alternate label, value (<span>Room</span><b>Deluxe</b>…).
-  for (const box of Array.from(doc.querySelectorAll('body *')).filter((e) => e.children.length >= 4 && e.children.length % 2 === 0).slice(0, 200)) {
+  for (const box of all('body *').filter((e) => e.children.length >= 4 && e.children.length % 2 === 0).slice(0, 200)) {
     const kids = Array.from(box.children);
     const labels = kids.filter((_, i) => i % 2 === 0);
     const values = kids.filter((_, i) => i % 2 === 1);

@@ -12,7 +12,7 @@ const COUNT = /^\D{0,20}\d{1,3}\+?\D{0,20}$/;
 const NOT_A_COUNT = /[€$£¥]|\d\s*(am|pm|h)\b|\d[:.]\d{2}/i;
 
 export const radioGroups: Reader = (page) => {
-  const { doc, fieldEls, formIndex } = page;
+  const { all, fieldEls, formIndex } = page;
   const fields: FieldInfo[] = [];
   const groups = new Map<string, Element[]>();
   for (const el of fieldEls) {
@@ -21,7 +21,7 @@ export const radioGroups: Reader = (page) => {
     const key = `${formIndex(el)}|${name}`;
     groups.set(key, [...(groups.get(key) ?? []), el]);
   }
-  Array.from(doc.querySelectorAll('[role="radiogroup"]')).forEach((g, i) => groups.set(`aria|${i}`, Array.from(g.querySelectorAll('[role="radio"]')).filter((r) => r.tagName !== 'INPUT')));
+  all('[role="radiogroup"]').forEach((g, i) => groups.set(`aria|${i}`, Array.from(g.querySelectorAll('[role="radio"]')).filter((r) => r.tagName !== 'INPUT')));
   for (const radios of groups.values()) {
     if (radios.length < 2) continue;
     const holder = radios[0]!.closest('fieldset,[role="radiogroup"]');

@@ -13,7 +13,7 @@ export const sliders: Reader = (page) => {
     const group = el.closest('[role="group"]') ?? el.parentElement?.parentElement;
     return !group || group.querySelectorAll('[role="spinbutton"]').length === 1;
   };
-  for (const el of Array.from(page.doc.querySelectorAll('[role="slider"],[role="spinbutton"]'))) {
+  for (const el of page.all('[role="slider"],[role="spinbutton"]')) {
     if (el.matches('input,select,textarea')) continue;
     if (el.getAttribute('role') === 'spinbutton' && (stepperOf(el) || !alone(el))) continue;
     const own = nameOf(el);

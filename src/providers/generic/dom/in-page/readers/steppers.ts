@@ -8,7 +8,7 @@ import { stepperOf } from '../stepper.ts';
 export const steppers: Reader = (page) => {
   const fields: FieldInfo[] = [];
   // A stepper's number may be shown as text (an <output> or a role=spinbutton) rather than a field.
-  for (const el of Array.from(page.doc.querySelectorAll('output,[role="spinbutton"]:not(input)'))) {
+  for (const el of page.all('output,[role="spinbutton"]:not(input)')) {
     const stepper = stepperOf(el);
     if (!stepper) continue;
     // Named by aria, else by its labelled group (role=group, fieldset), else by the words around it
@@ -29,7 +29,7 @@ export const groupSteppers: Reader = (page) => {
   const fields: FieldInfo[] = [];
   // A number between a "−" and a "+" in a labelled group (role=group, fieldset) with no field of its
   // own to type in: a stepper too, named by its group.
-  for (const group of Array.from(page.doc.querySelectorAll('[role="group"],fieldset'))) {
+  for (const group of page.all('[role="group"],fieldset')) {
     if (group.querySelector('input:not([type="hidden"]),select,textarea,output,[role="spinbutton"]')) continue;
     const number = Array.from(group.querySelectorAll('*')).find((e) => e.children.length === 0 && !isControl(e) && /^\s*\d{1,3}\s*$/.test(e.textContent ?? ''));
     if (!number) continue;

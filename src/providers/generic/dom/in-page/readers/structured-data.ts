@@ -2,9 +2,9 @@ import { clean } from '../lib.ts';
 import type { Reader } from '../page.ts';
 
 /** schema.org data: JSON-LD blocks and microdata items. */
-export const structuredData: Reader = ({ doc }) => {
+export const structuredData: Reader = ({ all }) => {
   const jsonld: unknown[] = [];
-  for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+  for (const s of all('script[type="application/ld+json"]')) {
     try {
       jsonld.push(JSON.parse(s.textContent ?? ''));
     } catch {
@@ -12,7 +12,7 @@ export const structuredData: Reader = ({ doc }) => {
     }
   }
   const microdata: Array<{ type: string; props: Record<string, string> }> = [];
-  for (const scope of Array.from(doc.querySelectorAll('[itemscope][itemtype]')).slice(0, 100)) {
+  for (const scope of all('[itemscope][itemtype]').slice(0, 100)) {
     const props: Record<string, string> = {};
     for (const p of Array.from(scope.querySelectorAll('[itemprop]'))) {
       if (p.parentElement?.closest('[itemscope]') !== scope && p.closest('[itemscope]') !== scope) continue;
