@@ -7,6 +7,9 @@ import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { GuardLog } from '../../src/executor/guard/events.ts';
 import { GuardedPage, type GuardedPageOptions } from '../../src/executor/guard/page-api.ts';
 import { installGuard } from '../../src/executor/guard/index.ts';
+import { armPress } from '../../src/executor/guard/page-checks.ts';
+import { SETTLE_QUIET } from '../../src/executor/guard/page-settle.ts';
+import type { PressWatch } from '../../src/executor/guard/in-page/arm-press.ts';
 import { CardCheckFailed, CardStepReached, GuardRefusal, MissingElement } from '../../src/executor/guard/page-errors.ts';
 import { asFailure } from '../../src/executor/failures.ts';
 import type { NudgeKey } from '../../src/driver/page.ts';
@@ -159,6 +162,23 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
       await assert.rejects(g.press('#go', 'pay'), CardStepReached);
       assert.equal(await page.inputValue('#cvc'), '');
       assert.equal(await page.inputValue('#name'), 'Ada');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a form drawn in a shadow root (a web component) is filled through Playwright, all or nothing: with a card-code field among its fields, none is filled', async () => {
+    const { context, log, page, g } = await guardedTab();
+    await page.setContent(`<guest-form></guest-form><script>document.querySelector('guest-form').attachShadow({ mode: 'open' }).innerHTML =
+  '<form><label>Name <input id="name"></label><label>Time <select id="time"><option>19:00</option><option>19:30</option></select></label><label>Security code <input id="cvc" name="cvc"></label></form>';</script>`);
+    try {
+      const value = (sel: string) => page.locator(sel).inputValue();
+      await assert.rejects(g.fillForm([['#name', 'Ada'], ['#cvc', '735']]), GuardRefusal);
+      assert.deepEqual([await value('#name'), await value('#cvc')], ['', ''], 'nothing filled');
+      assert.ok(log.deniedBy('driver').some((m) => /refused to fill the card security code field/.test(m) && !m.includes('735')));
+      await g.fillForm([['#name', 'Ada'], ['#time', '19:30']]);
+      assert.deepEqual([await value('#name'), await value('#time')], ['Ada', '19:30']);
+      assert.deepEqual(await g.present(['#name', '#nowhere']), [true, false], 'present() looks inside the root too');
     } finally {
       await context.close();
     }
@@ -452,6 +472,45 @@ describe('a page that goes on by itself', () => {
       assert.equal(read.kind, 'transient', read.message);
       assert.match(read.message, /navigated by itself/);
     } finally {
+      await context.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test('a press that sends a form or follows a link to another document is known to be leaving the page, whether or not its request has started; one the page stops, a dialog\'s form and a link within the page are not', async () => {
+    // The next documents are never answered: the page being left stays, and its press watch can be asked.
+    const held: Array<() => void> = [];
+    const server = createServer((request, response) => {
+      if (request.url !== '/') return void held.push(() => response.destroy());
+      response.setHeader('content-type', 'text/html');
+      response.end(`<!doctype html><form method="post" action="/next"><button id="send">Search</button></form>
+<form method="post" action="/next" onsubmit="event.preventDefault()"><button id="scripted">Search here</button></form>
+<dialog open><form method="dialog"><button id="close">Close</button></form></dialog>
+<a id="away" href="/rooms">Rooms</a> <a id="within" href="#rooms">Rooms below</a> <a id="hash" href="#" onclick="return true">Top</a>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const home = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      // Armed, pressed and disarmed in one question: asked once the click is under way, Playwright
+      // would wait for the next document, which never comes.
+      const leaving = async (selector: string) => {
+        await page.goto(home);
+        return page.locator(selector).evaluate((el, [arm, quiet]) => {
+          const watch = (0, eval)(`(${arm})`)(el) as PressWatch;
+          (el as HTMLElement).click();
+          return watch.disarm(quiet).then((d) => d.leaving);
+        }, [String(armPress), SETTLE_QUIET] as const);
+      };
+      assert.equal(await leaving('#send'), true, 'a form sent');
+      assert.equal(await leaving('#away'), true, 'a link to another page');
+      assert.equal(await leaving('#scripted'), false, 'a form the page sends itself');
+      assert.equal(await leaving('#close'), false, 'a dialog\'s form');
+      assert.equal(await leaving('#within'), false, 'a link to a part of the page');
+      assert.equal(await leaving('#hash'), false, 'a link to "#"');
+    } finally {
+      for (const end of held) end();
       await context.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -22,6 +22,8 @@ import type { PressQuiet, PressWatch } from './in-page/arm-press.ts';
 const MAX_PRESSES = 3;
 /** How long a press that may be covered waits for its control before asking what is over it. */
 const FIRST_TRY_MS = 500;
+/** How long a press that sent a form or followed a link waits for its navigation to start (one the page cancels never does). */
+const LEAVING_WAIT_MS = 5_000;
 /** A read asked again while the page goes on by itself: a page still navigating after this many is not settling. */
 const MAX_REREADS = 3;
 /** What a press waits for after its click: the next page, the page settled, or nothing (another press follows). */
@@ -171,9 +173,28 @@ export class GuardedPage implements DriverPage {
     await this.#elements.one(fields[0]![0]);
     const result = await this.#bounded(this.#page.evaluate(fillFields, fields), 'fill a form');
     if (result.card) this.#refuse(result.card, 'fill');
-    if (result.missing) throw new Error(`the form has no field ${result.missing}`);
-    if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
+    if (result.missing) await this.#fillThroughLocators(fields);
+    else if (result.rejected) throw new Error(`a list on the form does not offer ${result.rejected}`);
     this.#done({ kind: 'fillForm', fields });
+  }
+
+  /**
+   * fillForm where the page cannot find a field itself (nothing was filled then): one in an open
+   * shadow root, which `document.querySelector` does not enter and Playwright's CSS does. Every field
+   * classified first, so that a card-code field among them still leaves them all unfilled; one that
+   * is not there at all is MissingElement.
+   */
+  async #fillThroughLocators(fields: Array<[string, string]>): Promise<void> {
+    const targets: Array<[Locator, string]> = [];
+    for (const [selector, value] of fields) {
+      const { target, answer: field } = await this.#elements.classified(selector, false);
+      if (field) this.#refuse(field, 'fill');
+      targets.push([target, value]);
+    }
+    for (const [target, value] of targets) {
+      if ((await this.#bounded(target.evaluate((el) => el.tagName), 'look at a field')) !== 'SELECT') await target.fill(value, { timeout: this.#timeout });
+      else if (!(await target.selectOption(value, { timeout: this.#timeout })).includes(value)) throw new Error(`a list on the form does not offer ${value}`);
+    }
   }
 
   /**
@@ -189,7 +210,12 @@ export class GuardedPage implements DriverPage {
 
   /** Which of these selectors match something on the page (one round trip). */
   async present(selectors: string[]): Promise<boolean[]> {
-    return this.#reread(() => this.#page.evaluate((list) => list.map((s) => document.querySelector(s) !== null), selectors), 'look for parts of the page');
+    // (Where the page does not find one and has shadow roots, Playwright's CSS, which enters them, is asked.)
+    const here = await this.#reread(() => this.#page.evaluate((list) => {
+      const deep = Array.from(document.getElementsByTagName('*')).some((el) => el.shadowRoot);
+      return list.map((s) => (document.querySelector(s) !== null ? true : deep ? null : false));
+    }, selectors), 'look for parts of the page');
+    return Promise.all(here.map((found, i) => found ?? this.#reread(async () => (await this.#page.locator(selectors[i]!).count()) > 0, 'look for parts of the page')));
   }
 
   async select(selector: string, value: string): Promise<void> {
@@ -375,6 +401,7 @@ export class GuardedPage implements DriverPage {
       navigation?.catch(() => {}); // awaited below; a failed or stopped click must not leave it unhandled
       const documents = this.#network.documents;
       const requests = this.#network.started;
+      const navigations = this.#network.navigations;
       if (!(await this.#click(selector, target, watch, firstTryMs))) return { kind: 'covered' };
       // Disarmed, and (for a press) the page's quiet after it waited for in the same question. The
       // document is gone when the click navigated it away: nothing stopped the click then.
@@ -391,6 +418,9 @@ export class GuardedPage implements DriverPage {
       this.#events.allowed(`Payment guard (driver layer) allowed pressing '${control.label}' to ${what}: no card security code is involved.`);
       if (navigation) return { kind: 'navigated', status: this.#arrived(await navigation), control: control.label };
       if (end === 'none') return { kind: 'navigated', status: this.#status, control: control.label };
+      // A form sent or a link followed whose request has not started yet (a busy browser runs the
+      // queued navigation late): waited for, or the next read would be of the page being left.
+      if (after?.leaving && this.#network.navigations === navigations) await this.#network.navigationAfter(navigations, LEAVING_WAIT_MS);
       // Quiet already, and nothing fetched or loaded since the click: settled. A press that fetched is
       // settled with its watch; one that loaded a document (or whose watch cannot say) as anything is.
       const settled = after?.quiet && this.#network.started === requests && this.#network.documents === documents;

@@ -28,7 +28,11 @@ export interface NetworkWatch {
   readonly status: number | null;
   /** When (Date.now()) a watched request last started, or a fetch or XHR request ended. */
   readonly lastActivityAt: number;
+  /** Main-frame navigation requests started so far. */
+  readonly navigations: number;
   idle(maxMs: number): Promise<void>;
+  /** Resolves once more than `count` main-frame navigation requests have started, or after `maxMs`. */
+  navigationAfter(count: number, maxMs: number): Promise<void>;
 }
 
 const WATCHED = new Set(['document', 'script', 'fetch', 'xhr']);
@@ -41,7 +45,8 @@ const WATCHED = new Set(['document', 'script', 'fetch', 'xhr']);
 export function watchNetwork(page: Page): NetworkWatch {
   const pending = new Map<Request, number>();
   let waiters: Array<() => void> = [];
-  const state = { documents: 0, started: 0, status: null as number | null, lastActivityAt: 0 };
+  const state = { documents: 0, started: 0, navigations: 0, status: null as number | null, lastActivityAt: 0 };
+  let navigationWaiters: Array<() => void> = [];
   const release = () => {
     if (pending.size > 0) return;
     const ready = waiters;
@@ -61,6 +66,12 @@ export function watchNetwork(page: Page): NetworkWatch {
     pending.set(request, Date.now());
     state.started++;
     state.lastActivityAt = Date.now();
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      state.navigations++;
+      const ready = navigationWaiters;
+      navigationWaiters = [];
+      for (const w of ready) w();
+    }
   });
   page.on('requestfinished', done);
   page.on('requestfailed', done);
@@ -96,6 +107,20 @@ export function watchNetwork(page: Page): NetworkWatch {
     },
     get lastActivityAt() {
       return state.lastActivityAt;
+    },
+    get navigations() {
+      return state.navigations;
+    },
+    navigationAfter(count, maxMs) {
+      if (state.navigations > count) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(finish, maxMs);
+        function finish() {
+          clearTimeout(timer);
+          resolve();
+        }
+        navigationWaiters.push(finish);
+      });
     },
     idle(maxMs) {
       dropBackground();

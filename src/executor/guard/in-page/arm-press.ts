@@ -34,8 +34,13 @@ export interface PressQuiet {
 }
 
 export interface PressWatch {
-  /** Stops watching the click; what stopped it, else (with `quiet`) resolves once the page is quiet after it. */
-  disarm(quiet: PressQuiet | null): Promise<{ stopped: PressStopped | null; quiet: boolean }>;
+  /**
+   * Stops watching the click; what stopped it, else (with `quiet`) resolves once the page is quiet
+   * after it. `leaving`: the click submitted a form or followed a link to another document and the
+   * page let it (nothing prevented it), so a new document is on its way even if its request has not
+   * started yet (the browser queues a form's navigation as a task of its own).
+   */
+  disarm(quiet: PressQuiet | null): Promise<{ stopped: PressStopped | null; quiet: boolean; leaving: boolean }>;
   /** Resolves once the page is quiet (true); the document's changes are still watched until release(). */
   settled(quiet: PressQuiet): Promise<boolean>;
   /** Whether the press has begun (its pointer went down, or its click came): a click that timed out may still have pressed. */
@@ -81,15 +86,40 @@ export default function armPress(el: Element): PressWatch {
     e.preventDefault();
     e.stopImmediatePropagation();
   };
+  // Read last (bubbling to the window, after the page's own handlers): whether the press leaves the document.
+  let leaving = false;
+  const leaves = (e: Event) => {
+    if (e.defaultPrevented) return;
+    if (e.type === 'submit') {
+      const form = e.target as HTMLFormElement;
+      const submitter = (e as SubmitEvent).submitter;
+      const target = submitter?.getAttribute('formtarget') ?? form.getAttribute('target') ?? '';
+      // (A dialog's form closes the dialog; one aimed at a frame loads the frame.)
+      const method = (submitter?.getAttribute('formmethod') ?? form.getAttribute('method') ?? '').toLowerCase();
+      if (method !== 'dialog' && (!target || /^_(self|top|parent|blank)$/i.test(target))) leaving = true;
+      return;
+    }
+    const link = (e.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+    if (!link || link.hasAttribute('download') || !/^https?:$/.test(link.protocol)) return;
+    if (link.target && !/^_(self|top|parent|blank)$/i.test(link.target)) return;
+    const here = new URL(doc.URL);
+    // (A link to a part of this page, "#" too, moves within it: no new document.)
+    if (link.href.includes('#') && link.origin === here.origin && link.pathname === here.pathname && link.search === here.search) return;
+    leaving = true;
+  };
   win.addEventListener('pointerdown', began, true);
   win.addEventListener('mousedown', began, true);
   win.addEventListener('click', check, true);
   win.addEventListener('submit', check, true);
+  win.addEventListener('click', leaves);
+  win.addEventListener('submit', leaves);
   const unlisten = () => {
     win.removeEventListener('pointerdown', began, true);
     win.removeEventListener('mousedown', began, true);
     win.removeEventListener('click', check, true);
     win.removeEventListener('submit', check, true);
+    win.removeEventListener('click', leaves);
+    win.removeEventListener('submit', leaves);
   };
   const settled = (quiet: PressQuiet) => {
     const now = performance.now();
@@ -100,8 +130,9 @@ export default function armPress(el: Element): PressWatch {
     async disarm(quiet) {
       unlisten();
       const stopped = found.field || found.newFrame ? found : null;
-      if (stopped || !quiet) return { stopped, quiet: false };
-      return { stopped: null, quiet: await settled(quiet) };
+      if (stopped || !quiet) return { stopped, quiet: false, leaving: false };
+      // (Leaving: the quiet of a document on its way out says nothing of the next.)
+      return { stopped: null, quiet: leaving ? false : await settled(quiet), leaving };
     },
     settled,
     began: () => pressedAt !== null,
