@@ -34,8 +34,7 @@ export function shown(el: Element): boolean {
 export function nameOf(el: Element): string {
   const computed = (el as Element & { computedName?: unknown }).computedName;
   if (typeof computed === 'string' && computed.trim() !== '') return clean(computed);
-  const doc = el.ownerDocument;
-  const by = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => clean(doc.getElementById(id)?.textContent)).filter(Boolean);
+  const by = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => clean(byId(el, id)?.textContent)).filter(Boolean);
   if (by.length) return by.join(' ');
   const aria = clean(el.getAttribute('aria-label'));
   if (aria) return aria;
@@ -59,6 +58,12 @@ export function nameOf(el: Element): string {
   return clean(el.getAttribute('title')) || clean(el.getAttribute('placeholder'));
 }
 
+/** The element an id names, as ARIA's id references are read: in the element's own tree (its shadow root, else the document). */
+export function byId(from: Element, id: string): Element | null {
+  const root = from.getRootNode() as Document | ShadowRoot;
+  return (typeof root.getElementById === 'function' ? root.getElementById(id) : null) ?? from.ownerDocument.getElementById(id);
+}
+
 /**
  * The document and every open shadow root in it, outermost first: where a page's widgets may draw
  * themselves (a web component's calendar, a date picker's popup). Closed roots are the component's own.
@@ -75,6 +80,21 @@ export function openRoots(doc: Document): Array<Document | ShadowRoot> {
 /** Every match of a CSS selector in these roots (openRoots), each root's in document order. */
 export function allIn(roots: Array<Document | ShadowRoot>, selector: string): Element[] {
   return roots.length === 1 ? Array.from(roots[0]!.querySelectorAll(selector)) : roots.flatMap((r) => Array.from(r.querySelectorAll(selector)));
+}
+
+/** The nearest element matching `selector` from `el` up, through the hosts of the shadow roots it is in (a web component's field in a page's form). */
+export function closestAcross(el: Element, selector: string): Element | null {
+  for (let at: Element | null = el; at; at = (at.getRootNode() as Partial<ShadowRoot>).host ?? null) {
+    const found = at.closest(selector);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Whether `outer` holds `el`, in its own tree or inside a shadow root of an element it holds. */
+export function holds(outer: Element, el: Element): boolean {
+  for (let at: Element | null = el; at; at = (at.getRootNode() as Partial<ShadowRoot>).host ?? null) if (outer.contains(at)) return true;
+  return false;
 }
 
 /** The element's parent, or, at the top of a shadow root, the element that holds the root. */
@@ -119,7 +139,7 @@ function unique(doc: Document, selector: string, deep: boolean): boolean {
 
 /** The page region an element sits in: header, nav, footer and aside hold site chrome (header search boxes, newsletters). */
 export function regionOf(el: Element): string {
-  const region = el.closest('header,nav,footer,aside,[role="banner"],[role="navigation"],[role="contentinfo"],[role="complementary"]');
+  const region = closestAcross(el, 'header,nav,footer,aside,[role="banner"],[role="navigation"],[role="contentinfo"],[role="complementary"]');
   if (!region) return 'main';
   // A <header> inside an article or section is that part's heading, not the site's banner.
   if (region.tagName === 'HEADER' && region.parentElement?.closest('article,section,main,form,[role="main"]')) return 'main';
@@ -160,8 +180,7 @@ export function besideOf(el: Element): { text: string; from: string } {
 
 /** What a field says of the format it takes: its description (aria-describedby), pattern and title. */
 export function hintOf(el: Element): string {
-  const doc = el.ownerDocument;
-  const described = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((id) => clean(doc.getElementById(id)?.textContent));
+  const described = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((id) => clean(byId(el, id)?.textContent));
   const computed = (el as Element & { computedDescription?: unknown }).computedDescription;
   return clean([...described, typeof computed === 'string' ? computed : '', el.getAttribute('pattern') ?? '', el.getAttribute('title') ?? '', el.getAttribute('data-date-format') ?? '', el.getAttribute('data-format') ?? ''].join(' | ')).slice(0, 200);
 }
@@ -204,3 +223,9 @@ export const HIDDEN_LIST_MAX = 50;
 export function longHiddenList(box: Element | null): boolean {
   return box !== null && box.querySelectorAll('[role="option"]').length > HIDDEN_LIST_MAX && !shown(box);
 }
+
+/** A combobox's text box that takes no typing: read-only, as the page made it. */
+export function readOnlyBox(el: HTMLInputElement): boolean {
+  return el.getAttribute('role') === 'combobox' && (el.readOnly || el.getAttribute('aria-readonly') === 'true');
+}
+

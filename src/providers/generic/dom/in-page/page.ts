@@ -1,5 +1,5 @@
 import type { FieldInfo, Snapshot } from '../snapshot.ts';
-import { allIn, openRoots, regionOf, selectorOf, shown } from './lib.ts';
+import { allIn, closestAcross, holds, openRoots, regionOf, selectorOf, shown } from './lib.ts';
 import { overlaysOf } from './readers/dialogs.ts';
 
 // What every reader is handed: the document, and where an element sits in it (its form, its overlay),
@@ -42,10 +42,10 @@ export function pageContext(doc: Document): PageContext {
     overlayEls,
     fieldEls,
     formIndex: (el) => {
-      const f = (el as HTMLInputElement).form ?? el.closest('form');
+      const f = (el as HTMLInputElement).form ?? (closestAcross(el, 'form') as HTMLFormElement | null);
       return f ? forms.indexOf(f) : -1;
     },
-    dialogIndex: (el) => overlayEls.findIndex((d) => d.contains(el)),
+    dialogIndex: (el) => overlayEls.findIndex((d) => holds(d, el)),
   };
 }
 

@@ -1,6 +1,6 @@
 import { cardChoiceOf } from '../../../../../driver/card-fields.ts';
 import type { FieldInfo } from '../../snapshot.ts';
-import { besideOf, clean, describedBy, flaggedRed, hintOf, nameOf, regionOf, selectOptions, selectorOf, shown } from '../lib.ts';
+import { besideOf, clean, closestAcross, readOnlyBox, describedBy, flaggedRed, hintOf, nameOf, regionOf, selectOptions, selectorOf, shown } from '../lib.ts';
 import type { Reader } from '../page.ts';
 import { stepperOf } from '../stepper.ts';
 
@@ -12,7 +12,7 @@ export const fields: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
   // A number box's own row (how many of one ticket type): the largest ancestor holding it and no
   // other number box, inside its form; outside a form, only among several boxes.
   const rowOf = (el: Element) => {
-    const scope = el.closest('form') ?? doc.body;
+    const scope = closestAcross(el, 'form') ?? doc.body;
     const numbers = Array.from(scope.querySelectorAll('input[type="number"],[role="spinbutton"]'));
     if (numbers.length < 2 && scope === doc.body) return undefined;
     let row: Element = el;
@@ -25,7 +25,8 @@ export const fields: Reader = ({ doc, fieldEls, formIndex, dialogIndex }) => {
   for (const el of fieldEls) {
     const input = el as HTMLInputElement;
     const type = el.tagName === 'INPUT' ? (el.getAttribute('type') ?? 'text').toLowerCase() : el.tagName.toLowerCase();
-    if (type === 'hidden') continue;
+    // (A read-only combobox box is a list chosen from: readers/lists.ts reads it.)
+    if (type === 'hidden' || readOnlyBox(input)) continue;
     const numeric = type === 'number' || el.getAttribute('role') === 'spinbutton' || el.getAttribute('inputmode') === 'numeric';
     const named = nameOf(el);
     const beside = named ? { text: '', from: '' } : besideOf(el);

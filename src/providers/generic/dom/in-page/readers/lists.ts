@@ -1,9 +1,9 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { clean, describedBy, hintOf, longHiddenList, nameOf, selectOptions, shown } from '../lib.ts';
+import { byId, clean, readOnlyBox, describedBy, hintOf, longHiddenList, nameOf, selectOptions, shown } from '../lib.ts';
 import { widgetField, type Reader } from '../page.ts';
 
 export const lists: Reader = (page) => {
-  const { doc, all, formIndex } = page;
+  const { all, formIndex } = page;
   const fields: FieldInfo[] = [];
   // Lists chosen from by pressing (WAI-ARIA): a select-only combobox (role=combobox on an element that
   // is not a text field, its listbox popup named by aria-controls or aria-owns), a menu button of
@@ -11,13 +11,13 @@ export const lists: Reader = (page) => {
   const popupOf = (el: Element) => {
     const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/).filter(Boolean);
     for (const id of ids) {
-      const box = doc.getElementById(id);
+      const box = byId(el, id);
       if (box) return box.getAttribute('role') === 'listbox' ? box : box.querySelector('[role="listbox"]');
     }
     return el.parentElement?.querySelector('[role="listbox"]') ?? null;
   };
   const owned = new Set<Element>();
-  const optionsOf = (box: Element | null) => (box && !longHiddenList(box) ? Array.from(box.querySelectorAll('[role="option"]')).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
+  const optionsOf = (box: Element | null) => (box && !longHiddenList(box) ? optionsIn(box).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
   const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element, listed?: FieldInfo['options']) => {
     const named = stands ? nameOf(stands) : nameOf(el);
     fields.push(widgetField(page, el, {
@@ -27,6 +27,14 @@ export const lists: Reader = (page) => {
   };
   // (A button that pops up a listbox is the same widget in the older APG wording: Headless UI's Listbox.)
   for (const el of all('[role="combobox"],[aria-haspopup="listbox"]')) {
+    // A read-only text box as the combobox (Shoelace's, Ant Design's, Element's select): nothing can
+    // be typed, so it is chosen from as a select-only one, its value the words it shows.
+    if (el.matches('input') && readOnlyBox(el as HTMLInputElement)) {
+      const box = popupOf(el);
+      if (box) owned.add(box);
+      pressList(el, 'combobox', box, clean((el as HTMLInputElement).value));
+      continue;
+    }
     if (el.matches('input,select,textarea')) continue;
     // A list made over a native <select> it holds, hidden (Choices.js: its search box in its popup),
     // is that list, by its label, options and value; else a combobox holding a text box is no list.
@@ -56,7 +64,7 @@ export const lists: Reader = (page) => {
   for (const el of all('[aria-haspopup="menu"],[aria-haspopup="true"]')) {
     if (el.matches('input,select,textarea,[role="combobox"]')) continue;
     const ids = (el.getAttribute('aria-controls') ?? '').split(/\s+/).filter(Boolean);
-    const menu = ids.map((id) => doc.getElementById(id)).find((m) => m?.getAttribute('role') === 'menu') ?? (el.nextElementSibling?.getAttribute('role') === 'menu' ? el.nextElementSibling : null);
+    const menu = ids.map((id) => byId(el, id)).find((m) => m?.getAttribute('role') === 'menu') ?? (el.nextElementSibling?.getAttribute('role') === 'menu' ? el.nextElementSibling : null);
     if (!menu) continue;
     const items = Array.from(menu.querySelectorAll(formIndex(el) >= 0 ? '[role="menuitemradio"],[role="menuitem"]' : '[role="menuitemradio"]'));
     if (items.length < 2) continue;
@@ -69,3 +77,15 @@ export const lists: Reader = (page) => {
   }
   return { fields };
 };
+
+/** A listbox's options, those a <slot> in it shows too (a web component's listbox of the page's own option elements). */
+function optionsIn(box: Element): Element[] {
+  const out = Array.from(box.querySelectorAll('[role="option"]'));
+  for (const slot of Array.from(box.querySelectorAll('slot'))) {
+    for (const el of (slot as HTMLSlotElement).assignedElements({ flatten: true })) {
+      if (el.matches('[role="option"]')) out.push(el);
+      out.push(...Array.from(el.querySelectorAll('[role="option"]')));
+    }
+  }
+  return out;
+}
