@@ -198,6 +198,14 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
       await assert.rejects(g.nudge('#s', 'ArrowUp', 2), /does not take the focus/);
       assert.equal(await page.inputValue('#n'), '5', 'the focused box was not moved');
       await assert.rejects(g.nudge('#n', 'ArrowUp', 100_000), /1 to 200 times/);
+      // A slider drawn in a web component's shadow root takes the focus there (the document's active
+      // element is the component): it is moved.
+      await page.setContent(`<guest-count></guest-count><script>document.querySelector('guest-count').attachShadow({ mode: 'open' }).innerHTML =
+  '<span id="c" role="slider" tabindex="0" aria-valuenow="2" aria-valuemin="1" aria-valuemax="9">2</span>';
+const c = document.querySelector('guest-count').shadowRoot.getElementById('c');
+c.addEventListener('keydown', (e) => { if (e.key === 'ArrowUp') c.textContent = c.ariaValueNow = String(Number(c.ariaValueNow) + 1); });</script>`);
+      await g.nudge('#c', 'ArrowUp', 2);
+      assert.equal(await page.locator('#c').textContent(), '4');
       await g.goto(`${sandbox.origin('adversarial')}/early`);
       await assert.rejects(g.nudge('#gn', 'Enter' as NudgeKey, 1), /navigation key, not Enter/);
       await assert.rejects(g.nudge('#gn', '7' as NudgeKey, 1), /navigation key, not 7/);

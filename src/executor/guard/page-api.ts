@@ -156,7 +156,13 @@ export class GuardedPage implements DriverPage {
     // Focused once, then the keys, as a person holds an arrow down. The keys go where the focus is:
     // a widget that does not take it (no tabindex) would send them to whatever had it before.
     await target.focus({ timeout: this.#timeout });
-    if (!(await this.#bounded(target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)), 'focus a widget'))) {
+    // (The focus is followed into shadow roots: a widget drawn in one, or a component focusing its own part.)
+    const holdsFocus = (el: Element) => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active !== null && (el === active || el.contains(active) || el.shadowRoot?.contains(active) === true);
+    };
+    if (!(await this.#bounded(target.evaluate(holdsFocus), 'focus a widget'))) {
       throw new Error(`the widget ${selector} does not take the focus, so its keys would go elsewhere`);
     }
     await this.#bounded((async () => {
