@@ -149,7 +149,8 @@ describe('a database that cannot be reached at start', () => {
   });
 
   test('serve and worker try again with backoff for DATABASE_WAIT_SECONDS, the probes answering meanwhile, then exit non-zero naming DATABASE_URL', { timeout: 120_000 }, async () => {
-    const waitSeconds = 5;
+    // Long enough for three logged tries (0, 0.5, 1.5 and 3.5 s) even when each try is slowed by a busy machine.
+    const waitSeconds = 8;
     const nowhere = `postgres://app:${PASSWORD}@127.0.0.1:${await freePort()}/concierge`;
     const env = await childEnv(nowhere, { DATABASE_WAIT_SECONDS: String(waitSeconds) });
     const spawned = Date.now();
@@ -174,7 +175,7 @@ describe('a database that cannot be reached at start', () => {
       assert.ok(elapsed >= waitSeconds * 1000, `waited out DATABASE_WAIT_SECONDS (${elapsed} ms)`);
       const output = node.lines().join('\n');
       assertNoPassword('the output', output);
-      assert.match(output, /concierge: DATABASE_URL: the database at app@127\.0\.0\.1:\d+\/concierge could not be reached within 5 s \(DATABASE_WAIT_SECONDS\)/);
+      assert.match(output, /concierge: DATABASE_URL: the database at app@127\.0\.0\.1:\d+\/concierge could not be reached within 8 s \(DATABASE_WAIT_SECONDS\)/);
       const tries = node.lines().filter((line) => line.includes('database not reachable yet')).map((line) => JSON.parse(line) as { attempt: number; retryInMs: number; err: { code: string } });
       assert.ok(tries.length >= 3, `each try is logged: ${tries.length}`);
       assert.deepEqual(tries.map((t) => t.attempt), tries.map((_, i) => i + 1));
