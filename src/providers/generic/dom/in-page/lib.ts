@@ -134,7 +134,15 @@ export function selectorOf(el: Element): string {
 
 /** Whether a selector matches one element: in the document, or, where shadow roots are in play, in any of them (as Playwright's CSS looks). */
 function unique(doc: Document, selector: string, deep: boolean): boolean {
-  return (deep ? allIn(openRoots(doc), selector) : doc.querySelectorAll(selector)).length === 1;
+  return (deep ? allIn(rootsOnce(doc), selector) : doc.querySelectorAll(selector)).length === 1;
+}
+
+// The roots, found once for every selector a reading names: this module's scope lives one question
+// to the page (the bundle is sent whole each time), in which nothing changes the page.
+let rootsRead: { doc: Document; roots: Array<Document | ShadowRoot> } | null = null;
+function rootsOnce(doc: Document): Array<Document | ShadowRoot> {
+  if (rootsRead?.doc !== doc) rootsRead = { doc, roots: openRoots(doc) };
+  return rootsRead.roots;
 }
 
 /** The page region an element sits in: header, nav, footer and aside hold site chrome (header search boxes, newsletters). */
