@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
@@ -17,6 +15,7 @@ import { tablebook } from '../../src/providers/tablebook/index.ts';
 import { daysFromNow } from '../helpers/service.ts';
 import { ATTACKS } from './attacks.ts';
 import { launchChromium } from '../helpers/chromium.ts';
+import { servePages } from '../helpers/page-server.ts';
 
 // Layer 1 on its own: the page API drivers get, with no in-page script and no network interception.
 // It offers no way to put text into a card-code field, however the field is disguised, and refuses
@@ -217,15 +216,14 @@ c.addEventListener('keydown', (e) => { if (e.key === 'ArrowUp') c.textContent = 
   });
 
   test('a link, a form or a button that would open the next page in a new tab opens it in the tab the run holds', async () => {
-    const server = createServer((request, response) => {
+    const server = await servePages((request, response) => {
       response.setHeader('content-type', 'text/html; charset=utf-8');
       if (request.url !== '/') return void response.end(`<!doctype html><title>Next ${request.method} ${request.url}</title><p>Your details</p>`);
       response.end(`<!doctype html><title>Times</title><a id="link" href="/guest?via=link" target="_blank">Book 19:30</a>
 <form method="post" action="/guest?via=form" target="booking"><button id="form">Reserve 20:00</button></form>
 <form method="post" action="/guest?via=button"><button id="button" formtarget="_blank">Reserve 20:30</button></form>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = server.origin;
     const { context, page, g } = await guardedTab();
     try {
       for (const [control, title] of [['#link', 'Next GET /guest?via=link'], ['#form', 'Next POST /guest?via=form'], ['#button', 'Next POST /guest?via=button']]) {
@@ -236,7 +234,7 @@ c.addEventListener('keydown', (e) => { if (e.key === 'ArrowUp') c.textContent = 
       }
     } finally {
       await context.close();
-      server.close();
+      await server.close();
     }
   });
 
@@ -339,7 +337,7 @@ c.addEventListener('keydown', (e) => { if (e.key === 'ArrowUp') c.textContent = 
 
 describe('settling after a press', () => {
   test('a page is read after its last render: a second render a frame later, a render that comes only after a pause, a scripted animation, and the same after a fetch', async () => {
-    const server = createServer((request, response) => {
+    const server = await servePages((request, response) => {
       if (request.url === '/slots') {
         setTimeout(() => response.end('3 tables'), 50);
         return;
@@ -365,11 +363,10 @@ describe('settling after a press', () => {
   };
 </script>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const context = await browser.newContext();
     try {
       const g = new GuardedPage(await context.newPage(), new GuardLog());
-      await g.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await g.goto(`${server.origin}/`);
       const shown = () => g.inspect(() => document.getElementById('out')!.textContent, null);
       await g.press('#two', 'show the next month');
       assert.equal(await shown(), 'July 2030', 'the render 20 ms after the first one is waited for');
@@ -383,12 +380,12 @@ describe('settling after a press', () => {
       assert.equal(await shown(), '3 tables found again', 'an answer not shown yet when it arrives is given longer');
     } finally {
       await context.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 
   test('settling after a page loads and after typing: a page that builds itself a moment after it is parsed, and suggestions shown 50 ms after each key, are waited for', async () => {
-    const server = createServer((_request, response) => {
+    const server = await servePages((_request, response) => {
       response.setHeader('content-type', 'text/html; charset=utf-8');
       response.end(`<!doctype html><title>Search</title><main id="app"></main><script>
   setTimeout(() => {
@@ -398,13 +395,12 @@ describe('settling after a press', () => {
   }, 20);
 </script>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const context = await browser.newContext();
     try {
       // With the guard's init scripts, as every booking's tab has them (the change log among them).
       await installGuard(context, new GuardLog());
       const g = new GuardedPage(await context.newPage(), new GuardLog());
-      await g.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await g.goto(`${server.origin}/`);
       await g.settle();
       assert.equal(await g.exists('#q'), true, 'the page built 20 ms after it was parsed is read');
       await g.type('#q', 'Porto');
@@ -412,14 +408,14 @@ describe('settling after a press', () => {
       assert.equal(await g.inspect(() => document.getElementById('s')!.textContent, null), 'Porto, Portugal', 'the suggestion for the whole word is shown');
     } finally {
       await context.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 
   test('a request the page never answers (a long poll) holds a press back only briefly, and the next press not at all', async () => {
     // A single-page app that opens a long poll when a button is pressed and shows its answer in place.
     const polls: Array<() => void> = [];
-    const server = createServer((request, response) => {
+    const server = await servePages((request, response) => {
       if (request.url === '/poll') {
         polls.push(() => response.destroy());
         return;
@@ -431,11 +427,10 @@ describe('settling after a press', () => {
   document.getElementById('more').onclick = () => { document.getElementById('out').textContent = 'More shown'; };
 </script>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const context = await browser.newContext();
     try {
       const g = new GuardedPage(await context.newPage(), new GuardLog(), { timeoutMs: 60_000 });
-      await g.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await g.goto(`${server.origin}/`);
       let started = Date.now();
       await g.press('#chat', 'open the chat');
       const first = Date.now() - started;
@@ -449,22 +444,21 @@ describe('settling after a press', () => {
     } finally {
       for (const close of polls) close();
       await context.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });
 
 describe('a page that goes on by itself', () => {
   test('a read cut short by the page\'s own navigation is asked again of the document that came; one the page keeps cutting short fails as a transient failure, not as a page not understood', async () => {
-    const server = createServer((request, response) => {
+    const server = await servePages((request, response) => {
       response.setHeader('content-type', 'text/html');
       response.end(`<!doctype html><title>Rooms</title><p id="where">${request.url === '/' ? 'first' : 'rooms'}</p>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const context = await browser.newContext();
     try {
       const g = new GuardedPage(await context.newPage(), new GuardLog());
-      const home = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const home = `${server.origin}/`;
       await g.goto(home);
       // The page leaves while the question is under way (as a script's redirect does), only from the first page.
       const slowRead = (always: boolean) => g.inspect((every) => {
@@ -481,14 +475,14 @@ describe('a page that goes on by itself', () => {
       assert.match(read.message, /navigated by itself/);
     } finally {
       await context.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 
   test('a press that sends a form or follows a link to another document is known to be leaving the page, whether or not its request has started; one the page stops, a dialog\'s form and a link within the page are not', async () => {
     // The next documents are never answered: the page being left stays, and its press watch can be asked.
     const held: Array<() => void> = [];
-    const server = createServer((request, response) => {
+    const server = await servePages((request, response) => {
       if (request.url !== '/') return void held.push(() => response.destroy());
       response.setHeader('content-type', 'text/html');
       response.end(`<!doctype html><form method="post" action="/next"><button id="send">Search</button></form>
@@ -496,11 +490,10 @@ describe('a page that goes on by itself', () => {
 <dialog open><form method="dialog"><button id="close">Close</button></form></dialog>
 <a id="away" href="/rooms">Rooms</a> <a id="within" href="#rooms">Rooms below</a> <a id="hash" href="#" onclick="return true">Top</a>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const home = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const home = `${server.origin}/`;
       // Armed, pressed and disarmed in one question: asked once the click is under way, Playwright
       // would wait for the next document, which never comes.
       const leaving = async (selector: string) => {
@@ -520,7 +513,7 @@ describe('a page that goes on by itself', () => {
     } finally {
       for (const end of held) end();
       await context.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });
