@@ -492,17 +492,22 @@ describe('a page that goes on by itself', () => {
     });
     const context = await browser.newContext();
     try {
-      const page = await context.newPage();
       const home = `${server.origin}/`;
       // Armed, pressed and disarmed in one question: asked once the click is under way, Playwright
-      // would wait for the next document, which never comes.
+      // would wait for the next document, which never comes. A tab per press: a navigation the last
+      // press started (held by the server) would otherwise cut the next page's load short.
       const leaving = async (selector: string) => {
-        await page.goto(home);
-        return page.locator(selector).evaluate((el, [arm, quiet]) => {
-          const watch = (0, eval)(`(${arm})`)(el) as PressWatch;
-          (el as HTMLElement).click();
-          return watch.disarm(quiet).then((d) => d.leaving);
-        }, [String(armPress), SETTLE_QUIET] as const);
+        const page = await context.newPage();
+        try {
+          await page.goto(home);
+          return await page.locator(selector).evaluate((el, [arm, quiet]) => {
+            const watch = (0, eval)(`(${arm})`)(el) as PressWatch;
+            (el as HTMLElement).click();
+            return watch.disarm(quiet).then((d) => d.leaving);
+          }, [String(armPress), SETTLE_QUIET] as const);
+        } finally {
+          await page.close();
+        }
       };
       assert.equal(await leaving('#send'), true, 'a form sent');
       assert.equal(await leaving('#away'), true, 'a link to another page');
