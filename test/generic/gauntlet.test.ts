@@ -18,6 +18,7 @@ describe('the generic driver on widget libraries from npm', { timeout: SUITE_TIM
         const consent = (await o.page.context().cookies()).find((c) => c.name === 'cc_cookie');
         assert.deepEqual(JSON.parse(decodeURIComponent(consent?.value ?? '{}')).categories, ['necessary'], 'the consent box was answered with "Reject all"');
       });
+      if (site === 'radix') assert.deepEqual(booked.ticked, ['terms'], 'the required conditions ticked, the offers left alone');
       if (site === 'intltel') assert.equal(booked.phone, '+442079460000', 'the number in full, with its calling code');
     });
   }

@@ -397,7 +397,13 @@ async function confirmTypedDates(page: DriverPage, plan: Plan, request: SearchRe
     await page.press(field.sel, `open the date picker of "${field.label || concept}"`);
     let s = await snapshot(page);
     const grid = () => s.controls.filter((c) => c.visible && !c.disabled && datesIn(c.text).length > 0);
-    if (grid().length < 7) continue;
+    if (grid().length < 7) {
+      // A calendar whose days are cells, not controls (Ant Design's table): its day is pressed there,
+      // which confirms the typed date and closes the picker, which would else lie over the form.
+      const cell = await walkCalendar(page, value, s.lang, async () => null);
+      if (cell) await page.press(cell, `choose ${value} in the date picker`);
+      continue;
+    }
     const day = () => grid().find((c) => namesDate(c.text, value));
     let target = day();
     for (const format of localFormats(s.lang)) {

@@ -232,6 +232,67 @@ export function longHiddenList(box: Element | null): boolean {
   return box !== null && box.querySelectorAll('[role="option"]').length > HIDDEN_LIST_MAX && !shown(box);
 }
 
+/**
+ * Shown, and drawn at a size a person can see: a picker may keep its calendar in the page folded to
+ * nothing (easepick's height 0 and scale(0) until it opens), which is not a calendar on the page.
+ */
+export function drawn(el: Element): boolean {
+  const box = el.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 && shown(el);
+}
+
+/** What a form control may sit beside in its own widget; one more of these and it is the form, not the widget. */
+const FORM_CONTROLS = 'input:not([type="hidden"]),select,textarea,button,[role="combobox"],label';
+
+/** The element of `words` drawn near `list` (up to 3 levels out, never beside a form control: that is the field showing its value), innermost. */
+function drawnTwin(list: Element, words: string): Element | null {
+  let scope = list.parentElement;
+  for (let depth = 0; scope && depth < 3 && !scope.querySelector(FORM_CONTROLS); depth++, scope = scope.parentElement) {
+    const same = Array.from(scope.querySelectorAll('*')).filter((el) => !list.contains(el) && clean(el.textContent) === words && drawn(el));
+    const inner = same.filter((el) => !same.some((o) => o !== el && el.contains(o)));
+    if (inner.length === 1) return inner[0]!;
+    if (inner.length > 1) return null;
+  }
+  return null;
+}
+
+/**
+ * The options a person sees for a listbox that is open but folded to nothing: a copy for screen
+ * readers (Ant Design's select keeps such a listbox of the few options around the active one, and
+ * draws every option itself, with no role, beside it). The drawn list is found by the words of the
+ * copy's first option, and its items are that element's drawn siblings of its kind. Empty when the
+ * listbox is drawn itself, closed, or has no such list beside it.
+ */
+export function drawnOptions(list: Element): Element[] {
+  if (!shown(list) || drawn(list)) return [];
+  // (By its name first: Ant Design's copy holds each value, named by its label.)
+  const first = list.querySelector('[role="option"]');
+  let item: Element | null = null;
+  for (const words of first ? new Set([nameOf(first), clean(first.textContent)]) : []) item ??= words ? drawnTwin(list, words) : null;
+  for (let depth = 0; item?.parentElement && depth < 4; item = item.parentElement, depth++) {
+    const tag = item.tagName;
+    const peers = Array.from(item.parentElement.children).filter((c) => c.tagName === tag && drawn(c) && clean(c.textContent));
+    if (peers.length >= 2) return peers;
+  }
+  return [];
+}
+
+/**
+ * The words a read-only combobox box shows when the box itself holds none: a select that draws its
+ * value beside its input (Ant Design's) shows it in the element around that input, before the field's
+ * own label or another control is reached.
+ */
+export function shownValue(el: HTMLInputElement): string {
+  if (el.value) return clean(el.value);
+  let up = el.parentElement;
+  for (let depth = 0; up && depth < 3; depth++, up = up.parentElement) {
+    if (Array.from(up.querySelectorAll(FORM_CONTROLS)).some((o) => o !== el)) break;
+    const words = clean(up.textContent);
+    if (words) return words;
+  }
+  return '';
+}
+
 /** A combobox's text box that takes no typing: read-only, as the page made it. */
 export function readOnlyBox(el: HTMLInputElement): boolean {
   return el.getAttribute('role') === 'combobox' && (el.readOnly || el.getAttribute('aria-readonly') === 'true');

@@ -1,5 +1,5 @@
 import type { CalendarReading, CalendarDay } from '../calendar.ts';
-import { allIn, clean, isControl, nameOf, openRoots, parentOf, selectorOf, shown } from './lib.ts';
+import { allIn, clean, drawn, isControl, nameOf, openRoots, parentOf, selectorOf, shown } from './lib.ts';
 
 // An entry of the in-page bundle (scripts/build-page-scripts.ts): the month grids a date picker shows
 // (dom/calendar.ts walks them). None changes the page.
@@ -19,9 +19,12 @@ export default function readCalendars(): CalendarReading[] {
   for (const { grid, cells, run } of [...tables, ...dayRuns(all, tables.map((t) => t.grid))]) {
     if (cells.length < 28 || cells.length > 42) continue;
     const days: CalendarDay[] = [];
+    const controlIn = (cell: Element) => (isControl(cell) || cell.hasAttribute('tabindex') ? cell : Array.from(cell.querySelectorAll('a,button,[role]')).find(isControl));
+    // In a run of numbered days, or a table none of whose days holds a control (Ant Design's), a day
+    // is itself what a person clicks; where some hold one, a day without is one that cannot be chosen.
+    const bare = run || cells.every((cell) => !controlIn(cell));
     for (const cell of cells) {
-      // (In a run of numbered days, a day with no control in it is itself what a person clicks.)
-      const control = isControl(cell) || cell.hasAttribute('tabindex') ? cell : Array.from(cell.querySelectorAll('a,button,[role]')).find(isControl) ?? (run ? cell : undefined);
+      const control = controlIn(cell) ?? (bare ? cell : undefined);
       if (!control || !shown(control)) continue;
       const off = (el: Element) => (el as HTMLButtonElement).disabled === true || el.getAttribute('aria-disabled') === 'true';
       days.push({ n: Number(clean(cell.textContent)), sel: selectorOf(control), disabled: off(control) || off(cell) });
@@ -86,15 +89,6 @@ function wordsApart(el: Element): string {
     length += text.length + 1;
   }
   return words.join(' ');
-}
-
-/**
- * Shown, and drawn at a size a person can see: a picker may keep its calendar in the page folded to
- * nothing (easepick's height 0 and scale(0) until it opens), which is not a calendar on the page.
- */
-function drawn(el: Element): boolean {
-  const box = el.getBoundingClientRect();
-  return box.width > 0 && box.height > 0 && shown(el);
 }
 
 function centreX(el: Element): number {

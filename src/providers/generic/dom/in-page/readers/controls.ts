@@ -1,5 +1,5 @@
 import type { ControlInfo } from '../../snapshot.ts';
-import { clean, isControl, longHiddenList, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
+import { clean, drawnOptions, isControl, longHiddenList, nameOf, regionOf, selectorOf, shown } from '../lib.ts';
 import type { Reader } from '../page.ts';
 
 /**
@@ -24,7 +24,11 @@ export const controls: Reader = ({ doc, all, fieldEls, formIndex, dialogIndex })
     if (!lists.has(box)) lists.set(box, longHiddenList(box));
     return lists.get(box)!;
   };
-  const pressable = all('button,a,input,[role],[tabindex][aria-label]').filter(isControl);
+  // A listbox folded to nothing for screen readers stands for the options drawn beside it (lib.ts drawnOptions): those are pressed.
+  const drawnAs = new Set<Element>();
+  const copies = all('[role="listbox"]').filter((box) => drawnOptions(box).map((o) => drawnAs.add(o)).length > 0);
+  const copied = (el: Element) => el.getAttribute('role') === 'option' && copies.some((box) => box.contains(el));
+  const pressable = [...all('button,a,input,[role],[tabindex][aria-label]').filter((el) => isControl(el) && !copied(el)), ...drawnAs];
   const controlEls = pressable.filter((el) => !unread(el));
   // Choices: radio inputs, and ARIA radios (role=radio in a role=radiogroup, checked by aria-checked).
   const radios = [...fieldEls.filter((el) => (el.getAttribute('type') ?? '').toLowerCase() === 'radio'), ...all('[role="radio"]').filter((el) => el.tagName !== 'INPUT')];
@@ -43,7 +47,7 @@ export const controls: Reader = ({ doc, all, fieldEls, formIndex, dialogIndex })
       text: nameOf(el).slice(0, 200),
       name: el.getAttribute('name') ?? '',
       value: el.getAttribute('value') ?? '',
-      role: el.getAttribute('role') ?? '',
+      role: drawnAs.has(el) ? 'option' : (el.getAttribute('role') ?? ''),
       form: f,
       region: regionOf(el),
       disabled: (el as HTMLButtonElement).disabled === true || el.getAttribute('aria-disabled') === 'true',

@@ -1,5 +1,5 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { byId, clean, readOnlyBox, describedBy, hintOf, longHiddenList, nameOf, selectOptions, shown } from '../lib.ts';
+import { byId, clean, drawnOptions, readOnlyBox, describedBy, hintOf, longHiddenList, nameOf, selectOptions, shown, shownValue } from '../lib.ts';
 import { widgetField, type Reader } from '../page.ts';
 
 export const lists: Reader = (page) => {
@@ -17,7 +17,12 @@ export const lists: Reader = (page) => {
     return el.parentElement?.querySelector('[role="listbox"]') ?? null;
   };
   const owned = new Set<Element>();
-  const optionsOf = (box: Element | null) => (box && !longHiddenList(box) ? optionsIn(box).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' })) : []);
+  const optionsOf = (box: Element | null) => {
+    if (!box || longHiddenList(box)) return [];
+    // (A copy for screen readers, open: the options drawn beside it, lib.ts drawnOptions.)
+    const drawnAs = drawnOptions(box).map((o) => ({ value: clean(o.textContent), text: clean(o.textContent), disabled: o.getAttribute('aria-disabled') === 'true' }));
+    return drawnAs.length ? drawnAs : optionsIn(box).map((o) => ({ value: o.getAttribute('data-value') ?? o.id ?? clean(o.textContent), text: nameOf(o), disabled: o.getAttribute('aria-disabled') === 'true' }));
+  };
   const pressList = (el: Element, type: 'combobox' | 'listbox', box: Element | null, value: string, stands?: Element, listed?: FieldInfo['options']) => {
     const named = stands ? nameOf(stands) : nameOf(el);
     fields.push(widgetField(page, el, {
@@ -32,7 +37,7 @@ export const lists: Reader = (page) => {
     if (el.matches('input') && readOnlyBox(el as HTMLInputElement)) {
       const box = popupOf(el);
       if (box) owned.add(box);
-      pressList(el, 'combobox', box, clean((el as HTMLInputElement).value));
+      pressList(el, 'combobox', box, shownValue(el as HTMLInputElement));
       continue;
     }
     if (el.matches('input,select,textarea')) continue;
