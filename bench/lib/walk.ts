@@ -75,6 +75,9 @@ async function play(page: Page, step: PageAction): Promise<Page> {
       const field = page.locator(selector).first();
       if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(value);
       else await field.fill(value);
+      // Left as a form filled in one go leaves it (the guard's fill focuses nothing): a picker that
+      // opens on focus (Ant Design's date box) would else lie over the next control.
+      await field.blur();
     }
     return page;
   }
