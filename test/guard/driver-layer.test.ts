@@ -166,7 +166,7 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
     }
   });
 
-  test('a form drawn in a shadow root (a web component) is filled through Playwright, all or nothing: with a card-code field among its fields, none is filled', async () => {
+  test('a form drawn in a shadow root (a web component) is filled in the page, by id or by a path through the host, all or nothing: with a card-code field among its fields, none is filled', async () => {
     const { context, log, page, g } = await guardedTab();
     await page.setContent(`<guest-form></guest-form><script>document.querySelector('guest-form').attachShadow({ mode: 'open' }).innerHTML =
   '<form><label>Name <input id="name"></label><label>Time <select id="time"><option>19:00</option><option>19:30</option></select></label><label>Security code <input id="cvc" name="cvc"></label></form>';</script>`);
@@ -177,6 +177,11 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
       assert.ok(log.deniedBy('driver').some((m) => /refused to fill the card security code field/.test(m) && !m.includes('735')));
       await g.fillForm([['#name', 'Ada'], ['#time', '19:30']]);
       assert.deepEqual([await value('#name'), await value('#time')], ['Ada', '19:30']);
+      // The reading's path runs through the host into its root (driver/shadow-path.ts), and a code field named so is refused too.
+      await g.fillForm([['html > body > guest-form > form > label:nth-of-type(1) > input', 'Grace']]);
+      assert.equal(await value('#name'), 'Grace');
+      await assert.rejects(g.fillForm([['html > body > guest-form > form > label:nth-of-type(3) > input', '735']]), GuardRefusal);
+      assert.equal(await value('#cvc'), '');
       assert.deepEqual(await g.present(['#name', '#nowhere']), [true, false], 'present() looks inside the root too');
     } finally {
       await context.close();

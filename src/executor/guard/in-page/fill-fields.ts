@@ -1,4 +1,5 @@
 import { cardChoiceOf } from '../../../driver/card-fields.ts';
+import { elementAt } from './element-at.ts';
 
 /**
  * Fills a whole form in one round trip: every target is classified first, and if any is a card-code
@@ -8,7 +9,8 @@ import { cardChoiceOf } from '../../../driver/card-fields.ts';
 export default function fillFields(fields: Array<[string, string]>): { missing?: string; card?: string; rejected?: string } {
   const targets: Array<[HTMLInputElement, string]> = [];
   for (const [selector, value] of fields) {
-    const el = document.querySelector(selector);
+    // (Through shadow roots where the selector is the reading's own path: element-at.ts.)
+    const el = elementAt(selector);
     if (!el) return { missing: selector };
     const card = cardChoiceOf(el);
     if (card) return { card };

@@ -1,3 +1,4 @@
+import { openRoots } from '../../../../driver/shadow-path.ts';
 // Helpers that run inside the page, for the generic driver's read-only page analysis: imported by
 // the readers (readers/), bundled with them by esbuild (scripts/build-page-scripts.ts) into the
 // one function sent to the page. None changes the page.
@@ -62,19 +63,6 @@ export function nameOf(el: Element): string {
 export function byId(from: Element, id: string): Element | null {
   const root = from.getRootNode() as Document | ShadowRoot;
   return (typeof root.getElementById === 'function' ? root.getElementById(id) : null) ?? from.ownerDocument.getElementById(id);
-}
-
-/**
- * The document and every open shadow root in it, outermost first: where a page's widgets may draw
- * themselves (a web component's calendar, a date picker's popup). Closed roots are the component's own.
- */
-export function openRoots(doc: Document): Array<Document | ShadowRoot> {
-  const roots: Array<Document | ShadowRoot> = [doc];
-  for (let i = 0; i < roots.length; i++) {
-    const all = roots[i]!.querySelectorAll('*');
-    for (let j = 0; j < all.length; j++) if (all[j]!.shadowRoot) roots.push(all[j]!.shadowRoot!);
-  }
-  return roots;
 }
 
 /** Every match of a CSS selector in these roots (openRoots), each root's in document order. */

@@ -1,5 +1,6 @@
 import type { FieldInfo, Snapshot } from '../snapshot.ts';
-import { allIn, closestAcross, holds, openRoots, regionOf, selectorOf, shown } from './lib.ts';
+import { openRoots } from '../../../../driver/shadow-path.ts';
+import { allIn, closestAcross, holds, regionOf, selectorOf, shown } from './lib.ts';
 import { overlaysOf } from './readers/dialogs.ts';
 
 // What every reader is handed: the document, and where an element sits in it (its form, its overlay),

@@ -1,5 +1,6 @@
 import type { CalendarReading, CalendarDay } from '../calendar.ts';
-import { allIn, clean, drawn, isControl, nameOf, openRoots, parentOf, selectorOf, shown } from './lib.ts';
+import { openRoots } from '../../../../driver/shadow-path.ts';
+import { allIn, clean, drawn, isControl, nameOf, parentOf, selectorOf, shown } from './lib.ts';
 
 // An entry of the in-page bundle (scripts/build-page-scripts.ts): the month grids a date picker shows
 // (dom/calendar.ts walks them). None changes the page.
