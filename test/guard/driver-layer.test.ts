@@ -188,6 +188,26 @@ document.getElementById('go').onclick = () => { document.getElementById('out').t
     }
   });
 
+  test('a date box whose picker opens on focus is left once filled (its picker would lie over the next control); a box with a suggestion list keeps the focus', async () => {
+    const { context, page, g } = await guardedTab();
+    await page.setContent(`<input id="date" role="combobox" aria-haspopup="dialog" aria-expanded="false"><input id="city" role="combobox" aria-haspopup="listbox">
+<div id="picker" role="dialog" hidden style="position:fixed;inset:0;background:#fff">June 2030</div><button id="go" onclick="document.title = 'pressed'">Search</button>
+<script>const d = document.getElementById('date'), p = document.getElementById('picker');
+d.addEventListener('focus', () => { p.hidden = false; d.setAttribute('aria-expanded', 'true'); });
+d.addEventListener('blur', () => { p.hidden = true; d.setAttribute('aria-expanded', 'false'); });</script>`);
+    try {
+      await g.fill('#date', '2030-06-10');
+      assert.equal(await page.locator('#picker').isHidden(), true, 'the picker closed as the box was left');
+      assert.equal(await page.inputValue('#date'), '2030-06-10');
+      await g.press('#go', 'search');
+      assert.equal(await page.title(), 'pressed');
+      await g.fill('#city', 'Porto');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'city', 'a suggestion box keeps the focus');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a widget moved by its keys (nudge): a card-code field is never moved, and no key that types or presses is sent', async () => {
     const { context, log, page, g } = await guardedTab();
     try {

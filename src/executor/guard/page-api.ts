@@ -128,7 +128,7 @@ export class GuardedPage implements DriverPage {
     this.#acted();
     const { target, answer: field } = await this.#elements.classified(selector, false);
     if (field) this.#refuse(field, 'fill');
-    await target.fill(value, { timeout: this.#timeout });
+    await this.#fillAndLeave(target, value);
     this.#done({ kind: 'fill', selector, value });
   }
 
@@ -185,6 +185,17 @@ export class GuardedPage implements DriverPage {
   }
 
   /**
+   * Playwright's fill, and a box whose popup is a date picker (Element Plus's, Ant Design's open it on
+   * focus) left once filled, as the one-question fill leaves every field: its picker would lie over
+   * the next control. (A box with a suggestion list stays focused, to choose from it.)
+   */
+  async #fillAndLeave(target: Locator, value: string): Promise<void> {
+    await target.fill(value, { timeout: this.#timeout });
+    const picker = await this.#bounded(target.evaluate((el) => ['dialog', 'grid'].includes((el.getAttribute('aria-haspopup') ?? '').toLowerCase())), 'look at a field');
+    if (picker) await target.blur({ timeout: this.#timeout });
+  }
+
+  /**
    * fillForm where the page cannot find a field itself (nothing was filled then): one in an open
    * shadow root, which `document.querySelector` does not enter and Playwright's CSS does. Every field
    * classified first, so that a card-code field among them still leaves them all unfilled; one that
@@ -198,7 +209,7 @@ export class GuardedPage implements DriverPage {
       targets.push([target, value]);
     }
     for (const [target, value] of targets) {
-      if ((await this.#bounded(target.evaluate((el) => el.tagName), 'look at a field')) !== 'SELECT') await target.fill(value, { timeout: this.#timeout });
+      if ((await this.#bounded(target.evaluate((el) => el.tagName), 'look at a field')) !== 'SELECT') await this.#fillAndLeave(target, value);
       else if (!(await target.selectOption(value, { timeout: this.#timeout })).includes(value)) throw new Error(`a list on the form does not offer ${value}`);
     }
   }

@@ -18,6 +18,8 @@ export interface FieldInfo {
   autocomplete: string;
   /** Accessible name (with none: the table cell or the text beside it). */
   label: string;
+  /** What a person presses to open it, where that is not the field itself (its widget's own text drawn over it). */
+  pressAt?: string;
   /** Where the label came from: 'accessible name', 'table cell', 'preceding text', 'name attribute'… (quoted in the audit). */
   labelFrom: string;
   /** What it says of the format it takes (aria-describedby, pattern, title): "mm/dd/yyyy". */

@@ -35,7 +35,7 @@ export async function chooseInList(page: DriverPage, f: FieldInfo, value: string
   let s = await snapshot(page);
   let current = s.fields.find((x) => x.sel === f.sel) ?? f;
   if (f.type === 'combobox' && current.expanded !== 'true') {
-    await page.press(f.sel, `open the list "${f.label || 'choose'}"`);
+    await page.press(current.pressAt ?? f.sel, `open the list "${f.label || 'choose'}"`);
     s = await snapshot(page);
     current = s.fields.find((x) => x.sel === f.sel) ?? f;
   }

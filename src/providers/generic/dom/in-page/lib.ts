@@ -266,6 +266,24 @@ export function drawnOptions(list: Element): Element[] {
 }
 
 /**
+ * What a person clicks to open a combobox box that something of its own widget lies over (Element
+ * Plus's select draws its placeholder or value over its input): that element, where it belongs to the
+ * box's widget (the nearest element holding both holds no other form control); else the box itself.
+ */
+export function faceOf(el: Element): Element {
+  const box = el.getBoundingClientRect();
+  if (!box.width || !box.height) return el;
+  // Every layer at the box's centre, topmost first: a popup still fading out over it is passed by.
+  for (const top of el.ownerDocument.elementsFromPoint(box.left + box.width / 2, box.top + box.height / 2)) {
+    if (top === el || el.contains(top)) return el;
+    let common = el.parentElement;
+    while (common && !common.contains(top)) common = common.parentElement;
+    if (common && common !== el.ownerDocument.body && !Array.from(common.querySelectorAll(FORM_CONTROLS)).some((o) => o !== el)) return top;
+  }
+  return el;
+}
+
+/**
  * The words a read-only combobox box shows when the box itself holds none: a select that draws its
  * value beside its input (Ant Design's) shows it in the element around that input, before the field's
  * own label or another control is reached.

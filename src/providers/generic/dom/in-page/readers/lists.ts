@@ -1,5 +1,5 @@
 import type { FieldInfo } from '../../snapshot.ts';
-import { byId, clean, drawnOptions, readOnlyBox, describedBy, hintOf, longHiddenList, nameOf, selectOptions, shown, shownValue } from '../lib.ts';
+import { byId, clean, drawnOptions, faceOf, readOnlyBox, selectorOf, describedBy, hintOf, longHiddenList, nameOf, selectOptions, shown, shownValue } from '../lib.ts';
 import { widgetField, type Reader } from '../page.ts';
 
 export const lists: Reader = (page) => {
@@ -38,6 +38,8 @@ export const lists: Reader = (page) => {
       const box = popupOf(el);
       if (box) owned.add(box);
       pressList(el, 'combobox', box, shownValue(el as HTMLInputElement));
+      const face = faceOf(el);
+      if (face !== el) fields.at(-1)!.pressAt = selectorOf(face);
       continue;
     }
     if (el.matches('input,select,textarea')) continue;
