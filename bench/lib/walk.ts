@@ -85,6 +85,8 @@ async function play(page: Page, step: PageAction): Promise<Page> {
   switch (step.kind) {
     case 'fill':
       await target.fill(step.value);
+      // (As the guard's fill leaves a date box whose picker opens on focus.)
+      if (await target.evaluate((el) => ['dialog', 'grid'].includes((el.getAttribute('aria-haspopup') ?? '').toLowerCase()))) await target.blur();
       break;
     case 'type':
       await target.fill('');
