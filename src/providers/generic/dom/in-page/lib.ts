@@ -1,4 +1,5 @@
 import { openRoots } from '../../../../driver/shadow-path.ts';
+
 // Helpers that run inside the page, for the generic driver's read-only page analysis: imported by
 // the readers (readers/), bundled with them by esbuild (scripts/build-page-scripts.ts) into the
 // one function sent to the page. None changes the page.
