@@ -158,6 +158,7 @@ export async function attack(page: Page, origin: string, a: Attack, how: 'fill' 
 export async function fieldValues(page: Page, a: Attack): Promise<string[]> {
   const frame = await frameOf(page, a).catch(() => null);
   if (!frame) return [];
-  if (a.kind === 'choice') return Promise.all(a.fields.map((f) => frame.isChecked(f, { timeout: 1_000 }).then((on) => (on ? f : ''), () => '(gone)')));
-  return Promise.all(a.fields.map((f) => frame.inputValue(f, { timeout: 1_000 }).catch(() => '(gone)')));
+  // Generous: the page is loaded, but a loaded two-core machine has taken over a second to answer (CI, 2026-12-04).
+  if (a.kind === 'choice') return Promise.all(a.fields.map((f) => frame.isChecked(f, { timeout: 5_000 }).then((on) => (on ? f : ''), () => '(gone)')));
+  return Promise.all(a.fields.map((f) => frame.inputValue(f, { timeout: 5_000 }).catch(() => '(gone)')));
 }
