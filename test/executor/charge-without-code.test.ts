@@ -67,7 +67,7 @@ function flat(headers: IncomingHttpHeaders): Record<string, string> {
 }
 
 // A Chromium run per provider: on one backend (BROWSER_BACKEND). What it stores (the pause, the refusal,
-// the hold) goes through the paths holds.test.ts and restaurant.test.ts run on every backend.
+// the hold) goes through the paths holds.test.ts runs on every backend.
 for (const backend of [BROWSER_BACKEND]) {
   describe(`a payment page that asks for no card code (${backend.name})`, () => {
     let service: TestService;

@@ -9,12 +9,13 @@ import { assertCountersAgree, auditOf, createJob, outcomes, requests, types, ven
 // job created over REST with an API key, polled to its terminal status, and checked for its status,
 // summary, decisionLog and audit events in order, attemptCount and usedFallback. Outage is a case of
 // the first-choice providers only (the job falls back to the second); every other case is aimed at
-// one provider with consent.allowedProviders, so it proves that driver alone.
+// one provider with consent.allowedProviders, so it proves that driver alone. The cases that prove
+// the executor's decisions rather than a driver's reading run on the first choices only (casesFor).
 //
 // One service on PGlite only, even when TEST_DATABASE_URL is set: this file exercises the drivers,
 // which talk to Chromium and the sandbox, not to storage, and a run's storage paths are the same
-// whatever the driver; they run on every backend in restaurant, scenarios, holds, duration,
-// internal-error and recorder tests. Every job is created at once and awaited together; WORKERS runs
+// whatever the driver; they run on every backend in holds, duration, internal-error and recorder
+// tests, and on PostgreSQL (when set) in restaurant and scenarios. Every job is created at once and awaited together; WORKERS runs
 // several at a time in the one shared Chromium.
 
 const BASE_URL = 'http://concierge.test';
@@ -241,38 +242,6 @@ function casesFor(provider: (typeof PROVIDERS)[number]): Case[] {
       },
     },
     {
-      title: 'Sister, venue switch not allowed: nothing acceptable, no_availability, nothing switched or held',
-      body: request(scenario, venue('Sister'), { ...only, allowVenueSwitch: false }),
-      check({ job, events }) {
-        assert.equal(job.status, 'no_availability', job.summary);
-        assert.equal(job.handoffUrl, null);
-        assert.match(job.summary, new RegExp(`${provider.name} offers only .+, not .+, and the consent does not allow switching venues`));
-        assert.ok(!types(events).includes('venue_switched'));
-        assert.ok(!types(events).includes('paused_payment'));
-        assert.equal(events.at(-1).type, 'job_failed');
-        assert.deepEqual(outcomes(events), [[id, 'failed']]);
-      },
-    },
-    {
-      title: 'Flaky: the transient HTTP 502 is retried from the search, then the booking is held',
-      body: request(scenario, venue('Flaky'), only),
-      async check(result, params) {
-        const { job, events } = result;
-        await assertPaused(result, id, HELD[id](booked(scenario, params, false)));
-        assert.deepEqual(storyline(events), [...START, 'step_attempt', 'step:search', 'step_attempt', ...TO_PAYMENT, ...PAUSE]);
-        const attempts = planned(events).filter((e) => e.type === 'step_attempt');
-        assert.deepEqual(attempts.map((e) => e.providerId), [id, id]);
-        // Read from every event: a try the load cut short after the 502's own retry is not the case's (see planned).
-        const all = events.filter((e) => e.type === 'step_attempt');
-        const retry = all.find((e) => /transient error at search: the site answered HTTP 502/.test(e.message));
-        assert.ok(retry, `the 502 is retried: ${all.map((e) => e.message ?? '').join(' | ')}`);
-        assert.equal(retry.providerId, id, 'at the same provider');
-        assert.equal(tries(events), 2);
-        assert.equal(job.usedFallback, false);
-        assert.deepEqual(outcomes(events), [[id, 'accepted']]);
-      },
-    },
-    {
       title: 'Walk In: booked with no card step, completed with the site\'s confirmation code',
       body: request(scenario, venue('Walk In'), only),
       check({ job, events }, params) {
@@ -306,18 +275,55 @@ function casesFor(provider: (typeof PROVIDERS)[number]): Case[] {
     },
   ];
 
-  if (busyTime) {
-    cases.push({
-      title: 'Busy with allowTimeAdjustment false: no_availability, no time_adjusted',
-      body: request(scenario, venue('Busy'), { ...only, allowTimeAdjustment: false }),
-      check(result) {
-        assertFailed(result, id, 'no_availability', new RegExp(`nothing acceptable at ${provider.name}: ${busyTime.from} is not available \\(free: [^)]+\\) and the consent does not allow adjusting the time`));
-        assert.equal(result.events.filter((e) => e.type === 'time_adjusted').length, 0);
-      },
-    });
-  }
-
+  // What the executor decides from what a driver read is the same code whatever the driver: a consent
+  // that forbids the switch or the adjustment, a retry after an HTTP status (read by the guarded
+  // page, not by a driver), a fallback. It is proved on the first-choice driver of each scenario;
+  // what each driver reads for it (the sister venue, the free times) on every driver above.
   if (provider.firstChoice) {
+    cases.push(
+      {
+        title: 'Sister, venue switch not allowed: nothing acceptable, no_availability, nothing switched or held',
+        body: request(scenario, venue('Sister'), { ...only, allowVenueSwitch: false }),
+        check({ job, events }) {
+          assert.equal(job.status, 'no_availability', job.summary);
+          assert.equal(job.handoffUrl, null);
+          assert.match(job.summary, new RegExp(`${provider.name} offers only .+, not .+, and the consent does not allow switching venues`));
+          assert.ok(!types(events).includes('venue_switched'));
+          assert.ok(!types(events).includes('paused_payment'));
+          assert.equal(events.at(-1).type, 'job_failed');
+          assert.deepEqual(outcomes(events), [[id, 'failed']]);
+        },
+      },
+      {
+        title: 'Flaky: the transient HTTP 502 is retried from the search, then the booking is held',
+        body: request(scenario, venue('Flaky'), only),
+        async check(result, params) {
+          const { job, events } = result;
+          await assertPaused(result, id, HELD[id](booked(scenario, params, false)));
+          assert.deepEqual(storyline(events), [...START, 'step_attempt', 'step:search', 'step_attempt', ...TO_PAYMENT, ...PAUSE]);
+          const attempts = planned(events).filter((e) => e.type === 'step_attempt');
+          assert.deepEqual(attempts.map((e) => e.providerId), [id, id]);
+          // Read from every event: a try the load cut short after the 502's own retry is not the case's (see planned).
+          const all = events.filter((e) => e.type === 'step_attempt');
+          const retry = all.find((e) => /transient error at search: the site answered HTTP 502/.test(e.message));
+          assert.ok(retry, `the 502 is retried: ${all.map((e) => e.message ?? '').join(' | ')}`);
+          assert.equal(retry.providerId, id, 'at the same provider');
+          assert.equal(tries(events), 2);
+          assert.equal(job.usedFallback, false);
+          assert.deepEqual(outcomes(events), [[id, 'accepted']]);
+        },
+      },
+    );
+    if (busyTime) {
+      cases.push({
+        title: 'Busy with allowTimeAdjustment false: no_availability, no time_adjusted',
+        body: request(scenario, venue('Busy'), { ...only, allowTimeAdjustment: false }),
+        check(result) {
+          assertFailed(result, id, 'no_availability', new RegExp(`nothing acceptable at ${provider.name}: ${busyTime.from} is not available \\(free: [^)]+\\) and the consent does not allow adjusting the time`));
+          assert.equal(result.events.filter((e) => e.type === 'time_adjusted').length, 0);
+        },
+      });
+    }
     const second = PROVIDERS.find((p) => p.scenario === scenario && !p.firstChoice)!;
     cases.push({
       title: `Outage: the site answers 503, the job falls back to ${second.name}, which holds the booking`,

@@ -2,17 +2,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { call } from '../helpers/http.ts';
-import { BACKENDS, startTestService, type TestService } from '../helpers/service.ts';
+import { BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
 import { sha256 } from '../../src/security/secrets.ts';
 import { assertCountersAgree, outcomes, requests, runJob, types, venue } from './helpers.ts';
 
 // The restaurant chain end to end through REST, in a real headless Chromium: what the chain does
 // across both providers (the final status when every provider fails, fallback, the consent's
 // provider filters and time limits), the held session and handoff token, and the provider metrics.
-// Each sandbox behaviour on each provider alone is in matrix.test.ts. On every backend: the run's
-// writes (counters, outcomes, fallbacks, metrics) are what is checked here.
+// Each sandbox behaviour on each provider alone is in matrix.test.ts. The run's writes (counters,
+// outcomes, fallbacks, metrics) are checked here on BROWSER_BACKEND (PostgreSQL when it is set) and
+// on PGlite in matrix.test.ts: the same runs on both backends would only run Chromium twice.
 
-for (const backend of BACKENDS) {
+for (const backend of [BROWSER_BACKEND]) {
   describe(`restaurant bookings on ${backend.name}`, () => {
     let service: TestService;
     let key: string;

@@ -10,8 +10,8 @@ import { assertCountersAgree, outcomes, requests, runJob, venue } from './helper
 // passengers) and a chain that fails on both providers. A normal booking and every sandbox behaviour
 // on each provider are in matrix.test.ts.
 
-// The scenarios' decisions are the executor's; what a run writes is checked on every backend in
-// restaurant.test.ts, so these Chromium runs take one backend (BROWSER_BACKEND).
+// The scenarios' decisions are the executor's; what a run writes is checked on both backends
+// (matrix.test.ts on PGlite, restaurant.test.ts on BROWSER_BACKEND), so these Chromium runs take one.
 for (const backend of [BROWSER_BACKEND]) {
   describe(`scenarios on ${backend.name}`, () => {
     let service: TestService;
