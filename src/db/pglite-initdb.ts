@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, openAsBlob, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { BytesBlob } from './bytes-blob.ts';
 
 // A new PGlite data directory starts from a copy of a freshly initialised one. PGlite's initdb was
 // most of a first start (5.5–6.5 s of CPU: it initialises a second, in-memory instance and copies
@@ -42,7 +43,7 @@ function private_(path: string): boolean {
 async function readCached(dir: string, path: string): Promise<Blob | null> {
   try {
     if (!private_(dir) || !private_(path)) return null;
-    return await openAsBlob(path);
+    return new BytesBlob(readFileSync(path));
   } catch {
     return null;
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { startQueue } from '../../src/jobs/queue.ts';
+import { BytesBlob } from '../../src/db/bytes-blob.ts';
 
 // A fresh in-memory PGlite spends seconds in initdb and schema creation. Tests start many
 // services, so the migrated database (with pg-boss's schema and queue) is built once, dumped, and
@@ -30,7 +31,7 @@ export function pgliteTemplate(): Promise<Blob> {
 
 async function build(): Promise<Blob> {
   const path = join(tmpdir(), `concierge-pglite-${templateKey()}.tar`);
-  if (existsSync(path)) return new Blob([readFileSync(path)]);
+  if (existsSync(path)) return new BytesBlob(readFileSync(path));
   const database = await openDatabase({ DATABASE_URL: 'pglite:memory:', DATABASE_SCHEMA: 'public' });
   await migrateToLatest(database.db, database.schema);
   const queue = await startQueue(database, { supervise: false });
@@ -41,5 +42,5 @@ async function build(): Promise<Blob> {
   const partial = `${path}.${randomBytes(4).toString('hex')}`;
   writeFileSync(partial, bytes);
   renameSync(partial, path);
-  return new Blob([bytes]);
+  return new BytesBlob(bytes);
 }
