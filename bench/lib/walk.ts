@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { PageAction } from '../../src/executor/guard/page-api.ts';
 import type { GenericProvider } from '../../src/providers/generic/index.ts';
 import type { SearchRequest } from '../../src/driver/types.ts';
+import { opensPicker } from '../../src/driver/pickers.ts';
 import { attempt } from '../../test/generic/harness.ts';
 
 export type Walk = PageAction[];
@@ -85,8 +86,7 @@ async function play(page: Page, step: PageAction): Promise<Page> {
   switch (step.kind) {
     case 'fill':
       await target.fill(step.value);
-      // (As the guard's fill leaves a date box whose picker opens on focus.)
-      if (await target.evaluate((el) => ['dialog', 'grid'].includes((el.getAttribute('aria-haspopup') ?? '').toLowerCase()))) await target.blur();
+      if (await target.evaluate(opensPicker)) await target.blur();
       break;
     case 'type':
       await target.fill('');

@@ -18,6 +18,9 @@ import { describeRequest, type BookingPlan } from './request.ts';
 // Transient errors restart the attempt from the search, up to consent.maxRetries times, with
 // backoff; each try is a step_attempt.
 
+/** How long one page action or navigation of a run may take (AttemptDeps.timeoutMs): a slow site on a loaded machine. */
+export const ACTION_TIMEOUT_MS = 30_000;
+
 export interface AttemptDeps {
   context: BrowserContext;
   recorder: JobRecorder;

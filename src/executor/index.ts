@@ -10,6 +10,7 @@ import type { DB } from '../db/schema.ts';
 import { BOOKING_DEAD_LETTER_QUEUE, BOOKING_HEARTBEAT_REFRESH_SECONDS, BOOKING_QUEUE, type BookingMessage, type Queue } from '../jobs/queue.ts';
 import { workDeadLetters } from './dead-letter.ts';
 import { HoldRegistry } from './holds.ts';
+import { ACTION_TIMEOUT_MS } from './attempt.ts';
 import { runJob, type RunDeps } from './run-job.ts';
 
 export type { HeldSession, HoldEnd } from './held-session.ts';
@@ -63,7 +64,7 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
     settings: {
       holdSeconds: config.HOLD_SECONDS,
       stepDelayMs: config.EXECUTOR_STEP_DELAY_MS,
-      timeoutMs: 30_000,
+      timeoutMs: ACTION_TIMEOUT_MS,
       backoffMs: 300,
     },
   };

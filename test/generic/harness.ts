@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { attemptProvider, type AttemptDeps, type AttemptOutcome } from '../../src/executor/attempt.ts';
+import { ACTION_TIMEOUT_MS, attemptProvider, type AttemptDeps, type AttemptOutcome } from '../../src/executor/attempt.ts';
 import type { JobRecorder } from '../../src/executor/recorder.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
 import { installTabScripts } from '../../src/executor/guard/tab-scripts.ts';
@@ -61,7 +61,7 @@ export async function attempt(context: BrowserContext, provider: GenericProvider
     startUrl: provider.startUrl,
     signal: new AbortController().signal,
     stepDelayMs: 0,
-    timeoutMs: 15_000,
+    timeoutMs: ACTION_TIMEOUT_MS,
     backoffMs: 10,
     progress: { step: null, url: null },
     onAction,
@@ -71,7 +71,8 @@ export async function attempt(context: BrowserContext, provider: GenericProvider
 
 export async function newContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
+  // As long as a run's action may take (a loaded CI machine ran a 15 s limit out, 2026-12-04).
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   // As a run's context has them (the guard's layers are tested on their own, test/guard).
   await installTabScripts(context);
   return context;

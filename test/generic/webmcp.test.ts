@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { attemptProvider, type AttemptDeps } from '../../src/executor/attempt.ts';
+import { ACTION_TIMEOUT_MS, attemptProvider, type AttemptDeps } from '../../src/executor/attempt.ts';
 import type { GuardLayer } from '../../src/executor/guard/events.ts';
 import type { JobRecorder } from '../../src/executor/recorder.ts';
 import type { BookingPlan } from '../../src/executor/request.ts';
@@ -65,7 +65,7 @@ async function attempt(p: BookingPlan, start = '/') {
   const recorder = new MemoryRecorder();
   const deps: AttemptDeps = {
     context, recorder: recorder as unknown as JobRecorder, plan: p, startUrl: site.url(start), signal: new AbortController().signal,
-    stepDelayMs: 0, timeoutMs: 15_000, backoffMs: 10, progress: { step: null, url: null },
+    stepDelayMs: 0, timeoutMs: ACTION_TIMEOUT_MS, backoffMs: 10, progress: { step: null, url: null },
   };
   return { outcome: await attemptProvider(deps, driver(start)), recorder, context, guard };
 }

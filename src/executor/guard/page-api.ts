@@ -1,5 +1,6 @@
 import type { Frame, JSHandle, Locator, Page, Response } from 'playwright-core';
 import { NUDGE_KEYS, type DriverPage, type FrameAnswer, type NudgeKey, type Row } from '../../driver/page.ts';
+import { opensPicker } from '../../driver/pickers.ts';
 import type { GuardEvents } from './events.ts';
 import { timeLimit } from '../../browser/time-limit.ts';
 import { covered, fillFields, quiet as pageQuiet } from './page-checks.ts';
@@ -184,14 +185,10 @@ export class GuardedPage implements DriverPage {
     this.#done({ kind: 'fillForm', fields });
   }
 
-  /**
-   * Playwright's fill, and a box whose popup is a date picker (Element Plus's, Ant Design's open it on
-   * focus) left once filled, as the one-question fill leaves every field: its picker would lie over
-   * the next control. (A box with a suggestion list stays focused, to choose from it.)
-   */
+  /** Playwright's fill, and a date box left once filled (see opensPicker), as the one-question fill leaves every field. */
   async #fillAndLeave(target: Locator, value: string): Promise<void> {
     await target.fill(value, { timeout: this.#timeout });
-    const picker = await this.#bounded(target.evaluate((el) => ['dialog', 'grid'].includes((el.getAttribute('aria-haspopup') ?? '').toLowerCase())), 'look at a field');
+    const picker = await this.#bounded(target.evaluate(opensPicker), 'look at a field');
     if (picker) await target.blur({ timeout: this.#timeout });
   }
 
