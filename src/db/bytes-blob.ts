@@ -22,4 +22,21 @@ export class BytesBlob extends Blob {
   override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     return this.#bytes.slice();
   }
+
+  #asNodeBlob(): Blob {
+    return new Blob([this.#bytes.slice()]);
+  }
+
+  // The rest as Node's Blob answers them (the empty Blob this extends would answer with nothing).
+  override text(): Promise<string> {
+    return this.#asNodeBlob().text();
+  }
+
+  override stream(): ReturnType<Blob['stream']> {
+    return this.#asNodeBlob().stream();
+  }
+
+  override slice(start?: number, end?: number, contentType?: string): Blob {
+    return this.#asNodeBlob().slice(start, end, contentType);
+  }
 }
