@@ -200,7 +200,8 @@ function casesFor(provider: (typeof PROVIDERS)[number]): Case[] {
       body: request(scenario, venue('Busy'), only),
       async check(result, params) {
         await assertPaused(result, id, HELD[id](booked(scenario, params, true)));
-        const adjusted = result.events.filter((e) => e.type === 'time_adjusted');
+        // From the planned story: a try the load cut short after adjusting the time adjusts it again (see planned).
+        const adjusted = planned(result.events).filter((e) => e.type === 'time_adjusted');
         if (busyTime) {
           assert.deepEqual(storyline(result.events), [...START, 'step_attempt', 'step:search', 'time_adjusted', ...TO_PAYMENT.slice(1), ...PAUSE]);
           assert.equal(adjusted.length, 1);
@@ -230,7 +231,7 @@ function casesFor(provider: (typeof PROVIDERS)[number]): Case[] {
       async check({ job, events }, params) {
         const asked = params[VENUE_FIELD[scenario]] as string;
         assert.equal(job.status, 'paused_payment', job.summary);
-        const switched = events.filter((e) => e.type === 'venue_switched');
+        const switched = planned(events).filter((e) => e.type === 'venue_switched');
         assert.equal(switched.length, 1);
         assert.equal(switched[0].providerId, id);
         assert.equal(switched[0].fromVenue, asked);
