@@ -138,7 +138,7 @@ describe('generic driver, WebMCP strategy', () => {
 
   test('a declarative form tool is seen with the schema Chromium derives, called like any tool, and the page it loads is left to the next strategy', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     const provider = { id: 'harbour', name: 'Harbour Table', scenario: 'restaurant' as const, startUrl: site.url('/declarative') };
     const ctx = { page: g, provider, state: { notes: new Map() } };
     const request = plan(2).request;
@@ -158,7 +158,7 @@ describe('generic driver, WebMCP strategy', () => {
 
   test('a tool that opens its page a moment after answering: the step ends on that page, not on the one it left', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     const ctx = { page: g, provider: { id: 'harbour', name: 'Harbour Table', scenario: 'restaurant' as const, startUrl: site.url('/later') }, state: { notes: new Map() } };
     assert.equal(await webmcpStrategy.search!(ctx, plan(2).request), undefined);
     assert.equal(new URL(page.url()).pathname, '/declarative/results');
@@ -168,7 +168,7 @@ describe('generic driver, WebMCP strategy', () => {
 
   test('a page without tools is declined untouched, for the next strategy', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     const ctx = { page: g, provider: { id: 'x', name: 'X', scenario: 'restaurant' as const, startUrl: site.url('/declarative/results') }, state: { notes: new Map() } };
     assert.equal(await webmcpStrategy.search!(ctx, plan(2).request), DECLINE);
     assert.deepEqual(log.entries, []);

@@ -118,7 +118,7 @@ export async function attack(page: Page, origin: string, a: Attack, how: 'fill' 
   await openAfterRefusal(page, `${origin}${a.path}`);
   if (a.path === '/fetch/ws') await page.waitForTimeout(150); // let the page's socket open
   // The worker opens its socket (or is refused) first: then the page has somewhere to send the code.
-  if (a.worker) await page.locator('#adv-worker-status', { hasNotText: 'starting' }).waitFor({ timeout: 5_000 }).catch(() => {});
+  if (a.worker) await page.locator('#adv-worker-status', { hasNotText: 'starting' }).waitFor({ timeout: 15_000 }).catch(() => {});
   const frame = await frameOf(page, a);
   const kind = a.kind ?? 'text';
   for (const field of a.fields) {

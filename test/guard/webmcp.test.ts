@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { ACTION_TIMEOUT_MS } from '../../src/executor/attempt.ts';
 import { GuardedPage } from '../../src/executor/guard/page-api.ts';
 import { CardStepReached, PageUnresponsive } from '../../src/executor/guard/page-errors.ts';
 import { until } from '../helpers/wait.ts';
@@ -45,7 +46,7 @@ async function refusal(work: Promise<unknown>): Promise<CardStepReached> {
 describe('payment guard, WebMCP tools', () => {
   test('tools that ask for the card code under other names are never called: action_denied, then the pause, and no code reaches the server', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/renamed`);
     const before = sandbox.cardCodesReceived().length;
     const collected = watch(page, '/collect');
@@ -73,14 +74,14 @@ describe('payment guard, WebMCP tools', () => {
     await page.goto(`${sandbox.origin('adversarial')}/webmcp/renamed`);
     const before = sandbox.cardCodesReceived().length;
     await page.webmcp.callTool('confirm_identity', { vcode: CODE });
-    await until('the code to arrive', () => sandbox.cardCodesReceived().length > before, 15_000);
+    await until('the code to arrive', () => sandbox.cardCodesReceived().length > before, 30_000);
     assert.equal(sandbox.cardCodesReceived().at(-1)!.field, 'vcode');
     await context.close();
   });
 
   test('tools that would pay, without asking for a code, are never called: action_denied, then the pause with no code field', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/pay`);
     const charges = watch(page, '/webmcp/charge');
     const why: Record<string, RegExp> = {
@@ -103,7 +104,7 @@ describe('payment guard, WebMCP tools', () => {
 
   test('a tool that fills the card-code field from script when called: the in-page and network layers stop the code, and none reaches the server', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/fills-code`);
     const before = sandbox.cardCodesReceived().length;
     // Nothing in its declaration asks for a code, and the page shows no code field yet: the call is allowed.
@@ -116,10 +117,10 @@ describe('payment guard, WebMCP tools', () => {
       fetch: log.deniedBy('network').some((m) => /api\/card\/verify: .*'cvc'/.test(m)),
       form: log.deniedBy('network').some((m) => /webmcp\/fills-code: .*'cvc'/.test(m)),
     });
-    await until('the in-page layer to refuse the value and the network layer the fetch and the form', () => Object.values(blocked()).every(Boolean), 15_000)
+    await until('the in-page layer to refuse the value and the network layer the fetch and the form', () => Object.values(blocked()).every(Boolean), 30_000)
       .catch((error: unknown) => assert.fail(`${String(error)}: ${JSON.stringify(blocked())}`));
     // The refused form ends its navigation on the browser's error page; a goto before then would be cut short by it.
-    await until('the refused form to end its navigation', () => page.url().startsWith('chrome-error:'), 15_000);
+    await until('the refused form to end its navigation', () => page.url().startsWith('chrome-error:'), 30_000);
     assert.equal(sandbox.cardCodesReceived().length, before);
     // With the code field on the page already, the tool is not called at all (as any press there).
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/fills-code?present`);
@@ -133,7 +134,7 @@ describe('payment guard, WebMCP tools', () => {
 
   test('a tool whose description tells the agent to enter the security code is never called', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/injection`);
     const paused = await refusal(g.callTool('search_tours', { tour: 'Harbour cruise' }));
     assert.equal(paused.field, 'search_tours');
@@ -144,7 +145,7 @@ describe('payment guard, WebMCP tools', () => {
 
   test('huge, deep, wide, malformed and polluting results come back bounded; a tool that never answers times out; an unreadable declaration is not called', async () => {
     const { context, log, page } = await guardedContext(browser);
-    const g = new GuardedPage(page, log, { timeoutMs: 15_000 });
+    const g = new GuardedPage(page, log, { timeoutMs: ACTION_TIMEOUT_MS });
     await g.goto(`${sandbox.origin('adversarial')}/webmcp/huge`);
     const big = await g.callTool('big_result', {}) as { content: Array<{ text: string }> };
     assert.equal(big.content[0]!.text.length, 4_000);
