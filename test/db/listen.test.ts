@@ -78,9 +78,9 @@ if (backend) {
         await until('up', () => events.includes('up'), DETECTION_MS);
         // What made it up: a heartbeat notification on the channel itself, which every listener sees
         // (the observer's copy comes over its own connection, so it may arrive a moment later).
-        await until('the heartbeat, seen by another listener', () => seenByOthers.some((p) => p.startsWith(HEARTBEAT_PREFIX)), 2_000);
+        await until('the heartbeat, seen by another listener', () => seenByOthers.some((p) => p.startsWith(HEARTBEAT_PREFIX)), 10_000);
         await observer.query('select pg_notify($1, $2)', [channel, 'abc123']);
-        await until('the notification', () => events.includes('notify abc123'), 2_000);
+        await until('the notification', () => events.includes('notify abc123'), 10_000);
         // Heartbeats answered keep it up: it stays up across three of them (the first may be the one
         // that made it up). Not an exact event list after a fixed sleep: a heartbeat answered late on
         // a loaded database takes it down and up once more, which is what it is for.
@@ -117,7 +117,7 @@ if (backend) {
         assertAlternates(events);
         // The new connection receives what is sent.
         await observer.query('select pg_notify($1, $2)', [channel, 'after']);
-        await until('the notification', () => events.includes('notify after'), 2_000);
+        await until('the notification', () => events.includes('notify after'), 10_000);
       } finally {
         await opened.stop();
         await opened.db.close();

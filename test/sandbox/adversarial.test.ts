@@ -54,7 +54,7 @@ function mark(): number {
 
 async function assertSentSince(since: number, path: string, field: string): Promise<void> {
   const mine = () => sandbox.cardCodesReceived().slice(since).filter((r) => r.path === path && r.field === field);
-  await until('the server received the code', () => mine().length > 0, 5_000);
+  await until('the server received the code', () => mine().length > 0, 15_000);
   assert.equal(mine()[0]?.host, new URL(sandbox.origin('adversarial')).host);
   assertNoCodeStored(sandbox, SECRET);
 }
