@@ -5,9 +5,10 @@ import { launchChromium } from './chromium.ts';
 import type { TestService } from './service.ts';
 
 // The OAuth flow as a real MCP client runs it: discovery and dynamic registration with
-// oauth4webapi (a strict, independent client), sign-in at the development identity provider and
-// consent in a real Chromium, then the code exchange. Other areas' tests use this to get genuine
-// access tokens and signed-in browsers.
+// oauth4webapi (a strict, independent client), sign-in at the development identity provider in a
+// real Chromium, consent in Chromium (where the page is the subject) or posted with the browser's
+// own session (where what follows is), then the code exchange. Other areas' tests use this to get
+// genuine access tokens and signed-in browsers.
 
 export { launchChromium };
 
@@ -139,7 +140,7 @@ export interface ObtainedTokens {
 
 /**
  * A genuine access token through the real flow: dynamic registration, sign-in as `email` at the
- * development identity provider and Approve in Chromium, code exchange with oauth4webapi.
+ * development identity provider in Chromium, Approve (over HTTP), code exchange with oauth4webapi.
  * Pass `browser` to reuse one Chromium across calls (launching one takes about a second).
  */
 export async function obtainAccessToken(service: TestService, opts: { scope?: string; email?: string; browser?: Browser } = {}): Promise<ObtainedTokens> {
@@ -148,9 +149,9 @@ export async function obtainAccessToken(service: TestService, opts: { scope?: st
   try {
     const as = await discover(service);
     const registered = await registerClient(as, opts.scope ? { scope: opts.scope } : {});
-    const context = await browser.newContext();
+    const context = await signedInContext(service, browser, email);
     try {
-      const outcome = await authorizeInBrowser(service, context, registered, { scope: opts.scope, email });
+      const outcome = await authorizeOverHttp(service, context, registered, { scope: opts.scope });
       const params = oauth.validateAuthResponse(as, registered.client, outcome.callbackUrl, outcome.state);
       const response = await oauth.authorizationCodeGrantRequest(as, registered.client, registered.clientAuth, params, REDIRECT_URI, outcome.codeVerifier, insecure);
       const tokens = await oauth.processAuthorizationCodeResponse(as, registered.client, response);
@@ -192,9 +193,43 @@ export async function postForm(
   return { status: response.status, headers: response.headers, body };
 }
 
-/** Approves an authorization in an already signed-in context and returns the code, verifier and client. */
+/**
+ * Answers the consent page without rendering it, as the person signed in to `context`: the page's
+ * own request and csrf fields posted with that context's cookies, the way a same-origin form goes
+ * (no Origin and no Fetch Metadata, which the service accepts with the session's own token). For tests
+ * whose subject is what comes after consent; the page itself is driven in Chromium by
+ * authorizeInBrowser. A rendered page per approval cost Chromium a renderer's work every time.
+ */
+export async function authorizeOverHttp(
+  service: TestService,
+  context: BrowserContext,
+  registered: RegisteredClient,
+  options: { scope?: string; decision?: 'approve' | 'deny'; extraParams?: Record<string, string> } = {},
+): Promise<AuthorizationOutcome> {
+  const { url, codeVerifier, state } = await authorizationUrl(service, registered, options);
+  const cookie = (await context.cookies(service.config.BASE_URL)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const authorize = await fetch(url, { redirect: 'manual', headers: { cookie } });
+  const consentUrl = new URL(authorize.headers.get('location') ?? '', url);
+  if (authorize.status !== 303 || consentUrl.pathname !== '/oauth/consent') throw new Error(`authorize answered ${authorize.status} to ${consentUrl.href}, not the consent page`);
+  const page = await fetch(consentUrl, { redirect: 'manual', headers: { cookie } });
+  const html = await page.text();
+  const field = (name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`))?.[1];
+  const [requestId, csrf] = [field('request'), field('csrf')];
+  if (page.status !== 200 || !requestId || !csrf) throw new Error(`the consent page (HTTP ${page.status}) has no request and csrf fields: is the context signed in?`);
+  const answer = await fetch(new URL('/oauth/consent', url), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ request: requestId, csrf, decision: options.decision ?? 'approve' }).toString(),
+  });
+  const location = answer.headers.get('location');
+  if (answer.status !== 303 || !location) throw new Error(`the consent answer was HTTP ${answer.status}, not a redirect to the client`);
+  return { callbackUrl: new URL(location), codeVerifier, state };
+}
+
+/** Approves an authorization in an already signed-in context (over HTTP: see authorizeOverHttp) and returns the code, verifier and client. */
 export async function approvedCode(service: TestService, context: BrowserContext, registered: RegisteredClient, options: { scope?: string; extraParams?: Record<string, string> } = {}) {
-  const outcome = await authorizeInBrowser(service, context, registered, options);
+  const outcome = await authorizeOverHttp(service, context, registered, options);
   const code = outcome.callbackUrl.searchParams.get('code');
   if (!code) throw new Error(`no code in ${outcome.callbackUrl.href}`);
   return { ...outcome, code };
