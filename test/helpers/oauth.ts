@@ -63,10 +63,6 @@ export interface AuthorizationOutcome {
   state: string;
 }
 
-/**
- * Drives the authorization request in `context`: sign-in when asked, then Approve or Deny on the
- * consent page. Returns where the browser was sent back to.
- */
 /** An authorization URL with PKCE and state, as a client builds it (`extraParams` override). */
 export async function authorizationUrl(service: TestService, registered: RegisteredClient, options: { scope?: string; extraParams?: Record<string, string> } = {}) {
   const codeVerifier = oauth.generateRandomCodeVerifier();
