@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_BACKEND, startTestService, type TestService } from '../helpers/service.ts';
+import { cookieHeader } from '../helpers/http.ts';
 import { rawRequest } from '../sandbox/drivers.ts';
 import { datesIn } from '../../src/driver/text.ts';
 import { assertCountersAgree, outcomes, requests, runJob, venue } from './helpers.ts';
@@ -171,7 +172,7 @@ for (const backend of [BROWSER_BACKEND]) {
           assert.match(job.summary, /3 (passengers|travellers)/, 'the summary says how many are held');
           const held = service.services.executor.holds.get(job.jobId)!;
           const url = new URL(held.page.url());
-          const cookie = (await held.page.context().cookies(url.origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+          const cookie = await cookieHeader(held.page.context(), url.origin);
           const review = await rawRequest(Number(url.port), url.host, reviewOf[provider]!(url.pathname), { headers: { cookie } });
           assert.equal(review.status, 200, provider);
           const listed = review.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');

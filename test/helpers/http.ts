@@ -1,3 +1,10 @@
+import type { BrowserContext } from 'playwright-core';
+
+/** The Cookie header `context` would send to `origin`: for plain HTTP requests made as that browser. */
+export async function cookieHeader(context: BrowserContext, origin: string): Promise<string> {
+  return (await context.cookies(origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
 /** A small JSON client over real sockets, as an API client would call the service. */
 export interface Reply<T = any> {
   status: number;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as oauth from 'oauth4webapi';
 import { launchChromium } from './chromium.ts';
+import { cookieHeader } from './http.ts';
 import type { TestService } from './service.ts';
 
 // The OAuth flow as a real MCP client runs it: discovery and dynamic registration with
@@ -190,7 +191,7 @@ export async function postForm(
 }
 
 /**
- * Answers the consent page without rendering it, as the person signed in to `context`: the page's
+ * Approves on the consent page without rendering it, as the person signed in to `context`: the page's
  * own request and csrf fields posted with that context's cookies, the way a same-origin form goes
  * (no Origin and no Fetch Metadata, which the service accepts with the session's own token). For tests
  * whose subject is what comes after consent; the page itself is driven in Chromium by
@@ -200,10 +201,10 @@ export async function authorizeOverHttp(
   service: TestService,
   context: BrowserContext,
   registered: RegisteredClient,
-  options: { scope?: string; decision?: 'approve' | 'deny'; extraParams?: Record<string, string> } = {},
+  options: { scope?: string; extraParams?: Record<string, string> } = {},
 ): Promise<AuthorizationOutcome> {
   const { url, codeVerifier, state } = await authorizationUrl(service, registered, options);
-  const cookie = (await context.cookies(service.config.BASE_URL)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const cookie = await cookieHeader(context, service.config.BASE_URL);
   const authorize = await fetch(url, { redirect: 'manual', headers: { cookie } });
   const consentUrl = new URL(authorize.headers.get('location') ?? '', url);
   if (authorize.status !== 303 || consentUrl.pathname !== '/oauth/consent') throw new Error(`authorize answered ${authorize.status} to ${consentUrl.href}, not the consent page`);
@@ -216,7 +217,7 @@ export async function authorizeOverHttp(
     method: 'POST',
     redirect: 'manual',
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ request: requestId, csrf, decision: options.decision ?? 'approve' }).toString(),
+    body: new URLSearchParams({ request: requestId, csrf, decision: 'approve' }).toString(),
   });
   const location = answer.headers.get('location');
   if (answer.status !== 303 || !location) throw new Error(`the consent answer was HTTP ${answer.status}, not a redirect to the client`);
