@@ -1,9 +1,12 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { keepAccessibilityTree } from './accessibility.ts';
+import { timeLimit } from './time-limit.ts';
 import type { EgressProxy } from './egress.ts';
 
 // One Chromium per worker process, launched when the first job needs it, shared by every job of the
 // process (playwright-core itself is loaded then too: importing it cost start-up about half a second
-// of CPU, for a browser /readyz does not need); each job gets a fresh, isolated context (its own cookies, storage and cache). A remote
+// of CPU, for a browser /readyz does not need); each job gets a fresh, isolated context (its own cookies, storage and cache),
+// made while the worker waited when it can be (keepSpare: the tab's renderer is the slow part). A remote
 // browser (BROWSER_WS_ENDPOINT) takes the place of the local one when one machine is not enough.
 
 // Headless Chromium 156 opens a browser window per context and preloads its "top chrome" WebUI (the
@@ -51,9 +54,37 @@ export interface BrowserPoolOptions {
  */
 const CONNECT_TIMEOUT_MS = 30_000;
 
+/** A context made before a job asked for one, its first tab open: the next job's, with the tab's renderer already started. */
+interface Spare {
+  context: BrowserContext;
+  tab: Page;
+}
+
+/**
+ * How long a job waits for a spare still being made before it makes its own context (a spare
+ * normally takes 100-300 ms; one that hangs must not hold up, or fail, the job that wanted it).
+ */
+const SPARE_WAIT_MS = 2_000;
+
+/** The tab a spare context was handed out with, until its first try takes it (openTab). */
+const spareTabs = new WeakMap<BrowserContext, Page>();
+
+/**
+ * A tab for a try in `context`: the one it was made with, when it is still blank (the first try of
+ * a job given a spare), or a new one. Opening a tab starts its renderer (70-350 ms, the largest
+ * fixed cost of a booking); a spare's was started while the worker had nothing to do.
+ */
+export async function openTab(context: BrowserContext): Promise<Page> {
+  const tab = spareTabs.get(context);
+  spareTabs.delete(context);
+  if (tab && !tab.isClosed() && tab.url() === 'about:blank') return tab;
+  return context.newPage();
+}
+
 export class BrowserPool {
   readonly #options: BrowserPoolOptions;
   #browser: Promise<Browser> | null = null;
+  #spare: Promise<Spare | null> | null = null;
   #closed = false;
 
   constructor(options: BrowserPoolOptions) {
@@ -61,11 +92,59 @@ export class BrowserPool {
   }
 
   /**
-   * A fresh context for one job. Service workers are blocked (the payment guard's network layer must
-   * see every request). With an egress proxy, every connection of the context goes through it.
+   * A fresh context for one job: the spare when there is one (made by keepSpare, untouched since),
+   * or a new one. Either way no page has been in it: isolated as much as a context made now.
    */
   async newContext(): Promise<BrowserContext> {
-    const browser = await this.browser();
+    const spare = await this.#takeSpare();
+    if (spare) {
+      spareTabs.set(spare.context, spare.tab);
+      return spare.context;
+    }
+    return this.#newContext(await this.browser());
+  }
+
+  /**
+   * Makes the next job's context ahead of it, with its tab open, while the worker has nothing to do
+   * (called when a run ends): one spare per pool, and only once the browser is running (it starts
+   * with the first job that needs it, not for a spare).
+   */
+  keepSpare(): void {
+    if (this.#closed || this.#spare || !this.#browser) return;
+    const browser = this.#browser;
+    this.#spare = (async () => {
+      const context = await this.#newContext(await browser);
+      try {
+        const tab = await context.newPage();
+        // Most sites are booked by the generic driver, which reads names from the tree; a job whose
+        // driver does not read them keeps it on a tab that is not asked (switching it off made no
+        // measurable difference to a booking: docs/benchmarks.md, 2026-12-04 evening).
+        await keepAccessibilityTree(tab, SPARE_WAIT_MS);
+        return { context, tab };
+      } catch (error) {
+        await context.close().catch(() => {});
+        throw error;
+      }
+    })().catch(() => null);
+  }
+
+  /** The spare, if it is still usable (its browser connected, its tab open and blank). */
+  async #takeSpare(): Promise<Spare | null> {
+    const pending = this.#spare;
+    this.#spare = null;
+    if (!pending) return null;
+    const spare = await timeLimit(pending, SPARE_WAIT_MS, () => {
+      void pending.then((late) => late?.context.close().catch(() => {}));
+      return null;
+    });
+    if (!spare) return null;
+    if (!this.#closed && spare.context.browser()?.isConnected() && !spare.tab.isClosed() && spare.tab.url() === 'about:blank') return spare;
+    await spare.context.close().catch(() => {});
+    return null;
+  }
+
+  /** Service workers are blocked (the payment guard's network layer must see every request); with an egress proxy, every connection of the context goes through it. */
+  async #newContext(browser: Browser): Promise<BrowserContext> {
     const proxy = this.#options.egress?.settingsFor();
     const context = await browser.newContext({
       serviceWorkers: 'block',
@@ -94,9 +173,9 @@ export class BrowserPool {
     this.#closed = true;
     const pending = this.#browser;
     this.#browser = null;
+    await this.#takeSpare();
     if (pending) await pending.then((b) => b.close()).catch(() => {});
   }
-
   async #start(): Promise<Browser> {
     const { wsEndpoint, chromiumPath, connectTimeoutMs: timeout = CONNECT_TIMEOUT_MS } = this.#options;
     const { chromium } = await import('playwright-core');

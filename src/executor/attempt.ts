@@ -6,6 +6,7 @@ import { asFailure, RunAborted, within, type AbortReason } from './failures.ts';
 import { ProviderFailure, type FailureKind } from '../driver/failures.ts';
 import { refusedNavigations } from '../browser/egress.ts';
 import { keepAccessibilityTree } from '../browser/accessibility.ts';
+import { openTab } from '../browser/pool.ts';
 import { closeTab } from '../browser/close-tab.ts';
 import { captureEvidence, type Evidence } from './evidence.ts';
 import { safeUrl } from '../security/text.ts';
@@ -116,7 +117,7 @@ export async function attemptProvider(deps: AttemptDeps, driver: Driver): Promis
     const refusedBefore = refusedNavigations(deps.context).length;
     let page: Page;
     try {
-      page = await within(deps.context.newPage(), deps.timeoutMs, 'open a tab');
+      page = await within(openTab(deps.context), deps.timeoutMs, 'open a tab');
       if (driver.readsNames) await keepAccessibilityTree(page, deps.timeoutMs);
     } catch (error) {
       if (deps.signal.aborted) throw new RunAborted(deps.signal.reason as AbortReason);

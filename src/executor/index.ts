@@ -86,6 +86,8 @@ export async function startExecutor(options: { config: Config; db: Kysely<DB>; q
         } finally {
           busy.delete(id);
           idle.add(id);
+          // The next job's tab opened now, while this slot waits, rather than after it is claimed.
+          if (!stopping.signal.aborted) pool.keepSpare();
         }
       });
       idle.add(id);
