@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { BrowserPool } from '../../src/browser/pool.ts';
+import { BrowserPool, openTab } from '../../src/browser/pool.ts';
 import { EgressProxy, refusedNavigations } from '../../src/browser/egress.ts';
 import { isPublicAddress } from '../../src/net/address-policy.ts';
 import { attempt } from '../generic/harness.ts';
@@ -98,6 +98,21 @@ describe('the browser reaches only the public web', { timeout: 120_000 }, () => 
     await until('the socket failed', async () => (await page.title()) === 'refused', 10_000);
     assert.deepEqual(hits, [], 'nothing reached the internal server');
     assert.deepEqual(refusedNavigations(context).sort(), ['127.0.0.1', `rebind.test (127.0.0.1)`].sort(), 'the page and the frame navigations refused, by host');
+    await context.close();
+  });
+
+  test('the spare (the next job\'s context made ahead, its tab open) goes through the proxy as well', async () => {
+    hits = [];
+    pool.keepSpare();
+    const context = await pool.newContext();
+    const [tab] = context.pages();
+    assert.ok(tab, 'a spare: its tab open before any try');
+    const page = await openTab(context);
+    assert.equal(page, tab);
+    const answer = await page.goto(shop('/redirect'));
+    assert.equal(answer?.status(), 403);
+    assert.deepEqual(hits, [], 'nothing reached the internal server');
+    assert.deepEqual(refusedNavigations(context), ['127.0.0.1']);
     await context.close();
   });
 
