@@ -69,6 +69,9 @@ const SPARE_WAIT_MS = 2_000;
 /** The tab a spare context was handed out with, until its first try takes it (openTab). */
 const spareTabs = new WeakMap<BrowserContext, Page>();
 
+/** A spare's tab as it was made: open, and nothing loaded in it yet. */
+const blank = (tab: Page) => !tab.isClosed() && tab.url() === 'about:blank';
+
 /**
  * A tab for a try in `context`: the one it was made with, when it is still blank (the first try of
  * a job given a spare), or a new one. Opening a tab starts its renderer (70-350 ms, the largest
@@ -77,7 +80,7 @@ const spareTabs = new WeakMap<BrowserContext, Page>();
 export async function openTab(context: BrowserContext): Promise<Page> {
   const tab = spareTabs.get(context);
   spareTabs.delete(context);
-  if (tab && !tab.isClosed() && tab.url() === 'about:blank') return tab;
+  if (tab && blank(tab)) return tab;
   return context.newPage();
 }
 
@@ -138,7 +141,7 @@ export class BrowserPool {
       return null;
     });
     if (!spare) return null;
-    if (!this.#closed && spare.context.browser()?.isConnected() && !spare.tab.isClosed() && spare.tab.url() === 'about:blank') return spare;
+    if (!this.#closed && spare.context.browser()?.isConnected() && blank(spare.tab)) return spare;
     await spare.context.close().catch(() => {});
     return null;
   }
@@ -176,6 +179,7 @@ export class BrowserPool {
     await this.#takeSpare();
     if (pending) await pending.then((b) => b.close()).catch(() => {});
   }
+
   async #start(): Promise<Browser> {
     const { wsEndpoint, chromiumPath, connectTimeoutMs: timeout = CONNECT_TIMEOUT_MS } = this.#options;
     const { chromium } = await import('playwright-core');

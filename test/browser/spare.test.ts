@@ -21,8 +21,9 @@ after(async () => {
   await sandbox.close();
 });
 
-/** A spare from the pool (the browser runs by then: keepSpare starts none), and its tab. */
+/** A spare from the pool, and its tab (the browser started first: keepSpare starts none). */
 async function spare() {
+  await pool.browser();
   pool.keepSpare();
   const context = await pool.newContext();
   const [tab] = context.pages();
